@@ -1,0 +1,37 @@
+import * as effectEslint from "@effect/eslint-plugin"
+import js from "@eslint/js"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  { ignores: ["**/build/**", "**/dist/**", "**/node_modules/**", "**/.bench/**", "**/*.md"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...effectEslint.configs.dprint,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module"
+    },
+    rules: {
+      "no-constant-condition": "off",
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-empty-object-type": "off",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@effect/dprint": [
+        "error",
+        {
+          config: {
+            indentWidth: 2,
+            lineWidth: 120,
+            semiColons: "asi",
+            quoteStyle: "alwaysDouble",
+            trailingCommas: "never",
+            operatorPosition: "maintain",
+            "arrowFunction.useParentheses": "force"
+          }
+        }
+      ]
+    }
+  }
+)

@@ -1,0 +1,89 @@
+/**
+ * The service's failure body `{"code": <int>, "msg": "<text>"}` and the code table of DECISIONS.md.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * Schema of a failure body. `code` may arrive as a number or as integer text.
+ *
+ * @example
+ * import { ErrorBody } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ * Schema.decodeUnknownSync(ErrorBody.ErrorBody)({ code: 700002, msg: "Signature for this request is not valid." })
+ */
+export const ErrorBody = Schema.Struct({
+  code: Schema.Union(Schema.Int, Schema.NumberFromString.pipe(Schema.int())),
+  msg: Schema.String
+})
+
+/**
+ * A decoded failure body.
+ *
+ * @example
+ * import type { ErrorBody } from "@broker-history/domain"
+ * const body: ErrorBody.ErrorBody = { code: 429, msg: "Too many requests." }
+ */
+export type ErrorBody = typeof ErrorBody.Type
+
+/**
+ * The service's error codes.
+ *
+ * @example
+ * import { ErrorBody } from "@broker-history/domain"
+ * ErrorBody.Code.BadSignature // 700002
+ */
+export const Code = {
+  InvalidApiKey: 700001,
+  BadSignature: 700002,
+  TimestampOutsideRecvWindow: 700003,
+  MandatoryParameter: 700004,
+  RecvWindowOutOfRange: 700005,
+  NoPermission: 700007,
+  InvalidParameter: 33333,
+  TooManyRequests: 429,
+  Internal: 500
+} as const
+
+/**
+ * One row of the error table: the HTTP status and body the service answers in a situation.
+ */
+export interface ErrorRow {
+  readonly status: number
+  readonly code: number
+  readonly msg: string
+}
+
+/**
+ * The error table: status, code and message the reference service answers in each situation.
+ * Rows whose message carries a detail are functions of that detail.
+ *
+ * @example
+ * import { ErrorBody } from "@broker-history/domain"
+ * ErrorBody.Errors.mandatoryParameter("timestamp").msg
+ * // "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed."
+ */
+export const Errors = {
+  invalidApiKey: { status: 401, code: Code.InvalidApiKey, msg: "API-key format invalid." },
+  badSignature: { status: 401, code: Code.BadSignature, msg: "Signature for this request is not valid." },
+  timestampOutsideRecvWindow: {
+    status: 400,
+    code: Code.TimestampOutsideRecvWindow,
+    msg: "Timestamp for this request is outside of the recvWindow."
+  },
+  mandatoryParameter: (name: string): ErrorRow => ({
+    status: 400,
+    code: Code.MandatoryParameter,
+    msg: `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`
+  }),
+  recvWindowOutOfRange: { status: 400, code: Code.RecvWindowOutOfRange, msg: "recvWindow must less than 60000" },
+  noPermission: { status: 403, code: Code.NoPermission, msg: "No permission to access the endpoint." },
+  invalidParameter: (detail: string): ErrorRow => ({
+    status: 400,
+    code: Code.InvalidParameter,
+    msg: `Param is error: ${detail}`
+  }),
+  tooManyRequests: { status: 429, code: Code.TooManyRequests, msg: "Too many requests." },
+  internal: { status: 500, code: Code.Internal, msg: "Internal error" }
+} as const satisfies Record<string, ErrorRow | ((detail: string) => ErrorRow)>

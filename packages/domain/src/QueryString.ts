@@ -1,0 +1,82 @@
+/**
+ * The canonical query string: the exact text that is signed and sent.
+ *
+ * Parameters keep the order given; values are percent-encoded per RFC 3986 with uppercase hex, so
+ * the string signed is byte for byte the string on the wire.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * One query parameter, as a `[name, value]` pair. Order matters: it is the order signed and sent.
+ *
+ * @example
+ * import type { QueryString } from "@broker-history/domain"
+ * const p: QueryString.Param = ["coin", "USDT"]
+ */
+export type Param = readonly [name: string, value: string]
+
+const needsExtraEncoding = /[!'()*]/g
+const extraEncode = (c: string): string => "%" + c.charCodeAt(0).toString(16).toUpperCase()
+
+/**
+ * Percent-encodes one name or value per RFC 3986: everything except `A-Z a-z 0-9 - _ . ~`.
+ *
+ * @example
+ * import { QueryString } from "@broker-history/domain"
+ * QueryString.encode("a b*") // "a%20b%2A"
+ */
+export const encode = (value: string): string => encodeURIComponent(value).replace(needsExtraEncoding, extraEncode)
+
+/**
+ * Joins parameters into `name=value&…` in the order given, each part RFC 3986 encoded.
+ *
+ * @example
+ * import { QueryString } from "@broker-history/domain"
+ * QueryString.make([["coin", "USDT"], ["limit", "20"]]) // "coin=USDT&limit=20"
+ */
+export const make = (params: Iterable<Param>): string => {
+  let out = ""
+  for (const [name, value] of params) {
+    if (out.length > 0) out += "&"
+    out += encode(name) + "=" + encode(value)
+  }
+  return out
+}
+
+/**
+ * Appends `signature=<hex>` to an already built query string (the signature goes last).
+ *
+ * @example
+ * import { QueryString } from "@broker-history/domain"
+ * QueryString.withSignature("a=1&timestamp=2", "ab") // "a=1&timestamp=2&signature=ab"
+ */
+export const withSignature = (query: string, signature: string): string =>
+  query.length === 0 ? "signature=" + signature : query + "&signature=" + signature
+
+/**
+ * The parts of a received query string: the payload that was signed and the signature sent with it.
+ */
+export interface SignedQuery {
+  readonly payload: string
+  readonly signature: string
+}
+
+/**
+ * Splits a raw received query string (without the leading `?`) into the signed payload and the
+ * signature. The signature must be the last parameter and appear exactly once; otherwise `undefined`.
+ *
+ * @example
+ * import { QueryString } from "@broker-history/domain"
+ * QueryString.splitSignature("a=1&timestamp=2&signature=ab")
+ * // { payload: "a=1&timestamp=2", signature: "ab" }
+ */
+export const splitSignature = (raw: string): SignedQuery | undefined => {
+  const marker = raw.lastIndexOf("signature=")
+  if (marker === -1 || (marker !== 0 && raw[marker - 1] !== "&")) return undefined
+  const signature = raw.slice(marker + "signature=".length)
+  if (signature.length === 0 || signature.includes("&")) return undefined
+  const payload = marker === 0 ? "" : raw.slice(0, marker - 1)
+  if (/(^|&)signature=/.test(payload)) return undefined
+  return { payload, signature }
+}

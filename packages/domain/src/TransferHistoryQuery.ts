@@ -1,0 +1,112 @@
+/**
+ * The parameters of one transfer-history request (SPEC.md §4.1, DECISIONS.md "Parameters").
+ *
+ * @since 0.1.0
+ */
+import type * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import type { Param } from "./QueryString.js"
+import * as QueryViolation from "./QueryViolation.js"
+
+/**
+ * Schema of a transfer-history query. Numbers are numbers here; they are sent as base-10 text.
+ *
+ * - `fromAccountType`, `toAccountType`: required, non-empty (`SPOT`, `FUTURES` documented).
+ * - `fromAccount`, `toAccount`: optional; omitted means the master account.
+ * - `clientTranId`: exactly 32 ASCII letters or digits.
+ * - `startTime`, `endTime`: Unix ms, inclusive, `startTime <= endTime`.
+ * - `page`: integer >= 1 (service default 1); `limit`: integer 1..500 (service default 500).
+ *
+ * @example
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * const q: TransferHistoryQuery.TransferHistoryQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 100 }
+ */
+export const TransferHistoryQuery = Schema.Struct({
+  fromAccountType: QueryViolation.requiredText,
+  toAccountType: QueryViolation.requiredText,
+  fromAccount: Schema.optional(QueryViolation.nonEmptyText("omit it to mean the master account")),
+  toAccount: Schema.optional(QueryViolation.nonEmptyText("omit it to mean the master account")),
+  clientTranId: Schema.optional(
+    Schema.String.pipe(
+      Schema.pattern(/^[A-Za-z0-9]{32}$/, { message: () => "must be exactly 32 ASCII letters or digits" })
+    )
+  ),
+  startTime: Schema.optional(QueryViolation.millis),
+  endTime: Schema.optional(QueryViolation.millis),
+  page: Schema.optional(QueryViolation.integer(1)),
+  limit: Schema.optional(QueryViolation.integer(1, 500))
+}).pipe(Schema.filter(QueryViolation.timeOrder))
+
+/**
+ * A transfer-history query.
+ *
+ * @example
+ * import type { TransferHistoryQuery } from "@broker-history/domain"
+ * const q: TransferHistoryQuery.TransferHistoryQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES" }
+ */
+export interface TransferHistoryQuery {
+  readonly fromAccountType: "SPOT" | "FUTURES" | (string & {})
+  readonly toAccountType: "SPOT" | "FUTURES" | (string & {})
+  readonly fromAccount?: string | undefined
+  readonly toAccount?: string | undefined
+  readonly clientTranId?: string | undefined
+  readonly startTime?: number | undefined
+  readonly endTime?: number | undefined
+  readonly page?: number | undefined
+  readonly limit?: number | undefined
+}
+
+/**
+ * Integer-valued parameters (sent as base-10 text).
+ *
+ * @example
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * TransferHistoryQuery.integerParameters.includes("limit") // true
+ */
+export const integerParameters = ["startTime", "endTime", "page", "limit"] as const
+
+/**
+ * Checks every rule; the first broken rule names the parameter.
+ *
+ * @example
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * TransferHistoryQuery.validate({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 })
+ * // Either.left({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" })
+ */
+export const validate = (input: unknown): Either.Either<TransferHistoryQuery, QueryViolation.QueryViolation> =>
+  QueryViolation.validate(TransferHistoryQuery, input)
+
+/**
+ * The business parameters in the order they are signed and sent (SPEC.md table order); only the
+ * parameters present in the query.
+ *
+ * @example
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * TransferHistoryQuery.toParams({ fromAccountType: "SPOT", toAccountType: "FUTURES", page: 1, limit: 500 })
+ * // [["fromAccountType","SPOT"],["toAccountType","FUTURES"],["page","1"],["limit","500"]]
+ */
+export const toParams = (q: TransferHistoryQuery): Array<Param> => {
+  const out: Array<Param> = []
+  if (q.clientTranId !== undefined) out.push(["clientTranId", q.clientTranId])
+  if (q.fromAccount !== undefined) out.push(["fromAccount", q.fromAccount])
+  if (q.toAccount !== undefined) out.push(["toAccount", q.toAccount])
+  out.push(["fromAccountType", q.fromAccountType])
+  out.push(["toAccountType", q.toAccountType])
+  if (q.startTime !== undefined) out.push(["startTime", String(q.startTime)])
+  if (q.endTime !== undefined) out.push(["endTime", String(q.endTime)])
+  if (q.page !== undefined) out.push(["page", String(q.page)])
+  if (q.limit !== undefined) out.push(["limit", String(q.limit)])
+  return out
+}
+
+/**
+ * Reads the business parameters as received in text (server side).
+ *
+ * @example
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * TransferHistoryQuery.fromText({ fromAccountType: "SPOT", toAccountType: "FUTURES", page: "2" })
+ */
+export const fromText = (
+  params: Readonly<Record<string, string>>
+): Either.Either<TransferHistoryQuery, QueryViolation.QueryViolation> =>
+  QueryViolation.fromText(TransferHistoryQuery, integerParameters, params)

@@ -1,0 +1,188 @@
+/**
+ * One universal transfer (SPEC.md §2.1), decoded tolerantly as DECISIONS.md "Records" says.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { DecimalString } from "./Decimal.js"
+import { compareIds, Id, Millis, OptionalText } from "./Field.js"
+
+/**
+ * Transfer status. Documented values are listed; any other value the service sends is kept.
+ *
+ * @example
+ * import type { TransferRecord } from "@broker-history/domain"
+ * const s: TransferRecord.TransferStatus = "SUCCESS"
+ */
+export type TransferStatus = "SUCCESS" | "FAILED" | "PENDING" | (string & {})
+
+/**
+ * Account types. `SPOT` and `FUTURES` are documented; other non-empty values are accepted.
+ *
+ * @example
+ * import type { TransferRecord } from "@broker-history/domain"
+ * const t: TransferRecord.AccountType = "FUTURES"
+ */
+export type AccountType = "SPOT" | "FUTURES" | (string & {})
+
+/**
+ * The documented account types.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * TransferRecord.accountTypes // ["SPOT", "FUTURES"]
+ */
+export const accountTypes = ["SPOT", "FUTURES"] as const
+
+/**
+ * The documented transfer statuses.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * TransferRecord.transferStatuses.includes("FAILED") // true
+ */
+export const transferStatuses = ["SUCCESS", "FAILED", "PENDING"] as const
+
+/**
+ * A transfer record as exposed to users. `clientTranId`, `fromAccount`, `toAccount`, `fromSymbol`
+ * and `toSymbol` are `""` when the service sends `null` or omits them.
+ *
+ * @example
+ * import type { TransferRecord } from "@broker-history/domain"
+ * const show = (r: TransferRecord.TransferRecord) => `${r.tranId} ${r.amount} ${r.asset}`
+ */
+export interface TransferRecord {
+  readonly tranId: string
+  readonly clientTranId: string
+  readonly fromAccount: string
+  readonly toAccount: string
+  readonly asset: string
+  readonly amount: DecimalString
+  readonly fromAccountType: AccountType
+  readonly toAccountType: AccountType
+  readonly fromSymbol: string
+  readonly toSymbol: string
+  readonly status: TransferStatus
+  readonly timestamp: number
+}
+
+/**
+ * The record as it arrives: both symbol spellings, nullable text, ids and times as numbers or text.
+ *
+ * @example
+ * import type { TransferRecord } from "@broker-history/domain"
+ * const wire: TransferRecord.TransferRecordEncoded = { tranId: "1", asset: "USDT", amount: "1", timestamp: 1 }
+ */
+export interface TransferRecordEncoded {
+  readonly tranId: string | number
+  readonly clientTranId?: string | null | undefined
+  readonly fromAccount?: string | null | undefined
+  readonly toAccount?: string | null | undefined
+  readonly asset: string
+  readonly amount: string
+  readonly fromAccountType?: string | null | undefined
+  readonly toAccountType?: string | null | undefined
+  readonly fromSymbol?: string | null | undefined
+  readonly fromsymbol?: string | null | undefined
+  readonly toSymbol?: string | null | undefined
+  readonly tosymbol?: string | null | undefined
+  readonly status?: string | null | undefined
+  readonly timestamp: number | string
+}
+
+const Wire = Schema.Struct({
+  tranId: Id,
+  clientTranId: OptionalText,
+  fromAccount: OptionalText,
+  toAccount: OptionalText,
+  asset: Schema.String,
+  amount: DecimalString,
+  fromAccountType: OptionalText,
+  toAccountType: OptionalText,
+  fromSymbol: OptionalText,
+  fromsymbol: Schema.optional(OptionalText),
+  toSymbol: OptionalText,
+  tosymbol: Schema.optional(OptionalText),
+  status: OptionalText,
+  timestamp: Millis
+})
+
+const Fields = Schema.Struct({
+  tranId: Schema.String,
+  clientTranId: Schema.String,
+  fromAccount: Schema.String,
+  toAccount: Schema.String,
+  asset: Schema.String,
+  amount: Schema.typeSchema(DecimalString),
+  fromAccountType: Schema.String,
+  toAccountType: Schema.String,
+  fromSymbol: Schema.String,
+  toSymbol: Schema.String,
+  status: Schema.String,
+  timestamp: Schema.Number
+})
+
+/**
+ * Schema of a transfer record: decodes the wire shape (either symbol spelling, `null` text, numeric
+ * ids) and encodes to the sample spelling (`fromSymbol`/`toSymbol`). Unknown extra fields are ignored.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: "11945860693", fromAccount: "master@test.com", toAccount: "sub@test.com",
+ *   clientTranId: null, asset: "BTC", amount: "0.10000000", fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES", fromsymbol: "", tosymbol: "", status: "SUCCESS", timestamp: 1544433325000
+ * })
+ * r.amount // "0.10000000"
+ */
+export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded> = Schema.transform(Wire, Fields, {
+  strict: false,
+  decode: (w) => ({
+    tranId: w.tranId,
+    clientTranId: w.clientTranId,
+    fromAccount: w.fromAccount,
+    toAccount: w.toAccount,
+    asset: w.asset,
+    amount: w.amount,
+    fromAccountType: w.fromAccountType,
+    toAccountType: w.toAccountType,
+    fromSymbol: w.fromSymbol !== "" ? w.fromSymbol : (w.fromsymbol ?? ""),
+    toSymbol: w.toSymbol !== "" ? w.toSymbol : (w.tosymbol ?? ""),
+    status: w.status,
+    timestamp: w.timestamp
+  }),
+  encode: (r) => r
+}).annotations({ identifier: "TransferRecord" }) as unknown as Schema.Schema<TransferRecord, TransferRecordEncoded>
+
+/**
+ * A page of transfer records: the body of a successful transfer-history answer.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ * Schema.decodeUnknownSync(TransferRecord.TransferPage)([]) // []
+ */
+export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, ReadonlyArray<TransferRecordEncoded>> = Schema
+  .Array(TransferRecord)
+
+/**
+ * The identity of a transfer: its `tranId`.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * declare const r: TransferRecord.TransferRecord
+ * TransferRecord.key(r) === r.tranId
+ */
+export const key = (record: TransferRecord): string => record.tranId
+
+/**
+ * Ascending order: by `timestamp`, ties by `tranId` (numeric-aware).
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * declare const records: Array<TransferRecord.TransferRecord>
+ * records.sort(TransferRecord.compare)
+ */
+export const compare = (a: TransferRecord, b: TransferRecord): number =>
+  a.timestamp !== b.timestamp ? (a.timestamp < b.timestamp ? -1 : 1) : compareIds(a.tranId, b.tranId)
