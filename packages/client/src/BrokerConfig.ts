@@ -1,0 +1,333 @@
+/**
+ * Client configuration: where the service is, the credentials (always `Redacted`), and the request,
+ * retry, rate-limit and window settings. Build it from options (`layer`) or the environment
+ * (`layerConfig`); both validate everything up front and fail with a `ConfigError` naming the setting.
+ *
+ * @since 0.1.0
+ */
+import { Endpoint } from "@broker-history/domain"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+
+/**
+ * The resolved configuration every client service reads.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Effect } from "effect"
+ * const showBase = Effect.map(BrokerConfig.BrokerConfig, (c) => c.baseUrl)
+ */
+export interface Settings {
+  /** Base URL without a trailing slash, e.g. `https://api.mexc.com`. */
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  readonly secretKey: Redacted.Redacted<string>
+  /** Header that carries the API key (`X-MEXC-APIKEY`). */
+  readonly apiKeyHeader: string
+  /** `recvWindow` in ms sent with every request, or `undefined` to use the service default (5000). */
+  readonly recvWindow: number | undefined
+  /** Time allowed for one attempt (connect, answer and body). */
+  readonly requestTimeout: Duration.Duration
+  readonly retry: {
+    /** Retries after the first attempt for retryable failures (5xx, 429, transport, damaged body). */
+    readonly maxRetries: number
+    /** First backoff delay; doubles each retry (jittered), capped at `maxDelay`. */
+    readonly baseDelay: Duration.Duration
+    readonly maxDelay: Duration.Duration
+  }
+  /** Request budget shared by every call and stream built from one layer. */
+  readonly rateLimit: { readonly limit: number; readonly interval: Duration.Duration }
+  /** Widest time window one request may cover, per endpoint (`undefined`: no limit). */
+  readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
+}
+
+/**
+ * The configuration service.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Effect } from "effect"
+ * const program = Effect.gen(function*() {
+ *   const config = yield* BrokerConfig.BrokerConfig
+ *   return config.rateLimit.limit
+ * })
+ */
+export class BrokerConfig extends Context.Tag("@broker-history/client/BrokerConfig")<BrokerConfig, Settings>() {}
+
+/**
+ * Options for `layer`. Only the credentials are required.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Redacted } from "effect"
+ * const options: BrokerConfig.Options = { apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }
+ */
+export interface Options {
+  /** Default `https://api.mexc.com`. Plain `http://` only for loopback or with `allowInsecureHttp`. */
+  readonly baseUrl?: string | undefined
+  readonly apiKey: Redacted.Redacted<string>
+  readonly secretKey: Redacted.Redacted<string>
+  /** Default `X-MEXC-APIKEY`. */
+  readonly apiKeyHeader?: string | undefined
+  /** Milliseconds, 1..60000. Default: not sent (the service uses 5000). */
+  readonly recvWindow?: number | undefined
+  /** Default 10 seconds. */
+  readonly requestTimeout?: Duration.DurationInput | undefined
+  /** Defaults: 5 retries, 200 ms base delay, 10 s maximum delay. */
+  readonly retry?: {
+    readonly maxRetries?: number | undefined
+    readonly baseDelay?: Duration.DurationInput | undefined
+    readonly maxDelay?: Duration.DurationInput | undefined
+  } | undefined
+  /** Default 20 requests per 1 second (MEXC's stated account budget). */
+  readonly rateLimit?: {
+    readonly limit?: number | undefined
+    readonly interval?: Duration.DurationInput | undefined
+  } | undefined
+  /** Defaults: transfers unlimited, deposits 10 days. */
+  readonly maxWindow?: {
+    readonly transfers?: Duration.DurationInput | undefined
+    readonly deposits?: Duration.DurationInput | undefined
+  } | undefined
+  /** Allow `http://` to a non-loopback host. The API key then crosses the network in clear text. */
+  readonly allowInsecureHttp?: boolean | undefined
+}
+
+/**
+ * Defaults of every optional setting.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * BrokerConfig.defaults.baseUrl // "https://api.mexc.com"
+ */
+export const defaults = {
+  baseUrl: "https://api.mexc.com",
+  apiKeyHeader: Endpoint.apiKeyHeader,
+  requestTimeout: Duration.seconds(10),
+  maxRetries: 5,
+  baseDelay: Duration.millis(200),
+  maxDelay: Duration.seconds(10),
+  rateLimit: 20,
+  rateLimitInterval: Duration.seconds(1),
+  depositMaxWindow: Endpoint.depositDefaultWindow
+} as const
+
+/**
+ * The environment variables `layerConfig` reads, each with its default.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * BrokerConfig.env.baseUrl // "BROKER_BASE_URL"
+ */
+export const env = {
+  baseUrl: "BROKER_BASE_URL",
+  apiKey: "BROKER_API_KEY",
+  secretKey: "BROKER_SECRET_KEY",
+  apiKeyHeader: "BROKER_API_KEY_HEADER",
+  recvWindow: "BROKER_RECV_WINDOW",
+  requestTimeout: "BROKER_REQUEST_TIMEOUT",
+  maxRetries: "BROKER_MAX_RETRIES",
+  retryBaseDelay: "BROKER_RETRY_BASE_DELAY",
+  retryMaxDelay: "BROKER_RETRY_MAX_DELAY",
+  rateLimit: "BROKER_RATE_LIMIT",
+  rateLimitInterval: "BROKER_RATE_LIMIT_INTERVAL",
+  transferMaxWindow: "BROKER_TRANSFER_MAX_WINDOW",
+  depositMaxWindow: "BROKER_DEPOSIT_MAX_WINDOW",
+  allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP"
+} as const
+
+const loopbackHost = (host: string): boolean =>
+  host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
+
+const invalid = (setting: string, message: string) => Either.left(ConfigError.InvalidData([setting], message))
+
+const positiveDuration = (setting: string, input: Duration.DurationInput) => {
+  const d = Duration.decodeUnknown(input)
+  return d._tag === "None" || !Duration.isFinite(d.value) || Duration.toMillis(d.value) <= 0
+    ? invalid(setting, `${setting} must be a positive, finite duration`)
+    : Either.right(d.value)
+}
+
+/**
+ * Checks options and fills in defaults. Pure: the same checks back `layer` and `layerConfig`.
+ * `names` maps each setting to the name used in error messages (option or variable name).
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Redacted } from "effect"
+ * BrokerConfig.resolve({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s"), baseUrl: "http://example.com" })
+ * // Either.left(ConfigError: baseUrl must use https://, …)
+ */
+export const resolve = (
+  options: Options,
+  names: Record<keyof typeof env, string> = optionNames
+): Either.Either<Settings, ConfigError.ConfigError> =>
+  Either.gen(function*() {
+    const baseUrlText = options.baseUrl ?? defaults.baseUrl
+    let url: URL
+    try {
+      url = new URL(baseUrlText)
+    } catch {
+      return yield* invalid(names.baseUrl, `${names.baseUrl} is not a valid URL: ${JSON.stringify(baseUrlText)}`)
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      return yield* invalid(names.baseUrl, `${names.baseUrl} must be an http(s) URL, got ${url.protocol}`)
+    }
+    if (url.protocol === "http:" && !loopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+      return yield* invalid(
+        names.baseUrl,
+        `${names.baseUrl} must use https:// (${url.host} is not loopback): the API key would cross the network in clear text; set ${names.allowInsecureHttp} to allow it anyway`
+      )
+    }
+    if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+      return yield* invalid(names.baseUrl, `${names.baseUrl} must not carry a query, fragment or credentials`)
+    }
+    const baseUrl = url.toString().replace(/\/+$/, "")
+    const apiKey = Redacted.value(options.apiKey)
+    if (apiKey.trim().length === 0) return yield* invalid(names.apiKey, `${names.apiKey} is empty`)
+    if (/[\r\n]/.test(apiKey)) return yield* invalid(names.apiKey, `${names.apiKey} contains a line break`)
+    if (Redacted.value(options.secretKey).length === 0) {
+      return yield* invalid(names.secretKey, `${names.secretKey} is empty`)
+    }
+    const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
+    if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
+      return yield* invalid(names.apiKeyHeader, `${names.apiKeyHeader} must be a header name (letters, digits, -)`)
+    }
+    const recvWindow = options.recvWindow
+    if (
+      recvWindow !== undefined &&
+      (!Number.isInteger(recvWindow) || recvWindow < Endpoint.recvWindow.min || recvWindow > Endpoint.recvWindow.max)
+    ) {
+      return yield* invalid(names.recvWindow, `${names.recvWindow} must be an integer number of ms from 1 to 60000`)
+    }
+    const requestTimeout = yield* positiveDuration(
+      names.requestTimeout,
+      options.requestTimeout ?? defaults.requestTimeout
+    )
+    const maxRetries = options.retry?.maxRetries ?? defaults.maxRetries
+    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
+      return yield* invalid(names.maxRetries, `${names.maxRetries} must be an integer from 0 to 100`)
+    }
+    const baseDelay = yield* positiveDuration(names.retryBaseDelay, options.retry?.baseDelay ?? defaults.baseDelay)
+    const maxDelay = yield* positiveDuration(names.retryMaxDelay, options.retry?.maxDelay ?? defaults.maxDelay)
+    if (Duration.lessThan(maxDelay, baseDelay)) {
+      return yield* invalid(names.retryMaxDelay, `${names.retryMaxDelay} must not be shorter than the base delay`)
+    }
+    const limit = options.rateLimit?.limit ?? defaults.rateLimit
+    if (!Number.isInteger(limit) || limit < 1) {
+      return yield* invalid(names.rateLimit, `${names.rateLimit} must be a whole number of requests >= 1`)
+    }
+    const interval = yield* positiveDuration(
+      names.rateLimitInterval,
+      options.rateLimit?.interval ?? defaults.rateLimitInterval
+    )
+    const transfers = options.maxWindow?.transfers === undefined
+      ? undefined
+      : yield* positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
+    const deposits = yield* positiveDuration(
+      names.depositMaxWindow,
+      options.maxWindow?.deposits ?? defaults.depositMaxWindow
+    )
+    return {
+      baseUrl,
+      apiKey: options.apiKey,
+      secretKey: options.secretKey,
+      apiKeyHeader,
+      recvWindow,
+      requestTimeout,
+      retry: { maxRetries, baseDelay, maxDelay },
+      rateLimit: { limit, interval },
+      maxWindow: { transfers, deposits }
+    }
+  })
+
+const optionNames: Record<keyof typeof env, string> = {
+  baseUrl: "baseUrl",
+  apiKey: "apiKey",
+  secretKey: "secretKey",
+  apiKeyHeader: "apiKeyHeader",
+  recvWindow: "recvWindow",
+  requestTimeout: "requestTimeout",
+  maxRetries: "retry.maxRetries",
+  retryBaseDelay: "retry.baseDelay",
+  retryMaxDelay: "retry.maxDelay",
+  rateLimit: "rateLimit.limit",
+  rateLimitInterval: "rateLimit.interval",
+  transferMaxWindow: "maxWindow.transfers",
+  depositMaxWindow: "maxWindow.deposits",
+  allowInsecureHttp: "allowInsecureHttp"
+}
+
+/**
+ * Configuration from options.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Redacted } from "effect"
+ * const ConfigLive = BrokerConfig.layer({
+ *   apiKey: Redacted.make(process.env.KEY ?? ""),
+ *   secretKey: Redacted.make(process.env.SECRET ?? ""),
+ *   rateLimit: { limit: 10 }
+ * })
+ */
+export const layer = (options: Options): Layer.Layer<BrokerConfig, ConfigError.ConfigError> =>
+  Layer.effect(BrokerConfig, Either.match(resolve(options), { onLeft: Effect.fail, onRight: Effect.succeed }))
+
+/**
+ * The options read from the environment (see `env` for the variable names). Durations use Effect's
+ * duration text (`"10 seconds"`, `"500 millis"`); `BROKER_RECV_WINDOW` is milliseconds.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Effect } from "effect"
+ * const options = Effect.runSync(Effect.either(BrokerConfig.config))
+ */
+export const config: Config.Config<Options> = Config.all({
+  baseUrl: Config.string(env.baseUrl).pipe(Config.withDefault(defaults.baseUrl)),
+  apiKey: Config.redacted(env.apiKey),
+  secretKey: Config.redacted(env.secretKey),
+  apiKeyHeader: Config.string(env.apiKeyHeader).pipe(Config.withDefault(defaults.apiKeyHeader)),
+  recvWindow: Config.integer(env.recvWindow).pipe(Config.option, Config.map(optionalValue)),
+  requestTimeout: Config.duration(env.requestTimeout).pipe(Config.withDefault(defaults.requestTimeout)),
+  retry: Config.all({
+    maxRetries: Config.integer(env.maxRetries).pipe(Config.withDefault(defaults.maxRetries)),
+    baseDelay: Config.duration(env.retryBaseDelay).pipe(Config.withDefault(defaults.baseDelay)),
+    maxDelay: Config.duration(env.retryMaxDelay).pipe(Config.withDefault(defaults.maxDelay))
+  }),
+  rateLimit: Config.all({
+    limit: Config.integer(env.rateLimit).pipe(Config.withDefault(defaults.rateLimit)),
+    interval: Config.duration(env.rateLimitInterval).pipe(Config.withDefault(defaults.rateLimitInterval))
+  }),
+  maxWindow: Config.all({
+    transfers: Config.duration(env.transferMaxWindow).pipe(Config.option, Config.map(optionalValue)),
+    deposits: Config.duration(env.depositMaxWindow).pipe(Config.withDefault(defaults.depositMaxWindow))
+  }),
+  allowInsecureHttp: Config.boolean(env.allowInsecureHttp).pipe(Config.withDefault(false))
+})
+
+function optionalValue<A>(o: { readonly _tag: "Some"; readonly value: A } | { readonly _tag: "None" }): A | undefined {
+  return o._tag === "Some" ? o.value : undefined
+}
+
+/**
+ * Configuration from the environment: `BROKER_BASE_URL` (default `https://api.mexc.com`),
+ * `BROKER_API_KEY`, `BROKER_SECRET_KEY` (required, kept `Redacted`), `BROKER_RECV_WINDOW`, and the
+ * other variables in `env`.
+ *
+ * @example
+ * import { BrokerConfig } from "@broker-history/client"
+ * const ConfigLive = BrokerConfig.layerConfig
+ */
+export const layerConfig: Layer.Layer<BrokerConfig, ConfigError.ConfigError> = Layer.effect(
+  BrokerConfig,
+  Effect.flatMap(
+    config,
+    (options) => Either.match(resolve(options, env), { onLeft: Effect.fail, onRight: Effect.succeed })
+  )
+)

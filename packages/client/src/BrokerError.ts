@@ -1,0 +1,272 @@
+/**
+ * The typed failures of every broker call. Each carries what a user needs to act on it: the
+ * endpoint, the HTTP status, the service's code and message, the attempt count, and for requests
+ * that cover a time window, the window and page.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * Which request failed: the endpoint, and when the query had them, its time window and page.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * const where: BrokerError.RequestContext = { endpoint: "depositHistory", startTime: 0, endTime: 10, page: 2 }
+ */
+export const RequestContext = Schema.Struct({
+  endpoint: Schema.String,
+  startTime: Schema.optional(Schema.Number),
+  endTime: Schema.optional(Schema.Number),
+  page: Schema.optional(Schema.Number)
+})
+
+/**
+ * Which request failed (see the schema of the same name).
+ */
+export type RequestContext = typeof RequestContext.Type
+
+const describe = (c: RequestContext): string => {
+  const parts: Array<string> = []
+  if (c.startTime !== undefined || c.endTime !== undefined) {
+    parts.push(`window ${stamp(c.startTime)}..${stamp(c.endTime)}`)
+  }
+  if (c.page !== undefined) parts.push(`page ${c.page}`)
+  return parts.length === 0 ? c.endpoint : `${c.endpoint} (${parts.join(", ")})`
+}
+
+const stamp = (ms: number | undefined): string => ms === undefined ? "*" : new Date(ms).toISOString()
+
+const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attempts`
+
+/**
+ * A query broke a parameter rule. Nothing was sent. Fix the named parameter.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.InvalidQuery({ endpoint: "transferHistory", parameter: "limit", rule: "must be an integer from 1 to 500" })
+ */
+export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-history/client/InvalidQuery")(
+  "InvalidQuery",
+  { endpoint: Schema.String, parameter: Schema.String, rule: Schema.String }
+) {
+  override get message(): string {
+    return `Invalid ${this.endpoint} query: ${this.parameter} ${this.rule}. Nothing was sent; fix ${this.parameter}.`
+  }
+}
+
+/**
+ * The service rejected the credentials: unknown API key (700001), bad signature (700002) or a key
+ * without the endpoint's permission (700007). Not retried.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.AuthenticationError({ request: { endpoint: "transferHistory" }, status: 401, code: 700001, msg: "API-key format invalid.", reason: "ApiKey" })
+ */
+export class AuthenticationError
+  extends Schema.TaggedError<AuthenticationError>("@broker-history/client/AuthenticationError")(
+    "AuthenticationError",
+    {
+      request: RequestContext,
+      status: Schema.Number,
+      code: Schema.Number,
+      msg: Schema.String,
+      reason: Schema.Literal("ApiKey", "Signature", "Permission")
+    }
+  )
+{
+  override get message(): string {
+    const advice = this.reason === "ApiKey"
+      ? "check BROKER_API_KEY (or the apiKey option): the service does not know this key"
+      : this.reason === "Signature"
+      ? "check BROKER_SECRET_KEY (or the secretKey option): it must be the secret of this API key"
+      : "give the API key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
+    return `${describe(this.request)} was refused (${this.status} ${this.code} ${this.msg}): ${advice}.`
+  }
+}
+
+/**
+ * The service rejected the request timestamp (700003) even after the clock was resynchronised and
+ * the request re-signed. Check the machine's clock, or raise `recvWindow` (BROKER_RECV_WINDOW).
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.TimestampRejected({ request: { endpoint: "depositHistory" }, status: 400, code: 700003, msg: "Timestamp for this request is outside of the recvWindow." })
+ */
+export class TimestampRejected
+  extends Schema.TaggedError<TimestampRejected>("@broker-history/client/TimestampRejected")("TimestampRejected", {
+    request: RequestContext,
+    status: Schema.Number,
+    code: Schema.Number,
+    msg: Schema.String
+  })
+{
+  override get message(): string {
+    return `${
+      describe(this.request)
+    } was refused: the request timestamp is outside the receive window (${this.code} ${this.msg}) even after resynchronising with the server clock; check the machine clock or raise BROKER_RECV_WINDOW (max 60000).`
+  }
+}
+
+/**
+ * The service answered 429 (or 418) and the retry budget ran out. `retryAfterMillis` is what the
+ * service asked for last. Lower the client's rate-limit budget or run fewer streams at once.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.RateLimited({ request: { endpoint: "transferHistory" }, status: 429, code: 429, msg: "Too many requests.", retryAfterMillis: 1000, attempts: 6 })
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-history/client/RateLimited")("RateLimited", {
+  request: RequestContext,
+  status: Schema.Number,
+  code: Schema.Number,
+  msg: Schema.String,
+  retryAfterMillis: Schema.Number,
+  attempts: Schema.Number
+}) {
+  override get message(): string {
+    return `${
+      describe(this.request)
+    } was rate limited (${this.status} ${this.msg}, retry after ${this.retryAfterMillis} ms) after ${
+      attemptsText(this.attempts)
+    }; lower the client's rate-limit budget (BROKER_RATE_LIMIT) or run fewer streams at once.`
+  }
+}
+
+/**
+ * The service failed (5xx) on every attempt. Usually transient: try again later.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.ServerError({ request: { endpoint: "transferHistory" }, status: 503, code: 500, msg: "Internal error", attempts: 6 })
+ */
+export class ServerError extends Schema.TaggedError<ServerError>("@broker-history/client/ServerError")("ServerError", {
+  request: RequestContext,
+  status: Schema.Number,
+  code: Schema.optional(Schema.Number),
+  msg: Schema.optional(Schema.String),
+  attempts: Schema.Number
+}) {
+  override get message(): string {
+    const body = this.code === undefined ? "" : ` ${this.code} ${this.msg ?? ""}`
+    return `${describe(this.request)} failed with a server error (${this.status}${body}) after ${
+      attemptsText(this.attempts)
+    }; the service is having trouble, try again later.`
+  }
+}
+
+/**
+ * Any other `{code,msg}` refusal (for example 33333 "Param is error", 700004, 700005). Not retried:
+ * the request itself must change.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.ApiError({ request: { endpoint: "depositHistory" }, status: 400, code: 33333, msg: "Param is error: window too wide" })
+ */
+export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", {
+  request: RequestContext,
+  status: Schema.Number,
+  code: Schema.Number,
+  msg: Schema.String
+}) {
+  override get message(): string {
+    return `${
+      describe(this.request)
+    } was refused by the service (${this.status} ${this.code} ${this.msg}); change the request as the message says.`
+  }
+}
+
+/**
+ * The request did not complete: connection refused or reset, timeout, or the body was cut off.
+ * Retried; this is the last attempt's failure. Check the network and BROKER_BASE_URL.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.TransportError({ request: { endpoint: "transferHistory" }, reason: "Timeout", description: "no answer within 10 seconds", attempts: 6 })
+ */
+export class TransportError extends Schema.TaggedError<TransportError>("@broker-history/client/TransportError")(
+  "TransportError",
+  {
+    request: RequestContext,
+    reason: Schema.Literal("Connect", "Timeout", "Body", "Other"),
+    description: Schema.String,
+    attempts: Schema.Number
+  }
+) {
+  override get message(): string {
+    return `${describe(this.request)} did not complete (${this.reason}: ${this.description}) after ${
+      attemptsText(this.attempts)
+    }; check the network and BROKER_BASE_URL, or raise the request timeout.`
+  }
+}
+
+/**
+ * The answer was not what the API promises: not JSON (`InvalidJson`, retried as a damaged answer)
+ * or JSON of another shape (`UnexpectedShape`). `excerpt` shows the start of the body.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * new BrokerError.ResponseDecodeError({ request: { endpoint: "transferHistory" }, status: 200, reason: "UnexpectedShape", description: "[0].amount: expected decimal text", excerpt: "[{\"amount\":1}]", attempts: 1 })
+ */
+export class ResponseDecodeError
+  extends Schema.TaggedError<ResponseDecodeError>("@broker-history/client/ResponseDecodeError")(
+    "ResponseDecodeError",
+    {
+      request: RequestContext,
+      status: Schema.Number,
+      reason: Schema.Literal("InvalidJson", "UnexpectedShape"),
+      description: Schema.String,
+      excerpt: Schema.String,
+      attempts: Schema.Number
+    }
+  )
+{
+  override get message(): string {
+    return `${
+      describe(this.request)
+    } returned an answer that could not be read (${this.reason}: ${this.description}); body starts: ${
+      JSON.stringify(this.excerpt)
+    }. If the service changed its format, report it with this excerpt.`
+  }
+}
+
+/**
+ * Every failure a broker call can end with.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * import { Effect } from "effect"
+ * declare const call: Effect.Effect<number, BrokerError.BrokerError>
+ * call.pipe(Effect.catchTag("RateLimited", (e) => Effect.succeed(e.retryAfterMillis)))
+ */
+export type BrokerError =
+  | InvalidQuery
+  | AuthenticationError
+  | TimestampRejected
+  | RateLimited
+  | ServerError
+  | ApiError
+  | TransportError
+  | ResponseDecodeError
+
+/**
+ * True for failures worth another attempt: 5xx, 429/418, transport failures and damaged (non-JSON)
+ * bodies. 4xx refusals and unexpected shapes are final.
+ *
+ * @example
+ * import { BrokerError } from "@broker-history/client"
+ * declare const e: BrokerError.BrokerError
+ * BrokerError.isRetryable(e)
+ */
+export const isRetryable = (error: BrokerError): boolean => {
+  switch (error._tag) {
+    case "ServerError":
+    case "RateLimited":
+    case "TransportError":
+      return true
+    case "ResponseDecodeError":
+      return error.reason === "InvalidJson"
+    default:
+      return false
+  }
+}

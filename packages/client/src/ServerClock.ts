@@ -1,0 +1,146 @@
+/**
+ * The service's clock as seen from here: the offset between local time and the server's
+ * `GET /api/v3/time`, used for request timestamps and to pin "now" for full-history reads.
+ * The offset starts at 0 and is measured on first need, and again after a timestamp rejection.
+ *
+ * @since 0.1.0
+ */
+import { Endpoint } from "@broker-history/domain"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as ParseResult from "effect/ParseResult"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import { BrokerConfig } from "./BrokerConfig.js"
+import type { BrokerError } from "./BrokerError.js"
+import * as BrokerErrors from "./BrokerError.js"
+import * as Answer from "./internal/Answer.js"
+import * as Retry from "./internal/Retry.js"
+
+/**
+ * Server-time service.
+ *
+ * @example
+ * import { ServerClock } from "@broker-history/client"
+ * import { Effect } from "effect"
+ * const serverNow = Effect.flatMap(ServerClock.ServerClock, (clock) => clock.serverNow)
+ */
+export class ServerClock extends Context.Tag("@broker-history/client/ServerClock")<ServerClock, {
+  /** Local time corrected by the last measured offset (ms). Never makes a request. */
+  readonly now: Effect.Effect<number>
+  /** The current offset: server time minus local time (ms). */
+  readonly offset: Effect.Effect<number>
+  /** Measures the offset now (one `GET /api/v3/time`, retried like any request); returns it. */
+  readonly sync: Effect.Effect<number, BrokerError>
+  /** The server's "now": measures the offset first if it was never measured. */
+  readonly serverNow: Effect.Effect<number, BrokerError>
+}>() {}
+
+const ServerTime = Schema.Struct({
+  serverTime: Schema.Union(Schema.Number, Schema.NumberFromString)
+})
+const decodeServerTime = Schema.decodeUnknownEither(ServerTime)
+
+/**
+ * Builds the clock over an `HttpClient` (unsigned requests to the configured base URL).
+ *
+ * @example
+ * import { ServerClock } from "@broker-history/client"
+ * const make = ServerClock.make
+ */
+export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, BrokerConfig | HttpClient.HttpClient> = Effect
+  .gen(function*() {
+    const config = yield* BrokerConfig
+    const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false))
+    const offsetRef = yield* Ref.make(0)
+    const synced = yield* Ref.make(false)
+    const ctx = Answer.requestContext("serverTime", [])
+    const url = config.baseUrl + Endpoint.timePath
+
+    const attempt = (n: number): Effect.Effect<number, BrokerError> =>
+      Effect.gen(function*() {
+        const before = yield* Clock.currentTimeMillis
+        const response = yield* http.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.acceptJson))
+        const text = yield* response.text
+        const after = yield* Clock.currentTimeMillis
+        if (response.status < 200 || response.status >= 300) {
+          return yield* Effect.fail(
+            Answer.refusal(
+              ctx,
+              response.status,
+              text,
+              Answer.retryAfterMillis(response.headers["retry-after"], after),
+              n
+            )
+          )
+        }
+        const body = Answer.decodeBody(
+          ctx,
+          response.status,
+          text,
+          (u) => Either.mapLeft(decodeServerTime(u), (e) => e as ParseResult.ParseError),
+          n
+        )
+        if (Either.isLeft(body)) return yield* Effect.fail(body.left)
+        // The server read its clock somewhere between sending and receiving: assume the middle.
+        return Math.round(body.right.serverTime - (before + after) / 2)
+      }).pipe(
+        Effect.catchTag("RequestError", "ResponseError", (e) => Effect.fail(Answer.transportFailure(ctx, e, n))),
+        Effect.timeoutFail({
+          duration: config.requestTimeout,
+          onTimeout: () =>
+            new BrokerErrors.TransportError({
+              request: ctx,
+              reason: "Timeout",
+              description: "no answer within the request timeout",
+              attempts: n
+            })
+        })
+      )
+
+    const sync = Retry.retrying(config.retry, attempt, () => Effect.void).pipe(
+      Effect.tap((offset) => Effect.zipRight(Ref.set(offsetRef, offset), Ref.set(synced, true))),
+      Effect.withSpan("ServerClock.sync")
+    )
+    const now = Effect.zipWith(Clock.currentTimeMillis, Ref.get(offsetRef), (local, offset) => local + offset)
+    return {
+      now,
+      offset: Ref.get(offsetRef),
+      sync,
+      serverNow: Effect.flatMap(Ref.get(synced), (done) => done ? now : Effect.zipRight(sync, now))
+    }
+  })
+
+/**
+ * The clock, measuring against the configured service.
+ *
+ * @example
+ * import { ServerClock } from "@broker-history/client"
+ * const ClockLive = ServerClock.layer // needs BrokerConfig and an HttpClient
+ */
+export const layer: Layer.Layer<ServerClock, never, BrokerConfig | HttpClient.HttpClient> = Layer.effect(
+  ServerClock,
+  make
+)
+
+/**
+ * A clock with a fixed offset that never calls the service (tests, or when time is known good).
+ *
+ * @example
+ * import { ServerClock } from "@broker-history/client"
+ * const LocalTime = ServerClock.layerFixed(0)
+ */
+export const layerFixed = (offsetMillis: number): Layer.Layer<ServerClock> => {
+  const now = Effect.map(Clock.currentTimeMillis, (local) => local + offsetMillis)
+  return Layer.succeed(ServerClock, {
+    now,
+    offset: Effect.succeed(offsetMillis),
+    sync: Effect.succeed(offsetMillis),
+    serverNow: now
+  })
+}

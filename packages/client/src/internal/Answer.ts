@@ -1,0 +1,186 @@
+/**
+ * How an HTTP answer becomes a result or a typed error (DECISIONS.md "Errors").
+ *
+ * @internal
+ */
+import type { Endpoint } from "@broker-history/domain"
+import { ErrorBody } from "@broker-history/domain"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { RequestContext } from "../BrokerError.js"
+import * as BrokerError from "../BrokerError.js"
+
+/** The request context of a query: endpoint, plus window and page when the query has them. */
+export const requestContext = (
+  endpoint: string,
+  params: ReadonlyArray<readonly [string, string]>
+): RequestContext => {
+  const ctx: { endpoint: string; startTime?: number; endTime?: number; page?: number } = { endpoint }
+  for (const [name, value] of params) {
+    if (name === "startTime") ctx.startTime = Number(value)
+    else if (name === "endTime") ctx.endTime = Number(value)
+    else if (name === "page") ctx.page = Number(value)
+  }
+  return ctx
+}
+
+const decodeErrorBody = Schema.decodeUnknownEither(ErrorBody.ErrorBody)
+
+const parseJson = (text: string): Either.Either<unknown, string> => {
+  try {
+    return Either.right(JSON.parse(text))
+  } catch (e) {
+    return Either.left(e instanceof Error ? e.message : "not JSON")
+  }
+}
+
+const excerpt = (text: string): string => text.length <= 200 ? text : text.slice(0, 200) + "…"
+
+/** Retry-After in ms from delta-seconds or an HTTP date; `undefined` when absent or unreadable. */
+export const retryAfterMillis = (value: string | undefined, now: number): number | undefined => {
+  if (value === undefined || value.trim() === "") return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000))
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/**
+ * A non-2xx answer as a typed error. The body is read as `{code,msg}` when it is one.
+ */
+export const refusal = (
+  ctx: RequestContext,
+  status: number,
+  text: string,
+  retryAfter: number | undefined,
+  attempts: number
+): BrokerError.BrokerError => {
+  const body = Either.flatMap(
+    Either.mapLeft(parseJson(text), () => undefined),
+    (json) => Either.mapLeft(decodeErrorBody(json), () => undefined)
+  )
+  const code = Either.isRight(body) ? body.right.code : undefined
+  const msg = Either.isRight(body) ? body.right.msg : excerpt(text)
+  if (status === 429 || status === 418 || code === ErrorBody.Code.TooManyRequests && status >= 400 && status < 500) {
+    return new BrokerError.RateLimited({
+      request: ctx,
+      status,
+      code: code ?? status,
+      msg,
+      retryAfterMillis: retryAfter ?? 0,
+      attempts
+    })
+  }
+  if (status >= 500) {
+    return new BrokerError.ServerError({
+      request: ctx,
+      status,
+      ...(code === undefined ? {} : { code }),
+      msg,
+      attempts
+    })
+  }
+  if (status === 408) {
+    return new BrokerError.TransportError({
+      request: ctx,
+      reason: "Timeout",
+      description: "the service answered 408 Request Timeout",
+      attempts
+    })
+  }
+  switch (code) {
+    case ErrorBody.Code.InvalidApiKey:
+      return new BrokerError.AuthenticationError({ request: ctx, status, code, msg, reason: "ApiKey" })
+    case ErrorBody.Code.BadSignature:
+      return new BrokerError.AuthenticationError({ request: ctx, status, code, msg, reason: "Signature" })
+    case ErrorBody.Code.NoPermission:
+      return new BrokerError.AuthenticationError({ request: ctx, status, code, msg, reason: "Permission" })
+    case ErrorBody.Code.TimestampOutsideRecvWindow:
+      return new BrokerError.TimestampRejected({ request: ctx, status, code, msg })
+    case undefined:
+      if (status === 401 || status === 403) {
+        return new BrokerError.AuthenticationError({
+          request: ctx,
+          status,
+          code: status,
+          msg,
+          reason: status === 401 ? "ApiKey" : "Permission"
+        })
+      }
+      return new BrokerError.ApiError({ request: ctx, status, code: status, msg })
+    default:
+      return new BrokerError.ApiError({ request: ctx, status, code, msg })
+  }
+}
+
+/** A 2xx body decoded with `decode`, or a `ResponseDecodeError`. */
+export const decodeBody = <A>(
+  ctx: RequestContext,
+  status: number,
+  text: string,
+  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  attempts: number
+): Either.Either<A, BrokerError.ResponseDecodeError> => {
+  const json = parseJson(text)
+  if (Either.isLeft(json)) {
+    return Either.left(
+      new BrokerError.ResponseDecodeError({
+        request: ctx,
+        status,
+        reason: "InvalidJson",
+        description: json.left,
+        excerpt: excerpt(text),
+        attempts
+      })
+    )
+  }
+  return Either.mapLeft(decode(json.right), (error) =>
+    new BrokerError.ResponseDecodeError({
+      request: ctx,
+      status,
+      reason: "UnexpectedShape",
+      description: firstIssue(error),
+      excerpt: excerpt(text),
+      attempts
+    }))
+}
+
+const firstIssue = (error: ParseResult.ParseError): string => {
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  if (issue === undefined) return "unexpected shape"
+  const path = issue.path.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
+  return `${path === "" ? "body" : path}: ${issue.message}`
+}
+
+// Platform errors name the request URL, which carries the signature: keep only the cause's text.
+const scrub = (text: string): string => text.replace(/\?[^\s)"']*/g, "?…")
+
+/** A platform transport failure as a `TransportError`, with no URL (and so no signature) in it. */
+export const transportFailure = (
+  ctx: RequestContext,
+  error: HttpClientError.HttpClientError,
+  attempts: number
+): BrokerError.TransportError => {
+  const cause = error.cause
+  const causeText = cause instanceof Error
+    ? [cause.message, (cause as { code?: unknown }).code, describeCause(cause.cause)].filter(Boolean).join(": ")
+    : ""
+  const reason = error._tag === "ResponseError" ? "Body" : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connect/i.test(causeText)
+    ? "Connect"
+    : "Other"
+  return new BrokerError.TransportError({
+    request: ctx,
+    reason,
+    description: scrub(causeText === "" ? `${error._tag} ${error.reason}` : causeText),
+    attempts
+  })
+}
+
+const describeCause = (cause: unknown): string =>
+  cause instanceof Error ? [cause.message, (cause as { code?: unknown }).code].filter(Boolean).join(" ") : ""
+
+/** The request context of an endpoint call. */
+export const endpointContext = (endpoint: Endpoint.Endpoint, params: ReadonlyArray<readonly [string, string]>) =>
+  requestContext(endpoint.name, params)

@@ -1,0 +1,100 @@
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { Clock, Effect, Layer, Redacted } from "effect"
+
+export const apiKey = "mock-api-key-3f9a1c"
+export const secretKey = "mock-secret-key-9b7e2d41"
+
+/** A request as the mock transport saw it. */
+export interface Seen {
+  readonly n: number
+  readonly at: number
+  readonly path: string
+  readonly query: string
+  readonly params: URLSearchParams
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What the mock answers: a status and JSON body (or raw text), or a transport failure. */
+export type Answer =
+  | { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | { readonly status: number; readonly text: string; readonly headers?: Record<string, string> }
+  | { readonly transport: string }
+
+/**
+ * A scripted service: `answer` decides each signed request's answer; `/api/v3/time` answers
+ * `serverTime` (local clock + `serverOffset`). Every request is recorded.
+ */
+export const mockService = (
+  answer: (seen: Seen) => Answer,
+  options: { readonly serverOffset?: number } = {}
+) => {
+  const seen: Array<Seen> = []
+  const timeRequests: Array<number> = []
+  const client = HttpClient.make((request, url) =>
+    Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      if (url.pathname === "/api/v3/time") {
+        timeRequests.push(at)
+        return HttpClientResponse.fromWeb(
+          request,
+          Response.json({ serverTime: at + (options.serverOffset ?? 0) })
+        )
+      }
+      const s: Seen = {
+        n: seen.length + 1,
+        at,
+        path: url.pathname,
+        query: url.search.slice(1),
+        params: url.searchParams,
+        headers: request.headers
+      }
+      seen.push(s)
+      const a = answer(s)
+      if ("transport" in a) {
+        return yield* Effect.fail(
+          new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error(a.transport) })
+        )
+      }
+      const body = "text" in a ? a.text : JSON.stringify(a.body)
+      return HttpClientResponse.fromWeb(
+        request,
+        new Response(body, { status: a.status, headers: { "content-type": "application/json", ...a.headers } })
+      )
+    })
+  )
+  return { seen, timeRequests, client: Layer.succeed(HttpClient.HttpClient, client) }
+}
+
+/** Options for tests: mock base URL, fast retries. */
+export const testOptions = (overrides: Partial<BrokerConfig.Options> = {}): BrokerConfig.Options => ({
+  baseUrl: "https://broker.test",
+  apiKey: Redacted.make(apiKey),
+  secretKey: Redacted.make(secretKey),
+  retry: { maxRetries: 3, baseDelay: "100 millis", maxDelay: "1 second" },
+  rateLimit: { limit: 1000, interval: "1 second" },
+  ...overrides
+})
+
+/** BrokerHistory over the mock transport. */
+export const historyLayer = (
+  mock: ReturnType<typeof mockService>,
+  overrides: Partial<BrokerConfig.Options> = {}
+) => BrokerHistory.layerWith(BrokerConfig.layer(testOptions(overrides))).pipe(Layer.provide(mock.client))
+
+export const transferWire = (tranId: string, timestamp: number) => ({
+  tranId,
+  fromAccount: "master@test.com",
+  toAccount: "sub1@test.com",
+  clientTranId: null,
+  asset: "USDT",
+  amount: "10.50000000",
+  fromAccountType: "SPOT",
+  toAccountType: "FUTURES",
+  fromSymbol: "",
+  toSymbol: "",
+  status: "SUCCESS",
+  timestamp
+})
