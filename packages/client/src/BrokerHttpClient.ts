@@ -22,7 +22,6 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import type * as ParseResult from "effect/ParseResult"
-import * as RateLimiter from "effect/RateLimiter"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { BrokerConfig } from "./BrokerConfig.js"
@@ -30,6 +29,7 @@ import type { BrokerError } from "./BrokerError.js"
 import * as BrokerErrors from "./BrokerError.js"
 import * as Answer from "./internal/Answer.js"
 import * as Retry from "./internal/Retry.js"
+import * as SlidingWindow from "./internal/SlidingWindow.js"
 import { ServerClock } from "./ServerClock.js"
 import { Signer } from "./Signer.js"
 
@@ -106,8 +106,8 @@ const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.E
 }
 
 /**
- * Builds the pipeline. The rate limiter is created here, once: every call through this service
- * shares it.
+ * Builds the pipeline. The request budget (a sliding-window limiter) is created here, once: every call
+ * and stream through this service shares it.
  *
  * @example
  * import { BrokerHttpClient } from "@broker-history/client"
@@ -122,11 +122,7 @@ export const make = Effect.gen(function*() {
     HttpClient.withTracerDisabledWhen(() => true),
     HttpClient.withTracerPropagation(false)
   )
-  const limiter = yield* RateLimiter.make({
-    limit: config.rateLimit.limit,
-    interval: config.rateLimit.interval,
-    algorithm: "token-bucket"
-  })
+  const waitForBudget = yield* SlidingWindow.make(config.rateLimit.limit, config.rateLimit.interval)
   yield* FiberRef.update(Headers.currentRedactedNames, (names) => [...names, config.apiKeyHeader])
 
   const apiKeyHeader = config.apiKeyHeader
@@ -138,12 +134,6 @@ export const make = Effect.gen(function*() {
   const authParams: ReadonlyArray<QS.Param> = config.recvWindow === undefined
     ? []
     : [["recvWindow", String(config.recvWindow)]]
-  const waitForBudget = Effect.gen(function*() {
-    const before = yield* Clock.currentTimeMillis
-    yield* limiter(Effect.void)
-    const after = yield* Clock.currentTimeMillis
-    return after - before
-  })
 
   const get = <A, I>(
     endpoint: Endpoint.Endpoint,

@@ -1,7 +1,7 @@
 import { BrokerError, BrokerHistory } from "@broker-history/client"
 import { Signature } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, TestClock } from "effect"
+import { Effect, Exit } from "effect"
 import { historyLayer, mockService, secretKey, transferWire } from "./support/MockService.js"
 
 const transfers = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
@@ -13,14 +13,6 @@ const run = <A, E>(
   f: (h: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>,
   overrides = {}
 ) => Effect.flatMap(BrokerHistory.BrokerHistory, f).pipe(Effect.provide(historyLayer(mock, overrides)))
-
-/** Forks `effect`, advances the TestClock far enough for every retry wait, and returns its exit. */
-const withTime = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    for (let i = 0; i < 20; i++) yield* TestClock.adjust("1 second")
-    return yield* Fiber.await(fiber)
-  })
 
 describe("BrokerHistory page calls", () => {
   it.effect("signs the exact query sent, with the key header", () =>

@@ -1,0 +1,244 @@
+import type { BrokerError } from "@broker-history/client"
+import { BrokerHistory } from "@broker-history/client"
+import { ErrorBody } from "@broker-history/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Fiber, TestClock } from "effect"
+import type { Answer } from "./support/MockService.js"
+import { historyLayer, mockService, transferWire } from "./support/MockService.js"
+
+const transfers = {
+  fromAccountType: "SPOT",
+  toAccountType: "FUTURES",
+  startTime: 1000,
+  endTime: 2000,
+  page: 3
+} as const
+
+const call = (answer: (n: number) => Answer, overrides = {}) =>
+  Effect.gen(function*() {
+    const mock = mockService((s) => answer(s.n))
+    const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+      Effect.flatMap((h) => h.transferHistory(transfers)),
+      Effect.provide(historyLayer(mock, overrides)),
+      Effect.either,
+      Effect.fork
+    )
+    // Let every retry wait pass on the TestClock.
+    for (let i = 0; i < 30; i++) yield* TestClock.adjust("1 second")
+    const result = yield* Fiber.join(fiber)
+    return { result, mock }
+  })
+
+const failure = (answer: (n: number) => Answer, overrides = {}) =>
+  Effect.map(call(answer, overrides), ({ mock, result }) => {
+    if (result._tag === "Right") throw new Error("expected a failure")
+    return { error: result.left as BrokerError.BrokerError, mock }
+  })
+
+const row = (r: ErrorBody.ErrorRow, headers?: Record<string, string>): Answer => ({
+  status: r.status,
+  body: { code: r.code, msg: r.msg },
+  ...(headers ? { headers } : {})
+})
+
+describe("DECISIONS.md error table → tagged errors", () => {
+  it.effect.each(
+    [
+      ["700001 unknown key", ErrorBody.Errors.invalidApiKey, "AuthenticationError", "ApiKey"],
+      ["700002 bad signature", ErrorBody.Errors.badSignature, "AuthenticationError", "Signature"],
+      ["700007 no permission", ErrorBody.Errors.noPermission, "AuthenticationError", "Permission"],
+      ["700004 mandatory", ErrorBody.Errors.mandatoryParameter("timestamp"), "ApiError", undefined],
+      ["700005 recvWindow", ErrorBody.Errors.recvWindowOutOfRange, "ApiError", undefined],
+      ["33333 invalid param", ErrorBody.Errors.invalidParameter("limit"), "ApiError", undefined]
+    ] as const
+  )("%s → %s, sent once, never retried", ([_name, r, tag, reason]) =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => row(r))
+      expect(error._tag).toBe(tag)
+      if (reason !== undefined) expect((error as BrokerError.AuthenticationError).reason).toBe(reason)
+      expect(error).toMatchObject({ status: r.status, code: r.code, msg: r.msg })
+      expect(mock.seen.length).toBe(1)
+      expect((error as BrokerError.ApiError).request).toEqual({
+        endpoint: "transferHistory",
+        startTime: 1000,
+        endTime: 2000,
+        page: 3
+      })
+      expect(error.message).toContain("transferHistory")
+      expect(error.message).toContain("page 3")
+    }))
+
+  it.effect("AuthenticationError messages say which variable to check", () =>
+    Effect.gen(function*() {
+      expect((yield* failure(() => row(ErrorBody.Errors.invalidApiKey))).error.message).toContain("BROKER_API_KEY")
+      expect((yield* failure(() => row(ErrorBody.Errors.badSignature))).error.message).toContain("BROKER_SECRET_KEY")
+      expect((yield* failure(() => row(ErrorBody.Errors.noPermission))).error.message).toContain("SPOT_TRANSFER_READ")
+    }))
+
+  it.effect("a 4xx without a {code,msg} body is still typed (401 → AuthenticationError, 404 → ApiError)", () =>
+    Effect.gen(function*() {
+      expect((yield* failure(() => ({ status: 401, text: "nope" }))).error._tag).toBe("AuthenticationError")
+      const notFound = yield* failure(() => ({ status: 404, text: "<html>not found</html>" }))
+      expect(notFound.error).toMatchObject({ _tag: "ApiError", status: 404, msg: "<html>not found</html>" })
+    }))
+
+  it.effect("429 → RateLimited after the retry budget, each retry waiting Retry-After", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => row(ErrorBody.Errors.tooManyRequests, { "retry-after": "7" }))
+      expect(error).toMatchObject({ _tag: "RateLimited", status: 429, code: 429, retryAfterMillis: 7000, attempts: 4 })
+      expect(mock.seen.length).toBe(4)
+      const gaps = mock.seen.slice(1).map((s, i) => s.at - mock.seen[i]!.at)
+      expect(gaps).toEqual([7000, 7000, 7000])
+    }))
+
+  it.effect("418 is rate limiting too", () =>
+    Effect.gen(function*() {
+      const { error } = yield* failure(() => ({ status: 418, body: { code: 418, msg: "banned" } }))
+      expect(error._tag).toBe("RateLimited")
+    }))
+
+  it.effect("500 → ServerError after retries, each attempt with a fresh timestamp and signature", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => row(ErrorBody.Errors.internal))
+      expect(error).toMatchObject({ _tag: "ServerError", status: 500, code: 500, attempts: 4 })
+      expect(mock.seen.length).toBe(4)
+      const timestamps = mock.seen.map((s) => s.params.get("timestamp"))
+      const signatures = mock.seen.map((s) => s.params.get("signature"))
+      expect(new Set(timestamps).size).toBe(4)
+      expect(new Set(signatures).size).toBe(4)
+    }))
+
+  it.effect("a 503 with an HTML body is a ServerError", () =>
+    Effect.gen(function*() {
+      const { error } = yield* failure(() => ({ status: 503, text: "<html>busy</html>" }))
+      expect(error).toMatchObject({ _tag: "ServerError", status: 503 })
+    }))
+
+  it.effect("transport failures are retried, re-signed, and end as TransportError without the URL", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ transport: "connect ECONNREFUSED 127.0.0.1:9" }))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "Connect", attempts: 4 })
+      expect(mock.seen.length).toBe(4)
+      expect(new Set(mock.seen.map((s) => s.params.get("signature"))).size).toBe(4)
+      expect(error.message).not.toContain("signature")
+    }))
+
+  it.effect("408 is retried as a timeout", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ status: 408, text: "" }))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "Timeout" })
+      expect(mock.seen.length).toBe(4)
+    }))
+
+  it.effect("a damaged (non-JSON) 200 body is retried, then ResponseDecodeError(InvalidJson)", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ status: 200, text: "[{\"tranId\":\"1\",\"amo" }))
+      expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "InvalidJson", attempts: 4 })
+      expect(mock.seen.length).toBe(4)
+    }))
+
+  it.effect("recovers when a retry succeeds", () =>
+    Effect.gen(function*() {
+      const { mock, result } = yield* call((n) =>
+        n === 1
+          ? row(ErrorBody.Errors.internal)
+          : n === 2
+          ? { transport: "socket hang up" }
+          : n === 3
+          ? row(ErrorBody.Errors.tooManyRequests, { "retry-after": "2" })
+          : { status: 200, body: [transferWire("9", 1500)] }
+      )
+      expect(result._tag).toBe("Right")
+      expect(mock.seen.length).toBe(4)
+      expect(mock.seen[3]!.at - mock.seen[2]!.at).toBe(2000)
+    }))
+
+  it.effect("retries back off exponentially within the configured bounds", () =>
+    Effect.gen(function*() {
+      const { mock } = yield* failure(() => row(ErrorBody.Errors.internal), {
+        retry: { maxRetries: 4, baseDelay: "100 millis", maxDelay: "250 millis" }
+      })
+      const gaps = mock.seen.slice(1).map((s, i) => s.at - mock.seen[i]!.at)
+      expect(gaps.length).toBe(4)
+      // 100, 200, 250 (capped), 250 (capped): each jittered to 50–100 %, within a 1 s TestClock step.
+      const caps = [100, 200, 250, 250]
+      gaps.forEach((gap, i) => {
+        expect(gap).toBeLessThanOrEqual(1000)
+        expect(gap).toBeGreaterThanOrEqual(Math.floor(caps[i]! / 2))
+      })
+    }))
+
+  it.effect("maxRetries 0 sends exactly once", () =>
+    Effect.gen(function*() {
+      const { mock } = yield* failure(() => row(ErrorBody.Errors.internal), { retry: { maxRetries: 0 } })
+      expect(mock.seen.length).toBe(1)
+    }))
+})
+
+describe("timestamp rejection", () => {
+  it.effect("700003 → clock resync, re-signed, retried once with the server's time", () =>
+    Effect.gen(function*() {
+      const serverOffset = 60_000
+      const mock = mockService(
+        (s) =>
+          Number(s.params.get("timestamp")) < s.at + serverOffset - 5000
+            ? row(ErrorBody.Errors.timestampOutsideRecvWindow)
+            : { status: 200, body: [] },
+        { serverOffset }
+      )
+      const page = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) => h.transferHistory(transfers)),
+        Effect.provide(historyLayer(mock))
+      )
+      expect(page).toEqual([])
+      expect(mock.seen.length).toBe(2)
+      expect(mock.timeRequests.length).toBe(1)
+      const [first, second] = mock.seen
+      expect(Number(second!.params.get("timestamp")) - Number(first!.params.get("timestamp"))).toBeGreaterThanOrEqual(
+        serverOffset - 10
+      )
+      expect(second!.params.get("signature")).not.toBe(first!.params.get("signature"))
+    }))
+
+  it.effect("a second 700003 after the resync is TimestampRejected (no loop)", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => row(ErrorBody.Errors.timestampOutsideRecvWindow))
+      expect(error._tag).toBe("TimestampRejected")
+      expect(error.message).toContain("BROKER_RECV_WINDOW")
+      expect(mock.seen.length).toBe(2)
+      expect(mock.timeRequests.length).toBe(1)
+    }))
+})
+
+describe("client rate limiter", () => {
+  it.effect("spaces requests to the budget, shared by concurrent calls", () =>
+    Effect.gen(function*() {
+      const mock = mockService(() => ({ status: 200, body: [] }))
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) =>
+          Effect.all([
+            Effect.replicateEffect(h.transferHistory(transfers), 6),
+            Effect.replicateEffect(h.depositHistory({}), 6)
+          ], { concurrency: 2 })
+        ),
+        Effect.provide(historyLayer(mock, { rateLimit: { limit: 4, interval: "1 second" } })),
+        Effect.fork
+      )
+      yield* TestClock.adjust(Duration.millis(10))
+      // 4 may start at once; the 5th waits until the first is 1 s old.
+      expect(mock.seen.length).toBe(4)
+      yield* TestClock.adjust(Duration.millis(980))
+      expect(mock.seen.length).toBe(4)
+      yield* TestClock.adjust(Duration.millis(20))
+      expect(mock.seen.length).toBe(8)
+      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      expect(mock.seen.length).toBe(12)
+      // Over any window of 1 s, no more than 4 requests start.
+      const times = mock.seen.map((s) => s.at)
+      for (const t of times) {
+        expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(4)
+      }
+      expect(times[11]! - times[0]!).toBeGreaterThanOrEqual(2000)
+    }))
+})
