@@ -18,7 +18,6 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import type * as ParseResult from "effect/ParseResult"
@@ -123,7 +122,7 @@ export const make = Effect.gen(function*() {
     HttpClient.withTracerPropagation(false)
   )
   const waitForBudget = yield* SlidingWindow.make(config.rateLimit.limit, config.rateLimit.interval)
-  yield* FiberRef.update(Headers.currentRedactedNames, (names) => [...names, config.apiKeyHeader])
+  const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) => [...names, config.apiKeyHeader]
 
   const apiKeyHeader = config.apiKeyHeader
   const headers = (): Record<string, string> => ({
@@ -170,6 +169,8 @@ export const make = Effect.gen(function*() {
           const text = yield* response.text
           return { status: response.status, retryAfter: response.headers["retry-after"], text }
         }).pipe(
+          // Anything that renders these request headers (platform spans, logs) shows the key redacted.
+          Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),
           Effect.catchTag("RequestError", "ResponseError", (e) => Effect.fail(Answer.transportFailure(ctx, e, n))),
           Effect.timeoutFail({
             duration: config.requestTimeout,

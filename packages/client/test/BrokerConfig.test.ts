@@ -1,0 +1,124 @@
+import { BrokerConfig } from "@broker-history/client"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Duration, Effect, Either, Redacted } from "effect"
+
+const credentials = { apiKey: Redacted.make("k"), secretKey: Redacted.make("s") }
+
+const fromEnv = (env: Record<string, string>) =>
+  Effect.either(
+    BrokerConfig.BrokerConfig.pipe(
+      Effect.provide(BrokerConfig.layerConfig),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+    )
+  )
+
+describe("BrokerConfig", () => {
+  it("fills in defaults", () => {
+    const settings = Either.getOrThrow(BrokerConfig.resolve(credentials))
+    expect(settings.baseUrl).toBe("https://api.mexc.com")
+    expect(settings.apiKeyHeader).toBe("X-MEXC-APIKEY")
+    expect(settings.recvWindow).toBeUndefined()
+    expect(Duration.toMillis(settings.requestTimeout)).toBe(10_000)
+    expect(settings.retry.maxRetries).toBe(5)
+    expect(settings.rateLimit.limit).toBe(20)
+    expect(Duration.toMillis(settings.rateLimit.interval)).toBe(1000)
+    expect(Duration.toDays(settings.maxWindow.deposits)).toBe(10)
+    expect(settings.maxWindow.transfers).toBeUndefined()
+  })
+
+  it.each([
+    "http://127.0.0.1:8080",
+    "http://localhost:1",
+    "http://[::1]:9000",
+    "https://example.com/",
+    "https://api.mexc.com"
+  ])("accepts %s", (baseUrl) => {
+    expect(Either.isRight(BrokerConfig.resolve({ ...credentials, baseUrl }))).toBe(true)
+  })
+
+  it("strips a trailing slash", () => {
+    expect(Either.getOrThrow(BrokerConfig.resolve({ ...credentials, baseUrl: "https://x.test/api/" })).baseUrl).toBe(
+      "https://x.test/api"
+    )
+  })
+
+  it.each([
+    ["http://api.mexc.com", "clear text"],
+    ["http://10.0.0.1", "clear text"],
+    ["ftp://x", "http(s)"],
+    ["not a url", "not a valid URL"],
+    ["https://x.test/?a=1", "query"],
+    ["https://user:pw@x.test", "credentials"]
+  ])("refuses base URL %s", (baseUrl, why) => {
+    const result = BrokerConfig.resolve({ ...credentials, baseUrl })
+    expect(Either.isLeft(result)).toBe(true)
+    expect(String(Either.getLeft(result).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(why)
+  })
+
+  it("allows plain http to another host only when asked", () => {
+    expect(
+      Either.isRight(BrokerConfig.resolve({ ...credentials, baseUrl: "http://api.test", allowInsecureHttp: true }))
+    ).toBe(true)
+  })
+
+  it.each([
+    [{ recvWindow: 0 }, "recvWindow"],
+    [{ recvWindow: 60001 }, "recvWindow"],
+    [{ recvWindow: 1.5 }, "recvWindow"],
+    [{ requestTimeout: 0 }, "requestTimeout"],
+    [{ retry: { maxRetries: -1 } }, "retry.maxRetries"],
+    [{ retry: { baseDelay: "2 seconds", maxDelay: "1 second" } }, "retry.maxDelay"],
+    [{ rateLimit: { limit: 0 } }, "rateLimit.limit"],
+    [{ rateLimit: { interval: "0 millis" } }, "rateLimit.interval"],
+    [{ apiKey: Redacted.make(" ") }, "apiKey"],
+    [{ secretKey: Redacted.make("") }, "secretKey"],
+    [{ apiKeyHeader: "X Bad" }, "apiKeyHeader"]
+  ])("refuses %j naming %s", (override, name) => {
+    const result = BrokerConfig.resolve({ ...credentials, ...override } as BrokerConfig.Options)
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isLeft(result)) expect(String(result.left)).toContain(name)
+  })
+
+  it.effect("reads the environment, keeping secrets redacted", () =>
+    Effect.gen(function*() {
+      const result = yield* fromEnv({
+        BROKER_BASE_URL: "http://127.0.0.1:9999",
+        BROKER_API_KEY: "env-key",
+        BROKER_SECRET_KEY: "env-secret",
+        BROKER_RECV_WINDOW: "7000",
+        BROKER_REQUEST_TIMEOUT: "3 seconds",
+        BROKER_MAX_RETRIES: "2",
+        BROKER_RATE_LIMIT: "5",
+        BROKER_RATE_LIMIT_INTERVAL: "2 seconds",
+        BROKER_DEPOSIT_MAX_WINDOW: "5 days",
+        BROKER_TRANSFER_MAX_WINDOW: "30 days"
+      })
+      const settings = Either.getOrThrow(result)
+      expect(settings.baseUrl).toBe("http://127.0.0.1:9999")
+      expect(Redacted.value(settings.secretKey)).toBe("env-secret")
+      expect(String(settings.secretKey)).not.toContain("env-secret")
+      expect(JSON.stringify(settings)).not.toContain("env-secret")
+      expect(settings.recvWindow).toBe(7000)
+      expect(Duration.toMillis(settings.requestTimeout)).toBe(3000)
+      expect(settings.retry.maxRetries).toBe(2)
+      expect(settings.rateLimit).toMatchObject({ limit: 5 })
+      expect(Duration.toDays(settings.maxWindow.deposits)).toBe(5)
+      expect(Duration.toDays(settings.maxWindow.transfers!)).toBe(30)
+    }))
+
+  it.effect("names the missing or bad variable", () =>
+    Effect.gen(function*() {
+      const missing = yield* fromEnv({ BROKER_API_KEY: "k" })
+      expect(String(Either.getLeft(missing).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(
+        "BROKER_SECRET_KEY"
+      )
+      const badWindow = yield* fromEnv({ BROKER_API_KEY: "k", BROKER_SECRET_KEY: "s", BROKER_RECV_WINDOW: "70000" })
+      expect(String(Either.getLeft(badWindow).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(
+        "BROKER_RECV_WINDOW"
+      )
+      const insecure = yield* fromEnv({ BROKER_API_KEY: "k", BROKER_SECRET_KEY: "s", BROKER_BASE_URL: "http://x.test" })
+      expect(String(Either.getLeft(insecure).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(
+        "BROKER_ALLOW_INSECURE_HTTP"
+      )
+    }))
+})
