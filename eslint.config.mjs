@@ -8,6 +8,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   ...effectEslint.configs.dprint,
   {
+    files: ["**/*.mjs"],
+    languageOptions: {
+      globals: { console: "readonly", process: "readonly", URL: "readonly", Buffer: "readonly" }
+    }
+  },
+  {
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module"

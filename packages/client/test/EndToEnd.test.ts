@@ -175,7 +175,7 @@ describe("end to end over HTTP on 127.0.0.1", () => {
       const { url } = yield* startServer("drop")
       const error = yield* Effect.flip(use(history(url), (h) => h.depositHistory({})))
       expect(error).toMatchObject({ _tag: "TransportError", attempts: 3 })
-      expect(error.message).not.toMatch(/signature=/)
+      expect((error as Error).message).not.toMatch(/signature=/)
     }))
 
   it.scopedLive("an answer that never comes ends as TransportError(Timeout)", () =>
