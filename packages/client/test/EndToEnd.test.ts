@@ -4,6 +4,7 @@ import type { Layer } from "effect"
 import { Effect, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Http from "node:http"
+import type * as Net from "node:net"
 import type { AddressInfo } from "node:net"
 
 const KEY = "e2e-key"
@@ -20,7 +21,7 @@ const startServer = (mode: Mode) =>
     Effect.async<{ url: string; server: Http.Server; log: Array<string> }>((resume) => {
       const log: Array<string> = []
       let limited = false
-      const sockets = new Set<import("node:net").Socket>()
+      const sockets = new Set<Net.Socket>()
       const server = Http.createServer((req, res) => {
         const url = new URL(req.url ?? "/", "http://127.0.0.1")
         const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -99,7 +100,7 @@ const startServer = (mode: Mode) =>
     }),
     ({ server }) =>
       Effect.async<void>((resume) => {
-        for (const s of (server as any).sockets as Set<import("node:net").Socket>) s.destroy()
+        for (const s of (server as any).sockets as Set<Net.Socket>) s.destroy()
         server.close(() => resume(Effect.void))
       })
   )
