@@ -1,0 +1,178 @@
+/**
+ * The business parameters of a verified request, read into a store filter and page: decoding,
+ * repeated and unknown parameters, the domain's query rules, the server's accepted account types,
+ * the deposit default window and the maximum window per endpoint. Pure: `now` is an input.
+ *
+ * @since 0.1.0
+ */
+import { DepositHistoryQuery, Endpoint, ErrorBody, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import type * as RawQuery from "./RawQuery.js"
+import { label } from "./RawQuery.js"
+import type { DepositFilter, Page, TransferFilter } from "./Store.js"
+
+/**
+ * The longest `endTime - startTime` each endpoint accepts; `undefined` means no maximum.
+ *
+ * @example
+ * import type { HistoryQuery } from "@broker-history/server"
+ * const windows: HistoryQuery.MaxWindow = { transfers: undefined, deposits: "10 days" }
+ */
+export interface MaxWindow {
+  readonly transfers?: Duration.DurationInput | undefined
+  readonly deposits?: Duration.DurationInput | undefined
+}
+
+/**
+ * The reference server's defaults: transfers unlimited, deposits 10 days.
+ *
+ * @example
+ * import { HistoryQuery } from "@broker-history/server"
+ * HistoryQuery.defaultMaxWindow.deposits // Duration.days(10)
+ */
+export const defaultMaxWindow: MaxWindow = { transfers: undefined, deposits: Endpoint.depositDefaultWindow }
+
+/**
+ * What to read: the filter and the page, or `matchesNothing` when a filter value can match no
+ * stored record (a deposit `status` that is not a status code's text).
+ *
+ * @example
+ * import type { HistoryQuery } from "@broker-history/server"
+ * const read = (r: HistoryQuery.Read<unknown>) => r.matchesNothing ? "empty" : `page ${r.page.page}`
+ */
+export interface Read<F> {
+  readonly filter: F
+  readonly page: Page
+  readonly matchesNothing: boolean
+}
+
+const fieldsOf = (schema: { readonly from: { readonly fields: object } }): ReadonlyArray<string> =>
+  Object.keys(schema.from.fields)
+
+const transferParameters = fieldsOf(TransferHistoryQuery.TransferHistoryQuery)
+const depositParameters = fieldsOf(DepositHistoryQuery.DepositHistoryQuery)
+
+/** Decoded, distinct, known parameters as a record, or the first 33333 among them. */
+const toRecord = (
+  params: ReadonlyArray<RawQuery.Param>,
+  known: ReadonlyArray<string>
+): Either.Either<Record<string, string>, ErrorBody.ErrorRow> => {
+  // A null-prototype record: a parameter named `__proto__` must stay an ordinary (unknown) name.
+  const record: Record<string, string> = Object.create(null)
+  for (const p of params) {
+    if (p.name === undefined || p.value === undefined) {
+      return Either.left(
+        ErrorBody.Errors.invalidParameter(`${label(p.name ?? p.rawName)} is not valid percent-encoded UTF-8`)
+      )
+    }
+    if (!known.includes(p.name)) {
+      return Either.left(ErrorBody.Errors.invalidParameter(`${label(p.name)} is not a parameter of this endpoint`))
+    }
+    if (p.name in record) return Either.left(ErrorBody.Errors.invalidParameter(`${p.name} is repeated`))
+    record[p.name] = p.value
+  }
+  return Either.right({ ...record })
+}
+
+const violation = (v: QueryViolation.QueryViolation): ErrorBody.ErrorRow =>
+  v.kind === "missing"
+    ? ErrorBody.Errors.mandatoryParameter(v.parameter)
+    : ErrorBody.Errors.invalidParameter(QueryViolation.format(v))
+
+const windowRule = (
+  startTime: number,
+  endTime: number,
+  max: Duration.DurationInput | undefined
+): ErrorBody.ErrorRow | undefined => {
+  if (startTime > endTime) return ErrorBody.Errors.invalidParameter("startTime must not be after endTime")
+  if (max === undefined) return undefined
+  const maxMillis = Duration.toMillis(Duration.decode(max))
+  return endTime - startTime > maxMillis
+    ? ErrorBody.Errors.invalidParameter(
+      `endTime - startTime must not exceed ${maxMillis} ms (${Duration.format(Duration.millis(maxMillis))})`
+    )
+    : undefined
+}
+
+const accountTypes: ReadonlyArray<string> = ["SPOT", "FUTURES"]
+
+/**
+ * Reads transfer-history parameters. Omitted `fromAccount`/`toAccount` select the master account
+ * (`null`). With a maximum window configured, a missing `endTime` is now and a missing
+ * `startTime` is `endTime` minus the maximum, as for deposits.
+ *
+ * @example
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * HistoryQuery.transfers(RawQuery.parse("fromAccountType=SPOT&toAccountType=FUTURES"), 0, HistoryQuery.defaultMaxWindow)
+ * // Either.right({ filter: { fromAccount: null, toAccount: null, … }, page: { page: 1, limit: 500 }, matchesNothing: false })
+ */
+export const transfers = (
+  params: ReadonlyArray<RawQuery.Param>,
+  now: number,
+  maxWindow: MaxWindow
+): Either.Either<Read<TransferFilter>, ErrorBody.ErrorRow> =>
+  Either.gen(function*() {
+    const record = yield* toRecord(params, transferParameters)
+    const q = yield* Either.mapLeft(TransferHistoryQuery.fromText(record), violation)
+    for (const name of ["fromAccountType", "toAccountType"] as const) {
+      if (!accountTypes.includes(q[name])) {
+        return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
+      }
+    }
+    let startTime = q.startTime
+    let endTime = q.endTime
+    if (maxWindow.transfers !== undefined) {
+      endTime ??= now
+      startTime ??= Math.max(0, endTime - Duration.toMillis(Duration.decode(maxWindow.transfers)))
+    }
+    if (startTime !== undefined && endTime !== undefined) {
+      const broken = windowRule(startTime, endTime, maxWindow.transfers)
+      if (broken !== undefined) return yield* Either.left(broken)
+    }
+    return {
+      filter: {
+        fromAccount: q.fromAccount ?? null,
+        toAccount: q.toAccount ?? null,
+        fromAccountType: q.fromAccountType,
+        toAccountType: q.toAccountType,
+        clientTranId: q.clientTranId,
+        startTime,
+        endTime
+      },
+      page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.transferHistory.defaultLimit },
+      matchesNothing: false
+    }
+  })
+
+const statusCode = /^(0|[1-9][0-9]{0,8})$/
+
+/**
+ * Reads deposit-history parameters. `startTime` defaults to now − 10 days and `endTime` to now,
+ * each on its own; then `startTime <= endTime` and the maximum window apply. `status` filters
+ * exactly: text that is not a status code's canonical text matches nothing.
+ *
+ * @example
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * HistoryQuery.deposits(RawQuery.parse("coin=USDT"), 864_000_000, HistoryQuery.defaultMaxWindow)
+ * // Either.right({ filter: { coin: "USDT", startTime: 0, endTime: 864000000 }, page: { page: 1, limit: 20 }, … })
+ */
+export const deposits = (
+  params: ReadonlyArray<RawQuery.Param>,
+  now: number,
+  maxWindow: MaxWindow
+): Either.Either<Read<DepositFilter>, ErrorBody.ErrorRow> =>
+  Either.gen(function*() {
+    const record = yield* toRecord(params, depositParameters)
+    const q = yield* Either.mapLeft(DepositHistoryQuery.fromText(record), violation)
+    const endTime = q.endTime ?? now
+    const startTime = q.startTime ?? Math.max(0, now - Duration.toMillis(Endpoint.depositDefaultWindow))
+    const broken = windowRule(startTime, endTime, maxWindow.deposits)
+    if (broken !== undefined) return yield* Either.left(broken)
+    const status = q.status === undefined ? undefined : statusCode.test(q.status) ? Number(q.status) : NaN
+    return {
+      filter: { coin: q.coin, status: Number.isNaN(status) ? undefined : status, startTime, endTime },
+      page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.depositHistory.defaultLimit },
+      matchesNothing: Number.isNaN(status)
+    }
+  })

@@ -1,0 +1,349 @@
+/**
+ * The reference service: both history endpoints, `/api/v3/time` and `/api/v3/ping` over HTTP, with
+ * API keys, signature and timestamp checks, a per-key rate limit and fault injection, reading the
+ * SQLite store. Its layer listens while its scope is open.
+ *
+ * @since 0.1.0
+ */
+import { Endpoint, ErrorBody } from "@broker-history/domain"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Http from "node:http"
+import type * as Net from "node:net"
+import type { ApiKey } from "./ApiKeys.js"
+import * as ApiKeys from "./ApiKeys.js"
+import * as Authentication from "./Authentication.js"
+import type { FaultOptions } from "./Faults.js"
+import * as Faults from "./Faults.js"
+import * as HistoryQuery from "./HistoryQuery.js"
+import * as RateLimit from "./RateLimit.js"
+import * as RawQuery from "./RawQuery.js"
+import * as Seed from "./Seed.js"
+import * as Store from "./Store.js"
+import * as WireFormat from "./WireFormat.js"
+
+/**
+ * How to run the server. Every field is optional:
+ * - `host` `"127.0.0.1"`, `port` `0` (ephemeral), `database` `":memory:"` (or a SQLite file path);
+ * - `keys`: the accepted API keys (default `[ApiKeys.demo]`);
+ * - `seed`: seed the database at start (default: start empty);
+ * - `rateLimit`: per API key (default 500 per 10 s);
+ * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
+ * - `faults`: fault injection (default off);
+ * - `logRequests`: one log line per request: method, path (never the query string), status, duration;
+ * - `masterAccount`: the name answered for the master account (default `Seed.masterAccount`).
+ *
+ * @example
+ * import type { ReferenceServer } from "@broker-history/server"
+ * const options: ReferenceServer.Options = { seed: { seed: 42, transfers: 1000, deposits: 200 } }
+ */
+export interface Options {
+  readonly host?: string | undefined
+  readonly port?: number | undefined
+  readonly database?: string | undefined
+  readonly keys?: ReadonlyArray<ApiKey> | undefined
+  readonly seed?: Seed.SeedOptions | undefined
+  readonly rateLimit?: RateLimit.Settings | undefined
+  readonly maxWindow?: HistoryQuery.MaxWindow | undefined
+  readonly faults?: FaultOptions | undefined
+  readonly logRequests?: boolean | undefined
+  readonly masterAccount?: string | undefined
+}
+
+/**
+ * What the server has answered: requests received, answers by HTTP status (injected 500/429 and
+ * truncated answers included), and injected faults by kind.
+ *
+ * @example
+ * import type { ReferenceServer } from "@broker-history/server"
+ * const ok = (s: ReferenceServer.Stats) => s.byStatus[200] ?? 0
+ */
+export interface Stats {
+  readonly requests: number
+  readonly byStatus: Record<number, number>
+  readonly faults: Record<string, number>
+}
+
+/**
+ * A running server.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * const url = Effect.map(ReferenceServer.ReferenceServer, (server) => `${server.baseUrl}/api/v3/ping`)
+ */
+export interface Service {
+  /** `http://host:port`, without a trailing slash. */
+  readonly baseUrl: string
+  readonly port: number
+  /** The store the server reads: insert or update records while clients read. */
+  readonly store: Store.Service
+  /** Replaces the fault settings (and restarts their generator from the new seed). */
+  readonly setFaults: (faults: FaultOptions) => Effect.Effect<void>
+  /** A snapshot of the counters. */
+  readonly stats: Effect.Effect<Stats>
+}
+
+/**
+ * The running reference server.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * const program = Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   console.log(server.baseUrl)
+ * }).pipe(Effect.provide(ReferenceServer.layer()))
+ */
+export class ReferenceServer
+  extends Context.Tag("@broker-history/server/ReferenceServer")<ReferenceServer, Service>()
+{}
+
+/**
+ * The server could not start: the database could not be opened or migrated, or the address could
+ * not be bound.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * const started = Effect.catchTag(
+ *   Effect.provide(ReferenceServer.ReferenceServer, ReferenceServer.layer({ port: 1 })),
+ *   "ReferenceServerStartError",
+ *   (e) => Effect.die(e.message)
+ * )
+ */
+export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
+  readonly reason: "Database" | "Listen"
+  readonly cause: unknown
+}> {
+  override get message(): string {
+    const detail = this.cause instanceof Error ? this.cause.message : String(this.cause)
+    return this.reason === "Database"
+      ? `cannot open the database: ${detail}`
+      : `cannot listen: ${detail}`
+  }
+}
+
+const jsonHeaders = { contentType: "application/json" } as const
+
+const failure = (row: ErrorBody.ErrorRow, headers?: Record<string, string>) =>
+  HttpServerResponse.text(JSON.stringify({ code: row.code, msg: row.msg }), {
+    ...jsonHeaders,
+    status: row.status,
+    ...(headers === undefined ? {} : { headers })
+  })
+
+const success = (body: unknown) => HttpServerResponse.text(JSON.stringify(body), { ...jsonHeaders, status: 200 })
+
+// Paths are logged, never query strings; control and non-ASCII characters are escaped so a hostile
+// path cannot forge log lines.
+const loggablePath = (url: string): string => {
+  const path = RawQuery.pathOfUrl(url)
+  const shown = path.length > 200 ? path.slice(0, 200) + "..." : path
+  return shown.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c))
+}
+
+const malformedRequest = (() => {
+  const row = ErrorBody.Errors.invalidParameter("malformed HTTP request")
+  const body = JSON.stringify({ code: row.code, msg: row.msg })
+  return `HTTP/1.1 ${row.status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${
+    Buffer.byteLength(body)
+  }\r\nConnection: close\r\n\r\n${body}`
+})()
+
+const make = (options: Options) =>
+  Effect.gen(function*() {
+    const store = yield* Store.Store
+    yield* store.putKeys(options.keys ?? [ApiKeys.demo])
+    if (options.seed !== undefined) yield* Seed.seed(options.seed)
+
+    const masterAccount = options.masterAccount ?? Seed.masterAccount
+    const maxWindow: HistoryQuery.MaxWindow = {
+      transfers: options.maxWindow?.transfers,
+      deposits: options.maxWindow?.deposits ?? HistoryQuery.defaultMaxWindow.deposits
+    }
+    const limiter = RateLimit.make(options.rateLimit ?? RateLimit.defaults)
+    const injector = Faults.makeInjector(options.faults ?? {})
+    const counters = { requests: 0, byStatus: {} as Record<number, number>, faults: {} as Record<string, number> }
+    const countStatus = (status: number) => {
+      counters.byStatus[status] = (counters.byStatus[status] ?? 0) + 1
+    }
+    const countFault = (fault: string) => {
+      counters.faults[fault] = (counters.faults[fault] ?? 0) + 1
+    }
+
+    const signed = <F>(
+      endpoint: Endpoint.Endpoint,
+      read: (
+        params: ReadonlyArray<RawQuery.Param>,
+        now: number,
+        maxWindow: HistoryQuery.MaxWindow
+      ) => Either.Either<HistoryQuery.Read<F>, ErrorBody.ErrorRow>,
+      fetch: (filter: F, page: Store.Page) => Effect.Effect<ReadonlyArray<unknown>>
+    ) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const apiKey = request.headers[Endpoint.apiKeyHeader.toLowerCase()]
+        const key = apiKey === undefined || apiKey === "" ? Option.none() : yield* store.findKey(apiKey)
+        if (Option.isNone(key)) return failure(ErrorBody.Errors.invalidApiKey)
+        const now = Date.now()
+        const budget = limiter.take(key.value.apiKey, now)
+        if (!budget.allowed) {
+          return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(budget.retryAfterSeconds) })
+        }
+        const verified = Authentication.check({ rawQuery: RawQuery.ofUrl(request.url), key: key.value, endpoint, now })
+        if (Either.isLeft(verified)) return failure(verified.left)
+        const query = read(verified.right.params, now, maxWindow)
+        if (Either.isLeft(query)) return failure(query.left)
+        const rows = query.right.matchesNothing ? [] : yield* fetch(query.right.filter, query.right.page)
+        return success(rows)
+      })
+
+    const router = HttpRouter.empty.pipe(
+      HttpRouter.get(Endpoint.timePath, Effect.sync(() => success({ serverTime: Date.now() }))),
+      HttpRouter.get(Endpoint.pingPath, Effect.succeed(success({}))),
+      HttpRouter.get(
+        Endpoint.transferHistory.path as HttpRouter.PathInput,
+        signed(
+          Endpoint.transferHistory,
+          HistoryQuery.transfers,
+          (filter, page) =>
+            Effect.map(
+              store.transferPage(filter, page),
+              (rows) => rows.map((r) => WireFormat.transfer(r, masterAccount))
+            )
+        )
+      ),
+      HttpRouter.get(
+        Endpoint.depositHistory.path as HttpRouter.PathInput,
+        signed(
+          Endpoint.depositHistory,
+          HistoryQuery.deposits,
+          (filter, page) => Effect.map(store.depositPage(filter, page), (rows) => rows.map(WireFormat.deposit))
+        )
+      )
+    )
+
+    const answer = router.pipe(
+      Effect.catchTag("RouteNotFound", () => Effect.succeed(failure(WireFormat.notFound))),
+      // A defect never shows its cause to the client.
+      Effect.catchAllDefect((defect) =>
+        Effect.logError("request failed", defect).pipe(Effect.as(failure(ErrorBody.Errors.internal)))
+      )
+    )
+
+    const app = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = performance.now()
+      const log = (outcome: string | number) =>
+        options.logRequests === true
+          ? Effect.logInfo(
+            `${request.method} ${loggablePath(request.url)} ${outcome} ${Math.round(performance.now() - started)}ms`
+          )
+          : Effect.void
+      counters.requests++
+      const fault = injector.next()
+      const settings = injector.settings()
+      if (fault !== undefined) countFault(fault)
+      if (Duration.toMillis(settings.latency) > 0) yield* Effect.sleep(settings.latency)
+
+      switch (fault) {
+        case "serverError": {
+          countStatus(500)
+          yield* log(500)
+          return failure(ErrorBody.Errors.internal)
+        }
+        case "rateLimited": {
+          countStatus(429)
+          yield* log(429)
+          return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(settings.retryAfterSeconds) })
+        }
+        case "drop": {
+          yield* log("dropped")
+          NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()
+          // The platform interrupts this fiber when the connection closes.
+          return yield* Effect.never
+        }
+        case "hang": {
+          yield* log("hanging")
+          return yield* Effect.never
+        }
+      }
+
+      const response = yield* answer
+      countStatus(response.status)
+      if (fault === "truncate" && response.body._tag === "Uint8Array") {
+        const bytes = response.body.body
+        const nodeResponse = NodeHttpServerRequest.toServerResponse(request)
+        // The full Content-Length is announced, then the connection ends part-way through the body.
+        nodeResponse.writeHead(response.status, { ...response.headers, connection: "close" })
+        nodeResponse.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => nodeResponse.socket?.end())
+        yield* log(`${response.status} truncated`)
+        return yield* Effect.never
+      }
+      yield* log(response.status)
+      return response
+    }).pipe(Effect.withClock(Clock.make()))
+
+    const nodeServer = Http.createServer()
+    // Requests Node cannot even parse still get a `{code,msg}` body.
+    nodeServer.on("clientError", (error: NodeJS.ErrnoException, socket: Net.Socket) => {
+      if (error.code === "ECONNRESET" || !socket.writable) socket.destroy()
+      else socket.end(malformedRequest)
+    })
+    const listening = yield* Layer.build(
+      NodeHttpServer.layer(() => nodeServer, { host: options.host ?? "127.0.0.1", port: options.port ?? 0 })
+    ).pipe(Effect.mapError((cause) => new StartError({ reason: "Listen", cause })))
+    // Runs before the server's own close, which would otherwise wait for hung requests forever.
+    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer.closeAllConnections()))
+    yield* HttpServer.serveEffect(app).pipe(Effect.provide(listening))
+
+    const address = Context.get(listening, HttpServer.HttpServer).address
+    if (address._tag !== "TcpAddress") return yield* Effect.die("the reference server listens on TCP only")
+    const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname
+
+    return ReferenceServer.of({
+      baseUrl: `http://${host}:${address.port}`,
+      port: address.port,
+      store,
+      setFaults: (faults) => Effect.sync(() => injector.set(faults)),
+      stats: Effect.sync(() => ({
+        requests: counters.requests,
+        byStatus: { ...counters.byStatus },
+        faults: { ...counters.faults }
+      }))
+    })
+  })
+
+/**
+ * Starts the server (database, keys, optional seed, listening socket) for the lifetime of the
+ * layer's scope; closing the scope ends every open connection, hung ones included.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   const response = yield* Effect.promise(() => fetch(`${server.baseUrl}/api/v3/time`))
+ * }).pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 1000, deposits: 100 } })))
+ */
+export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, StartError> =>
+  Layer.scoped(ReferenceServer, make(options)).pipe(
+    Layer.provide(
+      Store.layerSqlite(options.database ?? ":memory:").pipe(
+        Layer.mapError((cause) => new StartError({ reason: "Database", cause }))
+      )
+    )
+  )

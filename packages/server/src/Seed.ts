@@ -1,0 +1,276 @@
+/**
+ * Deterministic, realistic histories: from a seed, transfers and deposits across many sub-accounts
+ * (and the master account), assets, networks, every status, every account-type pair, spread over
+ * years, with timestamp ties, client ids, memos and address tags.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Prng from "./Prng.js"
+import type { DepositRow, TransferRow } from "./Store.js"
+import { Store } from "./Store.js"
+
+/**
+ * What to generate. `end` is the newest possible time (Unix ms, default now), `years` the span
+ * before it (default 2), `subAccounts` how many sub-accounts take part (default 40).
+ *
+ * @example
+ * import type { Seed } from "@broker-history/server"
+ * const options: Seed.SeedOptions = { seed: 42, transfers: 100_000, deposits: 20_000 }
+ */
+export interface SeedOptions {
+  readonly seed: number
+  readonly transfers: number
+  readonly deposits: number
+  readonly end?: number | undefined
+  readonly years?: number | undefined
+  readonly subAccounts?: number | undefined
+}
+
+const yearMillis = 365 * 24 * 60 * 60 * 1000
+
+/**
+ * The master account's name in answers (stored as `null`).
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * Seed.masterAccount // "master@broker.test"
+ */
+export const masterAccount = "master@broker.test"
+
+/**
+ * The sub-account names a seed uses: `sub001@broker.test`, `sub002@broker.test`, ….
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * Seed.subAccountNames(2) // ["sub001@broker.test", "sub002@broker.test"]
+ */
+export const subAccountNames = (count: number): ReadonlyArray<string> =>
+  Array.from({ length: count }, (_, i) => `sub${String(i + 1).padStart(3, "0")}@broker.test`)
+
+const accountTypes = ["SPOT", "FUTURES"] as const
+const typePairs: ReadonlyArray<readonly [string, string]> = accountTypes.flatMap((from) =>
+  accountTypes.map((to) => [from, to] as const)
+)
+const routes = ["masterToSub", "subToMaster", "subToSub", "masterToMaster"] as const
+
+interface Asset {
+  readonly name: string
+  readonly decimals: number
+  readonly maxWhole: number
+}
+
+const assets: ReadonlyArray<Asset> = [
+  { name: "USDT", decimals: 8, maxWhole: 50_000 },
+  { name: "USDC", decimals: 6, maxWhole: 20_000 },
+  { name: "BTC", decimals: 8, maxWhole: 3 },
+  { name: "ETH", decimals: 8, maxWhole: 40 },
+  { name: "MX", decimals: 2, maxWhole: 10_000 },
+  { name: "SOL", decimals: 4, maxWhole: 500 },
+  { name: "TRX", decimals: 0, maxWhole: 1_000_000 },
+  { name: "DOGE", decimals: 3, maxWhole: 100_000 }
+]
+
+const alphanumeric = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+const hex = "0123456789abcdef"
+const base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// Amounts are built as text so they stay exact and keep trailing zeros ("0.10000000").
+const amount = (next: Prng.Prng, decimals: number, maxWhole: number): string => {
+  const small = next() < 0.2
+  const whole = small ? 0 : Prng.int(next, 0, maxWhole)
+  if (decimals === 0) return String(Math.max(whole, 1))
+  const shown = next() < 0.7 ? decimals : Prng.int(next, 1, decimals)
+  let fraction = Prng.text(next, "0123456789", shown)
+  if (whole === 0 && /^0*$/.test(fraction)) fraction = fraction.slice(0, -1) + "1"
+  // Some amounts are round with trailing zeros, as exchanges print them.
+  if (next() < 0.25) fraction = fraction.slice(0, 1).padEnd(shown, "0")
+  return `${whole}.${fraction}`
+}
+
+// Ascending times over the span with deliberate ties: after each time, a run of records sometimes
+// shares the same millisecond.
+const times = (next: Prng.Prng, count: number, end: number, years: number): Array<number> => {
+  const start = end - Math.round(years * yearMillis)
+  const out: Array<number> = []
+  while (out.length < count) {
+    const t = Prng.int(next, start, end)
+    const run = next() < 0.05 ? Prng.int(next, 2, 8) : 1
+    for (let i = 0; i < run && out.length < count; i++) out.push(t)
+  }
+  return out.sort((a, b) => a - b)
+}
+
+/**
+ * Generates `options.transfers` transfers, ascending by time, deterministically from the seed. The
+ * first 16 rows cover every route (master→sub, sub→master, sub→sub, master→master) with every
+ * account-type pair, and the first three every status. Ids cross from 10 to 11 digits early, with
+ * a tie at the crossing, so numeric tie ordering is exercised.
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * const rows = Seed.transfers({ seed: 1, transfers: 1000, deposits: 0, end: 1_700_000_000_000 })
+ * rows.length // 1000
+ */
+export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
+  const next = Prng.mulberry32(options.seed ^ 0x7a5f3c1d)
+  const subs = subAccountNames(Math.max(2, options.subAccounts ?? 40))
+  const stamps = times(next, options.transfers, options.end ?? Date.now(), options.years ?? 2)
+  const rows: Array<TransferRow> = []
+  let id = 9_999_999_000
+  for (let i = 0; i < stamps.length; i++) {
+    const previousId = id
+    id += Prng.int(next, 1, 3)
+    let timestamp = stamps[i]!
+    // Force a tie across the 10 → 11 digit boundary: text order and numeric order disagree there.
+    if (previousId < 10_000_000_000 && id >= 10_000_000_000 && i > 0) timestamp = rows[i - 1]!.timestamp
+    const route = i < 16 ? routes[i % 4]! : Prng.pick(next, routes)
+    const [fromAccountType, toAccountType] = i < 16 ? typePairs[Math.floor(i / 4)]! : Prng.pick(next, typePairs)
+    const from = Prng.pick(next, subs)
+    let to = Prng.pick(next, subs)
+    if (to === from) to = subs[(subs.indexOf(from) + 1) % subs.length]!
+    const asset = Prng.pick(next, assets)
+    const roll = next()
+    const status = i < 3
+      ? ["SUCCESS", "FAILED", "PENDING"][i]!
+      : roll < 0.85
+      ? "SUCCESS"
+      : roll < 0.93
+      ? "FAILED"
+      : "PENDING"
+    rows.push({
+      tranId: String(id),
+      clientTranId: next() < 0.3 ? Prng.text(next, alphanumeric, 32) : null,
+      fromAccount: route === "subToMaster" || route === "subToSub" ? from : null,
+      toAccount: route === "masterToSub" ? to : route === "subToSub" ? to : null,
+      asset: asset.name,
+      amount: amount(next, asset.decimals, asset.maxWhole),
+      fromAccountType,
+      toAccountType,
+      fromSymbol: fromAccountType === "FUTURES" && next() < 0.2 ? `${asset.name}_USDT` : "",
+      toSymbol: toAccountType === "FUTURES" && next() < 0.2 ? `${asset.name}_USDT` : "",
+      status,
+      timestamp
+    })
+  }
+  return rows
+}
+
+interface Network {
+  readonly coin: string
+  readonly network: string
+  readonly unlockConfirm: number
+  readonly address: (next: Prng.Prng) => string
+  readonly memo: boolean
+  readonly decimals: number
+  readonly maxWhole: number
+}
+
+const evm = (next: Prng.Prng) => "0x" + Prng.text(next, hex, 40)
+const tron = (next: Prng.Prng) => "T" + Prng.text(next, base58, 33)
+
+const networks: ReadonlyArray<Network> = [
+  { coin: "USDT", network: "TRC20", unlockConfirm: 20, address: tron, memo: false, decimals: 8, maxWhole: 50_000 },
+  { coin: "USDT", network: "ERC20", unlockConfirm: 64, address: evm, memo: false, decimals: 8, maxWhole: 50_000 },
+  { coin: "USDT", network: "BEP20(BSC)", unlockConfirm: 15, address: evm, memo: false, decimals: 8, maxWhole: 50_000 },
+  { coin: "USDC", network: "ERC20", unlockConfirm: 64, address: evm, memo: false, decimals: 6, maxWhole: 20_000 },
+  {
+    coin: "BTC",
+    network: "BTC",
+    unlockConfirm: 2,
+    address: (next) => "bc1q" + Prng.text(next, "023456789acdefghjklmnpqrstuvwxyz", 38),
+    memo: false,
+    decimals: 8,
+    maxWhole: 3
+  },
+  { coin: "ETH", network: "ERC20", unlockConfirm: 64, address: evm, memo: false, decimals: 8, maxWhole: 40 },
+  { coin: "ETH", network: "ARBITRUM", unlockConfirm: 120, address: evm, memo: false, decimals: 8, maxWhole: 40 },
+  {
+    coin: "XRP",
+    network: "XRP",
+    unlockConfirm: 1,
+    address: (next) => "r" + Prng.text(next, base58, 33),
+    memo: true,
+    decimals: 6,
+    maxWhole: 100_000
+  },
+  {
+    coin: "EOS",
+    network: "EOS",
+    unlockConfirm: 1,
+    address: () => "mexcdeposits",
+    memo: true,
+    decimals: 4,
+    maxWhole: 10_000
+  },
+  { coin: "TRX", network: "TRC20", unlockConfirm: 20, address: tron, memo: false, decimals: 0, maxWhole: 1_000_000 }
+]
+
+// MEXC's codes 1..12; most deposits settle as SUCCESS (5) or COMPLETED (12).
+const settledStatus = (next: Prng.Prng): number => {
+  const roll = next()
+  if (roll < 0.6) return 5
+  if (roll < 0.8) return 12
+  return Prng.int(next, 1, 12)
+}
+
+/**
+ * Generates `options.deposits` deposits, ascending by insert time, deterministically from the seed.
+ * The first 12 rows carry every status code; memo networks (XRP, EOS) carry a memo that is also
+ * the address tag and the address suffix; a few transactions carry several outputs (same `txId`,
+ * different address).
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * const rows = Seed.deposits({ seed: 1, transfers: 0, deposits: 500, end: 1_700_000_000_000 })
+ * new Set(rows.map((d) => d.status)).size // 12
+ */
+export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
+  const next = Prng.mulberry32(options.seed ^ 0x1f2e3d4c)
+  const stamps = times(next, options.deposits, options.end ?? Date.now(), options.years ?? 2)
+  const rows: Array<DepositRow> = []
+  for (let i = 0; i < stamps.length; i++) {
+    const previous = rows[i - 1]
+    const previousNetwork = previous && networks.find((n) => n.coin === previous.coin && n.network === previous.network)
+    // Several outputs of one transaction only on networks with random addresses, so identities stay unique.
+    const sameTransaction = previousNetwork !== undefined && !previousNetwork.memo && next() < 0.02
+    const net = sameTransaction ? previousNetwork : i < networks.length ? networks[i]! : Prng.pick(next, networks)
+    const status = i < 12 ? i + 1 : settledStatus(next)
+    const settled = status === 5 || status === 12 || status === 9
+    const memo = net.memo ? String(Prng.int(next, 100_000, 999_999_999)) : null
+    const base = net.address(next)
+    rows.push({
+      amount: amount(next, net.decimals, net.maxWhole),
+      coin: net.coin,
+      network: net.network,
+      status,
+      address: memo === null ? base : `${base}:${memo}`,
+      addressTag: memo,
+      // The index in the id keeps every identity unique whatever the generator draws.
+      txId: sameTransaction
+        ? previous!.txId
+        : (net.address === evm ? "0x" : "") + Prng.text(next, hex, 52) + i.toString(16).padStart(12, "0"),
+      unlockConfirm: String(net.unlockConfirm),
+      confirmTimes: String(settled ? net.unlockConfirm : Prng.int(next, 0, net.unlockConfirm)),
+      insertTime: stamps[i]!,
+      memo
+    })
+  }
+  return rows
+}
+
+/**
+ * Seeds the store in context with `transfers(options)` and `deposits(options)`.
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * const program = Seed.seed({ seed: 42, transfers: 100_000, deposits: 20_000 })
+ */
+export const seed = (options: SeedOptions): Effect.Effect<void, never, Store> =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    // Pin `end` once so transfers and deposits share the same "now".
+    const pinned = { ...options, end: options.end ?? Date.now() }
+    yield* store.insertTransfers(transfers(pinned))
+    yield* store.insertDeposits(deposits(pinned))
+  })
