@@ -38,7 +38,7 @@ import * as WireFormat from "./WireFormat.js"
  * How to run the server. Every field is optional:
  * - `host` `"127.0.0.1"`, `port` `0` (ephemeral), `database` `":memory:"` (or a SQLite file path);
  * - `keys`: the accepted API keys (default `[ApiKeys.demo]`);
- * - `seed`: seed the database at start (default: start empty);
+ * - `seed`: seed the database at start when it holds no records (default: start empty);
  * - `rateLimit`: per API key (default 500 per 10 s);
  * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
  * - `faults`: fault injection (default off);
@@ -167,7 +167,11 @@ const make = (options: Options) =>
   Effect.gen(function*() {
     const store = yield* Store.Store
     yield* store.putKeys(options.keys ?? [ApiKeys.demo])
-    if (options.seed !== undefined) yield* Seed.seed(options.seed)
+    // A database file that already holds a history keeps it: seeding again would duplicate ids.
+    if (options.seed !== undefined) {
+      const counts = yield* store.counts
+      if (counts.transfers === 0 && counts.deposits === 0) yield* Seed.seed(options.seed)
+    }
 
     const masterAccount = options.masterAccount ?? Seed.masterAccount
     const maxWindow: HistoryQuery.MaxWindow = {

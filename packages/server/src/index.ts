@@ -28,3 +28,5 @@ export * as RawQuery from "./RawQuery.js"
 export * as ReferenceServer from "./ReferenceServer.js"
 /** The JSON shapes the service answers. */
 export * as WireFormat from "./WireFormat.js"
+/** The server program's flags and environment variables. */
+export * as CommandLine from "./CommandLine.js"

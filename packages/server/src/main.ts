@@ -1,0 +1,44 @@
+/**
+ * The reference server as a program: `tsx packages/server/src/main.ts --help`.
+ *
+ * @since 0.1.0
+ */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Logger from "effect/Logger"
+import * as CommandLine from "./CommandLine.js"
+import * as ReferenceServer from "./ReferenceServer.js"
+
+// One plain line per log entry: the request lines are meant to be read (and grepped) by people.
+const lineLogger = Logger.make(({ date, logLevel, message }) => {
+  const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+  const line = `${date.toISOString()} ${logLevel.label} ${text}`
+  if (logLevel._tag === "Error" || logLevel._tag === "Fatal") console.error(line)
+  else console.log(line)
+})
+
+const command = CommandLine.parse(process.argv.slice(2), process.env)
+
+if (Either.isLeft(command)) {
+  console.error(`${command.left}\n\nRun with --help for every flag.`)
+  process.exitCode = 2
+} else if (command.right._tag === "Help") {
+  console.log(CommandLine.help)
+} else {
+  const options = command.right.options
+  const program = Effect.gen(function*() {
+    const server = yield* ReferenceServer.ReferenceServer
+    const counts = yield* server.store.counts
+    yield* Effect.logInfo(
+      `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
+        (options.keys ?? []).map((k) => k.apiKey).join(", ")
+      })`
+    )
+    return yield* Effect.never
+  }).pipe(
+    Effect.provide(ReferenceServer.layer(options)),
+    Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger))
+  )
+  NodeRuntime.runMain(program, { disablePrettyLogger: true })
+}
