@@ -15,16 +15,103 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
 import { InvalidQuery } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
+import * as Checkpoint from "./Checkpoint.js"
+import * as FullHistory from "./FullHistory.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
+
+/**
+ * Follow mode: after reaching `until`, poll every `interval` for new records, re-reading the last
+ * `settlement` (default 1 day) so that late records and records whose status changed are seen.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * const follow: BrokerHistory.FollowOptions = { interval: "30 seconds", settlement: "2 days" }
+ */
+export interface FollowOptions {
+  readonly interval: Duration.DurationInput
+  readonly settlement?: Duration.DurationInput | undefined
+}
+
+/**
+ * Range and reading options shared by both full-history streams.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * const range: BrokerHistory.StreamOptions = { since: "2025-01-01T00:00:00Z", concurrency: 4 }
+ */
+export interface StreamOptions {
+  /** Start of the range (inclusive): any `DateTime.DateTime.Input` (Date, ISO text, Unix ms). Default: `until` − 365 days. */
+  readonly since?: DateTime.DateTime.Input | undefined
+  /** End of the range (inclusive), pinned once at start. Default: the server's now. */
+  readonly until?: DateTime.DateTime.Input | undefined
+  /** Continue after a checkpoint from `transferChanges` / `depositChanges` (ignores `since` before it). */
+  readonly resume?: Checkpoint.Checkpoint | undefined
+  /** Page size: default and maximum is the endpoint's maximum (500 transfers, 1000 deposits). */
+  readonly limit?: number | undefined
+  /** Windows fetched ahead concurrently (1..16, default 1 = strictly lazy); output order is kept. */
+  readonly concurrency?: number | undefined
+  /** Never end: keep polling for new records and updates. */
+  readonly follow?: FollowOptions | undefined
+}
+
+/**
+ * A full-history transfer query: the filters of `TransferHistoryQuery` plus the range options.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * const q: BrokerHistory.TransferStreamQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES", since: "2024-01-01" }
+ */
+export interface TransferStreamQuery extends StreamOptions {
+  readonly fromAccountType: TransferHistoryQuery.TransferHistoryQuery["fromAccountType"]
+  readonly toAccountType: TransferHistoryQuery.TransferHistoryQuery["toAccountType"]
+  readonly fromAccount?: string | undefined
+  readonly toAccount?: string | undefined
+  readonly clientTranId?: string | undefined
+}
+
+/**
+ * A full-history deposit query: `coin` / `status` filters plus the range options.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * const q: BrokerHistory.DepositStreamQuery = { coin: "USDT", since: Date.now() - 30 * 86_400_000 }
+ */
+export interface DepositStreamQuery extends StreamOptions {
+  readonly coin?: string | undefined
+  readonly status?: string | undefined
+}
+
+/**
+ * The element type of `transfers` / `deposits`: the record itself, or with `follow` a `Change`
+ * that says whether the record is new or an update.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * import type { TransferRecord } from "@broker-history/domain"
+ * type Plain = BrokerHistory.Element<{ fromAccountType: "SPOT"; toAccountType: "FUTURES" }, TransferRecord.TransferRecord>
+ */
+export type Element<Q, A> = Q extends { readonly follow: FollowOptions } ? Checkpoint.Change<A>
+  : Q extends { readonly follow?: undefined } ? A
+  : A | Checkpoint.Change<A>
+
+/** The lookback used when `since` is not given. */
+export const defaultLookback: Duration.Duration = Duration.days(365)
+
+/** The settlement window used when `follow.settlement` is not given. */
+export const defaultSettlement: Duration.Duration = Duration.days(1)
 
 /**
  * The broker history service.
@@ -52,6 +139,25 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   readonly depositHistory: (
     query: DepositHistoryQuery.DepositHistoryQuery
   ) => Effect.Effect<ReadonlyArray<DepositRecordNs.DepositRecord>, BrokerError>
+  /**
+   * The complete transfer history of the range as a lazy stream: every record once, ascending by
+   * time (ties by id), in bounded memory. With `follow`, elements are `Change`s and it never ends.
+   */
+  readonly transfers: <const Q extends TransferStreamQuery>(
+    query: Q
+  ) => Stream.Stream<Element<Q, TransferRecordNs.TransferRecord>, BrokerError>
+  /** As `transfers`, each record with `kind` and the checkpoint to resume after it. */
+  readonly transferChanges: (
+    query: TransferStreamQuery
+  ) => Stream.Stream<Checkpoint.Change<TransferRecordNs.TransferRecord>, BrokerError>
+  /** The complete deposit history of the range as a lazy stream (see `transfers`). */
+  readonly deposits: <const Q extends DepositStreamQuery>(
+    query: Q
+  ) => Stream.Stream<Element<Q, DepositRecordNs.DepositRecord>, BrokerError>
+  /** As `deposits`, each record with `kind` and the checkpoint to resume after it. */
+  readonly depositChanges: (
+    query: DepositStreamQuery
+  ) => Stream.Stream<Checkpoint.Change<DepositRecordNs.DepositRecord>, BrokerError>
 }>() {}
 
 /**
@@ -98,17 +204,185 @@ export const make = Effect.gen(function*() {
         .pipe(Effect.tap((page) => Metric.incrementBy(depositsReceived, page.length)))
     })
 
-  return BrokerHistory.of({ transferHistory, depositHistory })
+  const config = yield* BrokerConfig.BrokerConfig
+  const clock = yield* ServerClock.ServerClock
+
+  const transferFilters = ["fromAccountType", "toAccountType", "fromAccount", "toAccount", "clientTranId"] as const
+  const depositFilters = ["coin", "status"] as const
+
+  const transferChanges = (query: TransferStreamQuery) =>
+    Stream.unwrap(Effect.gen(function*() {
+      const endpoint = Endpoint.transferHistory
+      const filters = yield* validateFilters(endpoint.name, query, transferFilters, TransferHistoryQuery.validate)
+      const maxWindow = config.maxWindow.transfers === undefined
+        ? undefined
+        : Duration.toMillis(config.maxWindow.transfers)
+      const range = yield* resolveRange(endpoint, query, maxWindow, clock)
+      return FullHistory.changes({
+        ...range,
+        fetch: (startTime, endTime, page, limit) =>
+          http.get(
+            endpoint,
+            TransferHistoryQuery.toParams({ ...filters, startTime, endTime, page, limit }),
+            TransferRecord.TransferPage
+          ).pipe(Effect.tap((records) => Metric.incrementBy(transfersReceived, records.length))),
+        time: transferTime,
+        key: TransferRecord.key,
+        compare: TransferRecord.compare,
+        fingerprint: transferFingerprint
+      })
+    }))
+
+  const depositChanges = (query: DepositStreamQuery) =>
+    Stream.unwrap(Effect.gen(function*() {
+      const endpoint = Endpoint.depositHistory
+      const filters = yield* validateFilters(endpoint.name, query, depositFilters, DepositHistoryQuery.validate)
+      const range = yield* resolveRange(endpoint, query, Duration.toMillis(config.maxWindow.deposits), clock)
+      return FullHistory.changes({
+        ...range,
+        fetch: (startTime, endTime, page, limit) =>
+          http.get(
+            endpoint,
+            DepositHistoryQuery.toParams({ ...filters, startTime, endTime, limit, page }),
+            DepositRecord.DepositPage
+          ).pipe(Effect.tap((records) => Metric.incrementBy(depositsReceived, records.length))),
+        time: depositTime,
+        key: DepositRecord.key,
+        compare: DepositRecord.compare,
+        fingerprint: depositFingerprint
+      })
+    }))
+
+  const plain = <A>(follow: unknown, changes: Stream.Stream<Checkpoint.Change<A>, BrokerError>) =>
+    follow === undefined ? Stream.map(changes, (c) => c.record) : changes
+
+  return BrokerHistory.of({
+    transferHistory,
+    depositHistory,
+    transferChanges,
+    depositChanges,
+    transfers: (query) => plain(query.follow, transferChanges(query)) as any,
+    deposits: (query) => plain(query.follow, depositChanges(query)) as any
+  })
 })
+
+const transferTime = (r: TransferRecordNs.TransferRecord) => r.timestamp
+const depositTime = (r: DepositRecordNs.DepositRecord) => r.insertTime
+const transferFingerprint = (r: TransferRecordNs.TransferRecord) => r.status
+const depositFingerprint = (r: DepositRecordNs.DepositRecord) =>
+  r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
+
+const streamOptionNames = new Set(["since", "until", "resume", "limit", "concurrency", "follow"])
+
+/** The filters of a stream query, checked by the page query's rules; unknown options are errors. */
+const validateFilters = <F extends string, Q>(
+  endpoint: string,
+  query: object,
+  names: ReadonlyArray<F>,
+  validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
+) =>
+  Effect.suspend(() => {
+    if (typeof query !== "object" || query === null) {
+      return Effect.fail(new InvalidQuery({ endpoint, parameter: "query", rule: "must be an object of options" }))
+    }
+    const filters: Record<string, unknown> = {}
+    for (const [name, value] of Object.entries(query)) {
+      if ((names as ReadonlyArray<string>).includes(name)) {
+        if (value !== undefined) filters[name] = value
+      } else if (!streamOptionNames.has(name)) {
+        return Effect.fail(
+          new InvalidQuery({ endpoint, parameter: name, rule: "is not an option of this stream" })
+        )
+      }
+    }
+    return Either.match(validate(filters), {
+      onLeft: (v) => Effect.fail(invalid(endpoint)(v)),
+      onRight: Effect.succeed
+    })
+  })
+
+const decodeCheckpoint = Schema.decodeUnknownEither(Checkpoint.Checkpoint)
+
+const toMillis = (endpoint: string, parameter: string, input: DateTime.DateTime.Input) => {
+  const dt = typeof input === "number" && !Number.isSafeInteger(input) ? undefined : DateTime.make(input)
+  if (dt === undefined || dt._tag === "None") {
+    return Effect.fail(
+      new InvalidQuery({ endpoint, parameter, rule: "must be a date-time (Date, ISO text, DateTime or Unix ms)" })
+    )
+  }
+  const ms = DateTime.toEpochMillis(dt.value)
+  return ms < 0
+    ? Effect.fail(new InvalidQuery({ endpoint, parameter, rule: "must not be before 1970-01-01" }))
+    : Effect.succeed(ms)
+}
+
+/** The stream's range and reading options, with defaults; `until` is pinned here, once. */
+const resolveRange = (
+  endpoint: Endpoint.Endpoint,
+  query: StreamOptions,
+  maxWindow: number | undefined,
+  clock: ServerClock.ServerClock["Type"]
+) =>
+  Effect.gen(function*() {
+    const fail = (parameter: string, rule: string) =>
+      Effect.fail(new InvalidQuery({ endpoint: endpoint.name, parameter, rule }))
+    const limit = query.limit ?? endpoint.maxLimit
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > endpoint.maxLimit) {
+      return yield* fail("limit", `must be an integer from 1 to ${endpoint.maxLimit}`)
+    }
+    const concurrency = query.concurrency ?? 1
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+      return yield* fail("concurrency", "must be an integer from 1 to 16")
+    }
+    let resume: Checkpoint.Checkpoint | undefined
+    if (query.resume !== undefined) {
+      const decoded = decodeCheckpoint(query.resume)
+      if (Either.isLeft(decoded)) {
+        return yield* fail("resume", "must be a checkpoint { time, ids } from a change stream")
+      }
+      resume = decoded.right
+    }
+    let follow: FullHistory.Options<unknown>["follow"]
+    if (query.follow !== undefined) {
+      const interval = Duration.decodeUnknown(query.follow.interval)
+      if (interval._tag === "None" || !Duration.isFinite(interval.value) || Duration.toMillis(interval.value) <= 0) {
+        return yield* fail("follow.interval", "must be a positive, finite duration")
+      }
+      const settlement = Duration.decodeUnknown(query.follow.settlement ?? defaultSettlement)
+      if (settlement._tag === "None" || !Duration.isFinite(settlement.value)) {
+        return yield* fail("follow.settlement", "must be a finite duration")
+      }
+      follow = {
+        interval: interval.value,
+        settlement: Duration.toMillis(settlement.value),
+        now: clock.serverNow
+      }
+    }
+    const untilInput = query.until
+    const since0 = query.since === undefined ? undefined : yield* toMillis(endpoint.name, "since", query.since)
+    const until0 = untilInput === undefined ? undefined : yield* toMillis(endpoint.name, "until", untilInput)
+    if (since0 !== undefined && until0 !== undefined && since0 > until0) {
+      return yield* fail("since", "must not be after until")
+    }
+    // Validated everything first: only now may a request (the server's time) be made.
+    const until = until0 ?? (yield* clock.serverNow)
+    const since = since0 ?? Math.max(0, until - Duration.toMillis(defaultLookback))
+    if (since > until) return yield* fail("since", "must not be after until (the server's now)")
+    return { since, until, limit, concurrency, maxWindow, resume, follow }
+  })
 
 /**
  * The service over a `BrokerHttpClient`.
  *
  * @example
  * import { BrokerHistory } from "@broker-history/client"
- * const HistoryLive = BrokerHistory.layer // needs BrokerHttpClient
+ * const HistoryLive = BrokerHistory.layer // needs BrokerHttpClient, BrokerConfig, ServerClock
  */
-export const layer: Layer.Layer<BrokerHistory, never, BrokerHttpClient.BrokerHttpClient> = Layer.effect(
+export const layer: Layer.Layer<
+  BrokerHistory,
+  never,
+  BrokerHttpClient.BrokerHttpClient | BrokerConfig.BrokerConfig | ServerClock.ServerClock
+> = Layer.effect(
   BrokerHistory,
   make
 )

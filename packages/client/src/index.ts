@@ -13,6 +13,10 @@ export * as BrokerError from "./BrokerError.js"
 export * as BrokerHistory from "./BrokerHistory.js"
 /** The signed request pipeline. */
 export * as BrokerHttpClient from "./BrokerHttpClient.js"
+/** Stream checkpoints and change elements. */
+export * as Checkpoint from "./Checkpoint.js"
+/** The full-history walk (windows, ordering, dedup, follow). */
+export * as FullHistory from "./FullHistory.js"
 /** The service's clock offset. */
 export * as ServerClock from "./ServerClock.js"
 /** Request signing. */

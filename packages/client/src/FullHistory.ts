@@ -1,0 +1,267 @@
+/**
+ * The full-history walk behind `BrokerHistory.transfers` / `deposits`: a lazy stream over a time
+ * range that emits every record once, in ascending (time, id) order, in bounded memory.
+ *
+ * How: the range is cut into disjoint inclusive windows, each no wider than the endpoint's maximum.
+ * A window is read with one request. A short page (fewer than `limit` records) is the whole window;
+ * it is sorted and emitted. A full page means the window holds more than a page: the window is
+ * narrowed (using the density the full page shows) and read again, so every window that is emitted
+ * came from a single short page: no page offsets that live inserts could shift, no deep paging, and
+ * at most one page in memory. Only a single millisecond that holds more than a page is paged
+ * through. Window widths adapt to the density seen so far, aiming at pages about 80 % full.
+ *
+ * @since 0.1.0
+ */
+import * as Chunk from "effect/Chunk"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import type { BrokerError } from "./BrokerError.js"
+import type { Change, Checkpoint } from "./Checkpoint.js"
+
+/**
+ * What the walk needs to know about one kind of record and its endpoint.
+ *
+ * @example
+ * import type { FullHistory } from "@broker-history/client"
+ * import { TransferRecord } from "@broker-history/domain"
+ * const kind: Pick<FullHistory.Options<TransferRecord.TransferRecord>, "time" | "key" | "compare"> = {
+ *   time: (r) => r.timestamp, key: TransferRecord.key, compare: TransferRecord.compare
+ * }
+ */
+export interface Options<A> {
+  /** One request: page `page` of the records with `startTime <= time <= endTime`, at most `limit`. */
+  readonly fetch: (startTime: number, endTime: number, page: number, limit: number) => Effect.Effect<
+    ReadonlyArray<A>,
+    BrokerError
+  >
+  readonly time: (record: A) => number
+  readonly key: (record: A) => string
+  readonly compare: (a: A, b: A) => number
+  /** What counts as a change of an emitted record (follow mode). */
+  readonly fingerprint: (record: A) => string
+  /** Page size; a page with fewer records ends its window. */
+  readonly limit: number
+  /** Widest window one request may cover (ms), or `undefined` for no limit. */
+  readonly maxWindow: number | undefined
+  /** Inclusive range (ms). */
+  readonly since: number
+  readonly until: number
+  /** Continue after this checkpoint instead of at `since`. */
+  readonly resume?: Checkpoint | undefined
+  /** Windows fetched ahead concurrently, output order preserved (1 = strictly lazy). */
+  readonly concurrency: number
+  /** Keep polling after `until`. */
+  readonly follow?: {
+    readonly interval: Duration.Duration
+    /** Trailing window re-read on every poll, so late records and changed records are seen. */
+    readonly settlement: number
+    /** The new "until" of each poll (the server's now). */
+    readonly now: Effect.Effect<number, BrokerError>
+  } | undefined
+}
+
+/** Aim for windows whose page is this full: high enough to need few requests, low enough to rarely overflow. */
+const targetFill = 0.8
+
+interface Window {
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * The change stream: each record with `kind` and the checkpoint after it.
+ *
+ * @example
+ * import { FullHistory } from "@broker-history/client"
+ * declare const options: FullHistory.Options<{ id: string; t: number }>
+ * const stream = FullHistory.changes(options)
+ */
+export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, BrokerError> =>
+  Stream.suspend(() => {
+    const { compare, fetch, key, limit, time } = options
+    const maxWindow = options.maxWindow === undefined ? Number.POSITIVE_INFINITY : Math.max(1, options.maxWindow)
+    const resume = options.resume
+    // Boundary: the latest millisecond emitted and the ids emitted at it. This is all the dedup
+    // state the walk keeps, and it is the checkpoint.
+    let boundaryTime = resume === undefined ? options.since : Math.max(options.since, resume.time)
+    let boundaryIds = new Set<string>(resume !== undefined && resume.time >= options.since ? resume.ids : [])
+    // Follow mode remembers the records of the trailing settlement window: key → [time, fingerprint].
+    const known = new Map<string, readonly [number, string]>()
+    const resumedAt = resume === undefined ? Number.NEGATIVE_INFINITY : resume.time
+    let width = Math.min(maxWindow, Math.max(1, options.until - boundaryTime + 1))
+
+    const checkpoint = (): Checkpoint => ({ time: boundaryTime, ids: [...boundaryIds] })
+
+    const adapt = (window: Window, count: number, full: boolean, records: ReadonlyArray<A>) => {
+      const span = window.end - window.start + 1
+      if (full) {
+        // At least `limit` records in `span`; if they cluster, the cluster's width says more.
+        let lo = Number.POSITIVE_INFINITY
+        let hi = Number.NEGATIVE_INFINITY
+        for (const r of records) {
+          const t = time(r)
+          if (t < lo) lo = t
+          if (t > hi) hi = t
+        }
+        const observed = hi >= lo ? hi - lo + 1 : span
+        width = Math.max(1, Math.floor(Math.min(span / 2, observed * targetFill)))
+      } else {
+        const grow = count === 0 ? 4 : Math.min(4, (limit * targetFill) / count)
+        width = Math.max(1, Math.min(maxWindow, Math.floor(span * grow)))
+      }
+    }
+
+    const settle = (settledUntil: number) => {
+      if (options.follow === undefined) return
+      const horizon = settledUntil - options.follow.settlement
+      for (const [k, [t]] of known) if (t <= horizon) known.delete(k)
+    }
+
+    /** Sorts one complete window and emits what was not emitted before. */
+    const emitWindow = (window: Window, records: ReadonlyArray<A>, mode: "walk" | "poll"): Chunk.Chunk<Change<A>> => {
+      const inRange = records.filter((r) => {
+        const t = time(r)
+        return t >= window.start && t <= window.end
+      })
+      inRange.sort(compare)
+      const out: Array<Change<A>> = []
+      const seenHere = new Set<string>()
+      const horizon = options.follow === undefined
+        ? Number.POSITIVE_INFINITY
+        : options.until - options.follow.settlement
+      for (const record of inRange) {
+        const k = key(record)
+        if (seenHere.has(k)) continue
+        seenHere.add(k)
+        const t = time(record)
+        if (mode === "poll") {
+          const fp = options.fingerprint(record)
+          const before = known.get(k)
+          known.set(k, [t, fp])
+          if (before !== undefined && before[1] === fp) continue
+          const beyond = t > boundaryTime || (t === boundaryTime && !boundaryIds.has(k))
+          if (beyond) advance(t, k)
+          // Unknown records at or before a resumed checkpoint may have been emitted by the run that
+          // stored it: they are reported as updates (an upsert by key is right either way).
+          const kind = before !== undefined ? "update" : beyond || t > resumedAt ? "new" : "update"
+          out.push({ kind, record, checkpoint: checkpoint() })
+          continue
+        }
+        if (t < boundaryTime || (t === boundaryTime && boundaryIds.has(k))) continue
+        advance(t, k)
+        if (options.follow !== undefined && t > horizon) known.set(k, [t, options.fingerprint(record)])
+        out.push({ kind: "new", record, checkpoint: checkpoint() })
+      }
+      return Chunk.unsafeFromArray(out)
+    }
+
+    const advance = (t: number, k: string) => {
+      if (t > boundaryTime) {
+        boundaryTime = t
+        boundaryIds = new Set([k])
+      } else if (t === boundaryTime) {
+        boundaryIds.add(k)
+      }
+    }
+
+    /** Every record of one millisecond that holds more than a page: page through it. */
+    const wholeMillisecond = (t: number, first: ReadonlyArray<A>, mode: "walk" | "poll") =>
+      Effect.gen(function*() {
+        const all: Array<A> = [...first]
+        const keys = new Set(first.map(key))
+        let page = 1
+        let last = first
+        while (last.length >= limit) {
+          page++
+          last = yield* fetch(t, t, page, limit)
+          const before = keys.size
+          for (const r of last) keys.add(key(r))
+          // A page that brings nothing new would make this loop forever (a service that ignores `page`).
+          if (keys.size === before) break
+          all.push(...last)
+        }
+        return emitWindow({ start: t, end: t }, all, mode)
+      })
+
+    /** Walks [from, to] sequentially with adaptive windows. */
+    const walk = (from: number, to: number, mode: "walk" | "poll"): Stream.Stream<Change<A>, BrokerError> =>
+      Stream.unfoldChunkEffect(from, (cursor) => {
+        if (cursor > to) return Effect.succeed(Option.none())
+        const window = { start: cursor, end: Math.min(to, cursor + Math.min(width, maxWindow) - 1) }
+        return Effect.map(
+          readWindow(window, mode),
+          ({ chunk, done }) => Option.some([chunk, done ? window.end + 1 : cursor] as const)
+        )
+      })
+
+    /** One request for `window`; a short page completes it. */
+    const readWindow = (window: Window, mode: "walk" | "poll") =>
+      Effect.flatMap(fetch(window.start, window.end, 1, limit), (records) => {
+        const full = records.length >= limit
+        adapt(window, records.length, full, records)
+        if (!full) return Effect.succeed({ chunk: emitWindow(window, records, mode), done: true })
+        if (window.start === window.end) {
+          return Effect.map(wholeMillisecond(window.start, records, mode), (chunk) => ({ chunk, done: true }))
+        }
+        return Effect.succeed({ chunk: Chunk.empty<Change<A>>(), done: false })
+      })
+
+    /**
+     * The initial range. With concurrency > 1, windows are planned ahead and their first pages
+     * fetched concurrently; output stays in order, and a window that came back full is walked
+     * again, sequentially, inside its own bounds.
+     */
+    const initial = (from: number, to: number): Stream.Stream<Change<A>, BrokerError> => {
+      if (options.concurrency <= 1) return walk(from, to, "walk")
+      const plan = Stream.unfold(from, (cursor) => {
+        if (cursor > to) return Option.none()
+        const end = Math.min(to, cursor + Math.min(width, maxWindow) - 1)
+        return Option.some([{ start: cursor, end }, end + 1] as const)
+      })
+      return plan.pipe(
+        Stream.mapEffect(
+          (window) =>
+            Effect.map(fetch(window.start, window.end, 1, limit), (records) => {
+              const full = records.length >= limit
+              adapt(window, records.length, full, records)
+              return { window, records, full }
+            }),
+          { concurrency: options.concurrency }
+        ),
+        Stream.flatMap(({ full, records, window }) => {
+          if (!full) return Stream.fromChunk(emitWindow(window, records, "walk"))
+          if (window.start === window.end) {
+            return Stream.fromIterableEffect(wholeMillisecond(window.start, records, "walk"))
+          }
+          return walk(window.start, window.end, "walk")
+        })
+      )
+    }
+
+    const start = boundaryTime
+    const first = initial(start, options.until)
+    const follow = options.follow
+    if (follow === undefined) return first
+
+    const polls = Stream.unfold(options.until, (until) => Option.some([until, until] as const)).pipe(
+      Stream.mapAccumEffect(options.until, (previousUntil) =>
+        Effect.zipRight(
+          Effect.sleep(follow.interval),
+          Effect.map(
+            follow.now,
+            (now) => [Math.max(now, previousUntil), [previousUntil, Math.max(now, previousUntil)] as const] as const
+          )
+        )),
+      Stream.flatMap(([previousUntil, until]) => {
+        const from = Math.max(options.since, previousUntil - follow.settlement + 1)
+        width = Math.min(maxWindow, Math.max(1, until - from + 1))
+        return Stream.concat(
+          walk(from, until, "poll"),
+          Stream.fromEffect(Effect.sync(() => settle(until))).pipe(Stream.drain)
+        )
+      })
+    )
+    return Stream.concat(first.pipe(Stream.ensuring(Effect.sync(() => settle(options.until)))), polls)
+  })

@@ -1,0 +1,297 @@
+import type { Checkpoint } from "@broker-history/client"
+import { BrokerHistory } from "@broker-history/client"
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Option, Stream, TestClock } from "effect"
+import * as fc from "fast-check"
+import type { Ordering, Row } from "./support/MockHistory.js"
+import { expected, transferService } from "./support/MockHistory.js"
+import { historyLayer, mockService } from "./support/MockService.js"
+
+const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
+const fast = { rateLimit: { limit: 1_000_000, interval: "1 second" } } as const
+
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+
+const ids = (records: ReadonlyArray<{ tranId: string }>) => records.map((r) => r.tranId)
+
+const withHistory = <A, E>(
+  mock: ReturnType<typeof mockService>,
+  f: (h: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>,
+  overrides: object = {}
+) => Effect.flatMap(BrokerHistory.BrokerHistory, f).pipe(Effect.provide(historyLayer(mock, { ...fast, ...overrides })))
+
+/** Random histories: clustered times (ties, bursts), empty stretches. */
+const historyArb = fc.record({
+  clusters: fc.array(
+    fc.record({
+      at: fc.integer({ min: 0, max: 100_000 }),
+      size: fc.integer({ min: 1, max: 30 }),
+      spread: fc.integer({ min: 0, max: 50 })
+    }),
+    { minLength: 0, maxLength: 8 }
+  ),
+  seed: fc.integer()
+}).map(({ clusters, seed }) => {
+  const rows: Array<Row> = []
+  let id = 1000
+  let s = seed
+  const next = () => (s = (s * 1103515245 + 12345) & 0x7fffffff)
+  for (const c of clusters) {
+    for (let i = 0; i < c.size; i++) {
+      rows.push({
+        tranId: String(id++),
+        timestamp: c.at + (c.spread === 0 ? 0 : next() % (c.spread + 1)),
+        status: "SUCCESS"
+      })
+    }
+  }
+  return rows
+})
+
+describe("full-history streams (mocked service)", () => {
+  it.effect("property: any history, limit, window and server order → the expected set, ascending, exactly once", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(
+          historyArb,
+          fc.integer({ min: 3, max: 30 }),
+          fc.option(fc.integer({ min: 2_000, max: 40_000 }), { nil: undefined }),
+          fc.constantFrom<Ordering>("newest-first", "oldest-first", "shuffled"),
+          fc.integer({ min: 1, max: 3 }),
+          async (rows, limit, maxWindow, ordering, concurrency) => {
+            const mock = mockService(transferService(rows, { ordering }))
+            const since = 0
+            const until = 100_050
+            const out = await Effect.runPromise(
+              withHistory(
+                mock,
+                (h) => collect(h.transfers({ ...base, since, until, limit, concurrency })),
+                maxWindow === undefined ? {} : { maxWindow: { transfers: maxWindow } }
+              )
+            )
+            expect(ids(out)).toEqual(expected(rows, since, until))
+            if (maxWindow !== undefined) {
+              for (const seen of mock.seen) {
+                const width = Number(seen.params.get("endTime")) - Number(seen.params.get("startTime")) + 1
+                expect(width).toBeLessThanOrEqual(maxWindow)
+              }
+            }
+          }
+        ),
+        { numRuns: 40 }
+      )
+    ))
+
+  it.effect("an exact multiple of the limit, and more than a page in one millisecond", () =>
+    Effect.gen(function*() {
+      const rows: Array<Row> = []
+      for (let i = 0; i < 20; i++) rows.push({ tranId: String(100 + i), timestamp: 500, status: "SUCCESS" })
+      for (let i = 0; i < 10; i++) rows.push({ tranId: String(200 + i), timestamp: 600 + i, status: "SUCCESS" })
+      const mock = mockService(transferService(rows))
+      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 5 })))
+      expect(ids(out)).toEqual(expected(rows, 0, 1000))
+      // Only the crowded millisecond is paged; no window is read past page 1 otherwise.
+      const paged = mock.seen.filter((s) => s.params.get("page") !== "1")
+      expect(paged.every((s) => s.params.get("startTime") === "500" && s.params.get("endTime") === "500")).toBe(true)
+      expect(paged.length).toBeGreaterThan(0)
+    }))
+
+  it.effect("limit 1 still reads everything", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 12 },
+        (_, i) => ({ tranId: String(10 + i), timestamp: (i % 4) * 100, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows, { ordering: "shuffled" }))
+      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 1 })))
+      expect(ids(out)).toEqual(expected(rows, 0, 1000))
+    }))
+
+  it.effect("repeated records and records outside the window are emitted once / not at all", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 30 },
+        (_, i) => ({ tranId: String(10 + i), timestamp: i * 7, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows, { quirks: { repeat: true, outside: true } }))
+      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 300, limit: 8 })))
+      expect(ids(out)).toEqual(expected(rows, 0, 300))
+    }))
+
+  it.effect("an empty history is an empty stream that still walks to the end", () =>
+    Effect.gen(function*() {
+      const mock = mockService(transferService([]))
+      const out = yield* withHistory(
+        mock,
+        (h) => collect(h.transfers({ ...base, since: 0, until: 10 * 86_400_000 - 1, limit: 5 })),
+        { maxWindow: { transfers: "1 day" } }
+      )
+      expect(out).toEqual([])
+      expect(mock.seen.length).toBe(10)
+    }))
+
+  it.effect("is lazy: nothing is sent before it runs, and take(n) sends only what it needs", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 100 },
+        (_, i) => ({ tranId: String(1000 + i), timestamp: i * 1000, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows))
+      const taken = yield* withHistory(mock, (h) =>
+        Effect.gen(function*() {
+          const stream = h.transfers({ ...base, since: 0, until: 200_000, limit: 10 })
+          expect(mock.seen.length).toBe(0)
+          return yield* collect(Stream.take(stream, 3))
+        }))
+      expect(ids(taken)).toEqual(["1000", "1001", "1002"])
+      // Shrinking from the whole range to a window that fits: a handful of requests, not the history.
+      expect(mock.seen.length).toBeLessThanOrEqual(6)
+      expect(mock.timeRequests.length).toBe(0)
+    }))
+
+  it.effect("until defaults to the server's now, pinned once", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(1_000_000)
+      const rows = [{ tranId: "1", timestamp: 999_000, status: "SUCCESS" }, {
+        tranId: "2",
+        timestamp: 1_000_500,
+        status: "SUCCESS"
+      }]
+      const mock = mockService(transferService(rows), { serverOffset: 0 })
+      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0 })))
+      expect(ids(out)).toEqual(["1"])
+      expect(mock.timeRequests.length).toBe(1)
+    }))
+
+  it.effect("resume: stopping anywhere and continuing from the checkpoint equals one run", () =>
+    Effect.gen(function*() {
+      const rows: Array<Row> = []
+      let id = 1
+      for (let t = 0; t < 60; t++) {
+        for (let k = 0; k < (t % 4) + 1; k++) {
+          rows.push({ tranId: String(id++), timestamp: t * 10, status: "SUCCESS" })
+        }
+      }
+      const mock = mockService(transferService(rows, { ordering: "shuffled" }))
+      const full = ids(
+        yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 7 })))
+      )
+      for (const cut of [1, 2, 5, 13, 40, full.length - 1]) {
+        const pieces: Array<string> = []
+        let checkpoint: Checkpoint.Checkpoint | undefined
+        for (let run = 0; run <= full.length && pieces.length < full.length; run++) {
+          const changes = yield* withHistory(
+            mock,
+            (h) =>
+              collect(
+                Stream.take(h.transferChanges({ ...base, since: 0, until: 1000, limit: 7, resume: checkpoint }), cut)
+              )
+          )
+          if (changes.length === 0) break
+          pieces.push(...changes.map((c) => c.record.tranId))
+          checkpoint = changes[changes.length - 1]!.checkpoint
+        }
+        expect(pieces).toEqual(full)
+      }
+    }))
+
+  it.effect("live inserts while paging: nothing duplicated or displaced; records after until are not emitted", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 200 },
+        (_, i) => ({ tranId: String(10_000 + i), timestamp: i * 50, status: "SUCCESS" })
+      )
+      const original = expected(rows, 0, 10_000)
+      let next = 50_000
+      const mock = mockService(transferService(rows, {
+        beforeAnswer: (seen) => {
+          // Every request: one record inside the current window, one after `until`.
+          const start = Number(seen.params.get("startTime"))
+          rows.push({ tranId: String(next++), timestamp: start, status: "SUCCESS" })
+          rows.push({ tranId: String(next++), timestamp: 20_000 + seen.n, status: "SUCCESS" })
+        }
+      }))
+      const out = ids(
+        yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 10_000, limit: 9 })))
+      )
+      expect(new Set(out).size).toBe(out.length)
+      for (const id of original) expect(out).toContain(id)
+      expect(out.every((id) => rows.find((r) => r.tranId === id)!.timestamp <= 10_000)).toBe(true)
+    }))
+
+  it.effect.each([
+    [{ ...base, limit: 501 }, "limit"],
+    [{ ...base, concurrency: 0 }, "concurrency"],
+    [{ ...base, since: 10, until: 5 }, "since"],
+    [{ ...base, since: "not a date" }, "since"],
+    [{ ...base, resume: { time: -1, ids: [] } }, "resume"],
+    [{ ...base, follow: { interval: "0 millis" } }, "follow.interval"],
+    [{ ...base, clientTranId: "x" }, "clientTranId"],
+    [{ ...base, pageSize: 3 }, "pageSize"]
+  ])("rejects %j with InvalidQuery(%s) before any request", ([query, parameter]) =>
+    Effect.gen(function*() {
+      const mock = mockService(transferService([]))
+      const error = yield* Effect.flip(withHistory(mock, (h) => collect(h.transfers(query as any))))
+      expect(error).toMatchObject({ _tag: "InvalidQuery", parameter })
+      expect(mock.seen.length + mock.timeRequests.length).toBe(0)
+    }))
+
+  it.effect("a page that keeps failing ends the stream with an error naming its window and page", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 20 }, (_, i) => ({ tranId: String(100 + i), timestamp: i, status: "SUCCESS" }))
+      const good = transferService(rows)
+      const mock = mockService((seen) =>
+        Number(seen.params.get("startTime")) > 0 ? { status: 503, text: "down" } : good(seen)
+      )
+      const fiber = yield* withHistory(
+        mock,
+        (h) => Effect.either(collect(h.transfers({ ...base, since: 0, until: 19, limit: 100 }))),
+        { maxWindow: { transfers: "5 millis" }, retry: { maxRetries: 2, baseDelay: "10 millis" } }
+      ).pipe(Effect.fork)
+      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      const result = yield* Fiber.join(fiber)
+      expect(result._tag).toBe("Left")
+      const error = (result as any).left
+      expect(error).toMatchObject({ _tag: "ServerError", attempts: 3, request: { startTime: 5, endTime: 9, page: 1 } })
+      expect(error.message).toContain("page 1")
+    }))
+
+  it.effect("follow: new records and status updates appear within one interval", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(100_000)
+      const rows: Array<Row> = [
+        { tranId: "1", timestamp: 10_000, status: "SUCCESS" },
+        { tranId: "2", timestamp: 99_000, status: "PENDING" }
+      ]
+      const mock = mockService(transferService(rows))
+      const seen: Array<string> = []
+      const fiber = yield* withHistory(mock, (h) =>
+        h.transfers({ ...base, since: 0, follow: { interval: "10 seconds", settlement: "1 minute" } }).pipe(
+          Stream.runForEach((c) =>
+            Effect.sync(() => seen.push(`${c.kind}:${c.record.tranId}:${c.record.status}`))
+          )
+        )).pipe(Effect.fork)
+      yield* TestClock.adjust("1 millis")
+      expect(seen).toEqual(["new:1:SUCCESS", "new:2:PENDING"])
+      rows.push({ tranId: "3", timestamp: 105_000, status: "SUCCESS" })
+      rows[1]!.status = "SUCCESS"
+      yield* TestClock.adjust("10 seconds")
+      expect(seen.slice(2)).toEqual(["update:2:SUCCESS", "new:3:SUCCESS"])
+      yield* TestClock.adjust("10 seconds")
+      expect(seen.length).toBe(4)
+      const before = mock.seen.length
+      yield* Fiber.interrupt(fiber)
+      yield* TestClock.adjust("1 minute")
+      expect(mock.seen.length).toBe(before)
+    }))
+
+  it.effect("checkpoints encode and decode", () =>
+    Effect.gen(function*() {
+      const { Checkpoint } = yield* Effect.promise(() => import("@broker-history/client"))
+      const cp = { time: 5, ids: ["a", "b"] }
+      expect(Checkpoint.decode(Checkpoint.encode(cp))).toEqual(cp)
+      expect(() => Checkpoint.decode("{\"time\":-1}")).toThrow()
+      expect(Option.isNone(Option.none())).toBe(true)
+    }))
+})
