@@ -104,8 +104,8 @@ export interface DepositStreamQuery extends StreamOptions {
  * type Plain = BrokerHistory.Element<{ fromAccountType: "SPOT"; toAccountType: "FUTURES" }, TransferRecord.TransferRecord>
  */
 export type Element<Q, A> = Q extends { readonly follow: FollowOptions } ? Checkpoint.Change<A>
-  : Q extends { readonly follow?: undefined } ? A
-  : A | Checkpoint.Change<A>
+  : "follow" extends keyof Q ? [Q[Extract<"follow", keyof Q>]] extends [undefined] ? A : A | Checkpoint.Change<A>
+  : A
 
 /** The lookback used when `since` is not given. */
 export const defaultLookback: Duration.Duration = Duration.days(365)
