@@ -128,7 +128,7 @@ export const DepositPage: Schema.Schema<ReadonlyArray<DepositRecord>, ReadonlyAr
  * declare const d: DepositRecord.DepositRecord
  * const id: string = DepositRecord.key(d)
  */
-export const key = (record: DepositRecord): string =>
+export const key = (record: Pick<DepositRecord, "txId" | "coin" | "network" | "address">): string =>
   JSON.stringify([record.txId, record.coin, record.network, record.address])
 
 /**
