@@ -12,6 +12,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -347,7 +348,8 @@ export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, Start
   Layer.scoped(ReferenceServer, make(options)).pipe(
     Layer.provide(
       Store.layerSqlite(options.database ?? ":memory:").pipe(
-        Layer.mapError((cause) => new StartError({ reason: "Database", cause }))
+        // better-sqlite3 throws when it cannot open the file: a defect of the layer, reported as a start error.
+        Layer.catchAllCause((cause) => Layer.fail(new StartError({ reason: "Database", cause: Cause.squash(cause) })))
       )
     )
   )

@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Prng from "./Prng.js"
+import * as Store from "./Store.js"
 import type { DepositRow, TransferRow } from "./Store.js"
-import { Store } from "./Store.js"
 
 /**
  * What to generate. `end` is the newest possible time (Unix ms, default now), `years` the span
@@ -260,17 +260,29 @@ export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
 }
 
 /**
- * Seeds the store in context with `transfers(options)` and `deposits(options)`.
+ * Seeds a store with `transfers(options)` and `deposits(options)` (inserted in batches, inside
+ * transactions).
  *
  * @example
- * import { Seed } from "@broker-history/server"
- * const program = Seed.seed({ seed: 42, transfers: 100_000, deposits: 20_000 })
+ * import { ReferenceServer, Seed } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * const more = Effect.flatMap(ReferenceServer.ReferenceServer, (server) =>
+ *   Seed.seedStore(server.store, { seed: 7, transfers: 5000, deposits: 500 }))
  */
-export const seed = (options: SeedOptions): Effect.Effect<void, never, Store> =>
+export const seedStore = (store: Store.Service, options: SeedOptions): Effect.Effect<void> =>
   Effect.gen(function*() {
-    const store = yield* Store
     // Pin `end` once so transfers and deposits share the same "now".
     const pinned = { ...options, end: options.end ?? Date.now() }
     yield* store.insertTransfers(transfers(pinned))
     yield* store.insertDeposits(deposits(pinned))
   })
+
+/**
+ * Seeds the store in context.
+ *
+ * @example
+ * import { Seed } from "@broker-history/server"
+ * const program = Seed.seed({ seed: 42, transfers: 100_000, deposits: 20_000 })
+ */
+export const seed = (options: SeedOptions): Effect.Effect<void, never, Store.Store> =>
+  Effect.flatMap(Store.Store, (store) => seedStore(store, options))
