@@ -153,7 +153,9 @@ export const fromText = <A, I>(
   integers: ReadonlyArray<string>,
   params: Readonly<Record<string, string>>
 ): Either.Either<A, QueryViolation> => {
-  const input: Record<string, unknown> = {}
+  // A null-prototype object: a parameter named `__proto__` must become a key (and be rejected as
+  // unknown), not set the prototype and vanish.
+  const input: Record<string, unknown> = Object.create(null)
   for (const name of Object.keys(params)) {
     const value = params[name]!
     if (integers.includes(name)) {

@@ -82,6 +82,8 @@ describe("TransferHistoryQuery", () => {
       expect(violation(TransferHistoryQuery.fromText({ ...base, page: bad }))?.parameter).toBe("page")
     }
     expect(violation(TransferHistoryQuery.fromText({ toAccountType: "SPOT" }))?.kind).toBe("missing")
+    const hostile = JSON.parse("{\"fromAccountType\":\"SPOT\",\"toAccountType\":\"FUTURES\",\"__proto__\":\"x\"}")
+    expect(violation(TransferHistoryQuery.fromText(hostile))?.parameter).toBe("__proto__")
     expect(violation(TransferHistoryQuery.fromText({ ...base, limit: "0" }))?.rule).toBe(
       "must be an integer from 1 to 500"
     )
