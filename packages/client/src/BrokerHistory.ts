@@ -107,10 +107,24 @@ export type Element<Q, A> = Q extends { readonly follow: FollowOptions } ? Check
   : "follow" extends keyof Q ? [Q[Extract<"follow", keyof Q>]] extends [undefined] ? A : A | Checkpoint.Change<A>
   : A
 
-/** The lookback used when `since` is not given. */
+/**
+ * The lookback used when `since` is not given.
+ *
+ * @example
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Duration } from "effect"
+ * Duration.toDays(BrokerHistory.defaultLookback) // 365
+ */
 export const defaultLookback: Duration.Duration = Duration.days(365)
 
-/** The settlement window used when `follow.settlement` is not given. */
+/**
+ * The settlement window used when `follow.settlement` is not given.
+ *
+ * @example
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Duration } from "effect"
+ * Duration.toDays(BrokerHistory.defaultSettlement) // 1
+ */
 export const defaultSettlement: Duration.Duration = Duration.days(1)
 
 /**
@@ -185,80 +199,51 @@ const invalid = (endpoint: string) => (violation: { readonly parameter: string; 
  */
 export const make = Effect.gen(function*() {
   const http = yield* BrokerHttpClient.BrokerHttpClient
-  const transfersReceived = Metric.tagged(recordsReceived, "endpoint", Endpoint.transferHistory.name)
-  const depositsReceived = Metric.tagged(recordsReceived, "endpoint", Endpoint.depositHistory.name)
-
-  const transferHistory = (query: TransferHistoryQuery.TransferHistoryQuery) =>
-    Effect.suspend(() => {
-      const valid = Either.mapLeft(TransferHistoryQuery.validate(query), invalid(Endpoint.transferHistory.name))
-      if (Either.isLeft(valid)) return Effect.fail(valid.left)
-      return http.get(Endpoint.transferHistory, TransferHistoryQuery.toParams(valid.right), TransferRecord.TransferPage)
-        .pipe(Effect.tap((page) => Metric.incrementBy(transfersReceived, page.length)))
-    })
-
-  const depositHistory = (query: DepositHistoryQuery.DepositHistoryQuery) =>
-    Effect.suspend(() => {
-      const valid = Either.mapLeft(DepositHistoryQuery.validate(query), invalid(Endpoint.depositHistory.name))
-      if (Either.isLeft(valid)) return Effect.fail(valid.left)
-      return http.get(Endpoint.depositHistory, DepositHistoryQuery.toParams(valid.right), DepositRecord.DepositPage)
-        .pipe(Effect.tap((page) => Metric.incrementBy(depositsReceived, page.length)))
-    })
-
   const config = yield* BrokerConfig.BrokerConfig
   const clock = yield* ServerClock.ServerClock
 
-  const transferFilters = ["fromAccountType", "toAccountType", "fromAccount", "toAccount", "clientTranId"] as const
-  const depositFilters = ["coin", "status"] as const
-
-  const transferChanges = (query: TransferStreamQuery) =>
-    Stream.unwrap(Effect.gen(function*() {
-      const endpoint = Endpoint.transferHistory
-      const filters = yield* validateFilters(endpoint.name, query, transferFilters, TransferHistoryQuery.validate)
-      const maxWindow = config.maxWindow.transfers === undefined
-        ? undefined
-        : Duration.toMillis(config.maxWindow.transfers)
-      const range = yield* resolveRange(endpoint, query, maxWindow, clock)
-      return FullHistory.changes({
-        ...range,
-        fetch: (startTime, endTime, page, limit) =>
-          http.get(
-            endpoint,
-            TransferHistoryQuery.toParams({ ...filters, startTime, endTime, page, limit }),
-            TransferRecord.TransferPage
-          ).pipe(Effect.tap((records) => Metric.incrementBy(transfersReceived, records.length))),
-        time: transferTime,
-        key: TransferRecord.key,
-        compare: TransferRecord.compare,
-        fingerprint: transferFingerprint
+  /** One page: validated first (nothing sent when invalid), then one request. */
+  const pageOf = <Q, A>(history: HistoryKind<Q, A>) => {
+    const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
+    return (query: Q) =>
+      Effect.suspend(() => {
+        const valid = Either.mapLeft(history.validate(query), invalid(history.endpoint.name))
+        if (Either.isLeft(valid)) return Effect.fail(valid.left)
+        return http.get(history.endpoint, history.toParams(valid.right), history.page).pipe(
+          Effect.tap((page) => Metric.incrementBy(received, page.length))
+        )
       })
-    }))
+  }
 
-  const depositChanges = (query: DepositStreamQuery) =>
-    Stream.unwrap(Effect.gen(function*() {
-      const endpoint = Endpoint.depositHistory
-      const filters = yield* validateFilters(endpoint.name, query, depositFilters, DepositHistoryQuery.validate)
-      const range = yield* resolveRange(endpoint, query, Duration.toMillis(config.maxWindow.deposits), clock)
-      return FullHistory.changes({
-        ...range,
-        fetch: (startTime, endTime, page, limit) =>
-          http.get(
-            endpoint,
-            DepositHistoryQuery.toParams({ ...filters, startTime, endTime, limit, page }),
-            DepositRecord.DepositPage
-          ).pipe(Effect.tap((records) => Metric.incrementBy(depositsReceived, records.length))),
-        time: depositTime,
-        key: DepositRecord.key,
-        compare: DepositRecord.compare,
-        fingerprint: depositFingerprint
-      })
-    }))
+  /** The full-history change stream: options validated first, then the walk of `FullHistory`. */
+  const changesOf = <Q, A>(history: HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
+    const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
+    const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
+    return (query: StreamOptions) =>
+      Stream.unwrap(Effect.gen(function*() {
+        const filters = yield* validateFilters(history.endpoint.name, query, history.filters, history.validate)
+        const range = yield* resolveRange(history.endpoint, query, maxWindowMillis, clock)
+        return FullHistory.changes({
+          ...range,
+          fetch: (startTime, endTime, page, limit) =>
+            http.get(history.endpoint, history.toParams({ ...filters, startTime, endTime, page, limit }), history.page)
+              .pipe(Effect.tap((records) => Metric.incrementBy(received, records.length))),
+          time: history.time,
+          key: history.key,
+          compare: history.compare,
+          fingerprint: history.fingerprint
+        })
+      }))
+  }
 
+  const transferChanges = changesOf(transferKind, config.maxWindow.transfers)
+  const depositChanges = changesOf(depositKind, config.maxWindow.deposits)
   const plain = <A>(follow: unknown, changes: Stream.Stream<Checkpoint.Change<A>, BrokerError>) =>
     follow === undefined ? Stream.map(changes, (c) => c.record) : changes
 
   return BrokerHistory.of({
-    transferHistory,
-    depositHistory,
+    transferHistory: pageOf(transferKind),
+    depositHistory: pageOf(depositKind),
     transferChanges,
     depositChanges,
     transfers: (query) => plain(query.follow, transferChanges(query)) as any,
@@ -266,19 +251,51 @@ export const make = Effect.gen(function*() {
   })
 })
 
-const transferTime = (r: TransferRecordNs.TransferRecord) => r.timestamp
-const depositTime = (r: DepositRecordNs.DepositRecord) => r.insertTime
-const transferFingerprint = (r: TransferRecordNs.TransferRecord) => r.status
-const depositFingerprint = (r: DepositRecordNs.DepositRecord) =>
-  r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
+/** What differs between the two histories: endpoint, filters, wire parameters and record kind. */
+interface HistoryKind<Q, A> {
+  readonly endpoint: Endpoint.Endpoint
+  readonly filters: ReadonlyArray<string>
+  readonly validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
+  readonly toParams: (query: Q) => Array<readonly [string, string]>
+  readonly page: Schema.Schema<ReadonlyArray<A>, any>
+  readonly time: (record: A) => number
+  readonly key: (record: A) => string
+  readonly compare: (a: A, b: A) => number
+  /** What a change of an emitted record is (follow mode). */
+  readonly fingerprint: (record: A) => string
+}
+
+const transferKind: HistoryKind<TransferHistoryQuery.TransferHistoryQuery, TransferRecordNs.TransferRecord> = {
+  endpoint: Endpoint.transferHistory,
+  filters: ["fromAccountType", "toAccountType", "fromAccount", "toAccount", "clientTranId"],
+  validate: TransferHistoryQuery.validate,
+  toParams: TransferHistoryQuery.toParams,
+  page: TransferRecord.TransferPage,
+  time: (r) => r.timestamp,
+  key: TransferRecord.key,
+  compare: TransferRecord.compare,
+  fingerprint: (r) => r.status
+}
+
+const depositKind: HistoryKind<DepositHistoryQuery.DepositHistoryQuery, DepositRecordNs.DepositRecord> = {
+  endpoint: Endpoint.depositHistory,
+  filters: ["coin", "status"],
+  validate: DepositHistoryQuery.validate,
+  toParams: DepositHistoryQuery.toParams,
+  page: DepositRecord.DepositPage,
+  time: (r) => r.insertTime,
+  key: DepositRecord.key,
+  compare: DepositRecord.compare,
+  fingerprint: (r) => r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
+}
 
 const streamOptionNames = new Set(["since", "until", "resume", "limit", "concurrency", "follow"])
 
 /** The filters of a stream query, checked by the page query's rules; unknown options are errors. */
-const validateFilters = <F extends string, Q>(
+const validateFilters = <Q>(
   endpoint: string,
   query: object,
-  names: ReadonlyArray<F>,
+  names: ReadonlyArray<string>,
   validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
 ) =>
   Effect.suspend(() => {
@@ -287,7 +304,7 @@ const validateFilters = <F extends string, Q>(
     }
     const filters: Record<string, unknown> = {}
     for (const [name, value] of Object.entries(query)) {
-      if ((names as ReadonlyArray<string>).includes(name)) {
+      if (names.includes(name)) {
         if (value !== undefined) filters[name] = value
       } else if (!streamOptionNames.has(name)) {
         return Effect.fail(
