@@ -1,0 +1,215 @@
+/**
+ * How a command ends: the exit code by kind of failure, and the one sentence a person reads.
+ * Every failure is turned into a `Failure` here, in one place, so the commands only fail with typed
+ * errors and never print them.
+ *
+ * @since 0.1.0
+ */
+import type { BrokerError } from "@broker-history/client"
+import { BrokerConfig } from "@broker-history/client"
+import * as Cause from "effect/Cause"
+import * as ConfigError from "effect/ConfigError"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+
+/**
+ * The exit codes, one per kind of failure.
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * ExitCode.codes.authentication // 3
+ */
+export const codes = {
+  /** Done (also: the reader of stdout went away, as with `| head`; or stopped by SIGINT/SIGTERM). */
+  ok: 0,
+  /** The service refused or failed, the database or the output file failed, or anything unexpected. */
+  other: 1,
+  /** A bad flag, flag value, variable value or query: fix the command line. */
+  usage: 2,
+  /** Credentials missing or refused (API key, secret key, permission). */
+  authentication: 3,
+  /** The service could not be reached (connection, timeout) after every retry. */
+  network: 4
+} as const
+
+/**
+ * A kind of failure.
+ *
+ * @example
+ * import type { ExitCode } from "@broker-history/cli"
+ * const kind: ExitCode.Kind = "network"
+ */
+export type Kind = Exclude<keyof typeof codes, "ok">
+
+/**
+ * A bad flag value or flag combination found by a command (the parser's own errors are reported
+ * by `@effect/cli`).
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * new ExitCode.UsageError({ message: "--since must be a date such as 2024-01-01" })
+ */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/**
+ * The command ended in failure; it has been reported on stderr. `code` is the exit code.
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * new ExitCode.Failure({ code: ExitCode.codes.network })
+ */
+export class Failure extends Data.TaggedError("CommandFailure")<{ readonly code: number }> {}
+
+/**
+ * The reader of stdout went away (`EPIPE`, as with `| head -1`): the command stops quietly with 0.
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * new ExitCode.PipeClosed()
+ */
+export class PipeClosed extends Data.TaggedError("PipeClosed")<{}> {}
+
+/** Flags that stand in for the client's environment variables, for messages. */
+const flagOfVariable: Record<string, string> = {
+  [BrokerConfig.env.baseUrl]: "--base-url",
+  [BrokerConfig.env.apiKey]: "--api-key",
+  [BrokerConfig.env.secretKey]: "--secret-key",
+  [BrokerConfig.env.recvWindow]: "--recv-window",
+  [BrokerConfig.env.rateLimit]: "--rate-limit",
+  [BrokerConfig.env.rateLimitInterval]: "--rate-limit-interval",
+  [BrokerConfig.env.requestTimeout]: "--request-timeout",
+  [BrokerConfig.env.maxRetries]: "--max-retries"
+}
+
+const variableText = (name: string): string => {
+  const flag = flagOfVariable[name]
+  return flag === undefined ? name : `${name} (or ${flag})`
+}
+
+const brokerTags = new Set([
+  "InvalidQuery",
+  "AuthenticationError",
+  "TimestampRejected",
+  "RateLimited",
+  "ServerError",
+  "ApiError",
+  "TransportError",
+  "ResponseDecodeError"
+])
+
+const isBrokerError = (u: unknown): u is BrokerError.BrokerError =>
+  typeof u === "object" && u !== null && "_tag" in u && brokerTags.has(String(u._tag))
+
+const withoutPeriod = (text: string) => text.replace(/\.\s*$/, "")
+
+const configSentence = (error: ConfigError.ConfigError): { kind: Kind; message: string } => {
+  // The client's settings: missing credentials are an authentication problem, anything else a usage one.
+  const first = firstConfigLeaf(error)
+  const name = first.path.join(".")
+  if (first._op === "MissingData") {
+    const credential = name === BrokerConfig.env.apiKey || name === BrokerConfig.env.secretKey
+    return {
+      kind: credential ? "authentication" : "usage",
+      message: `${variableText(name)} is not set: set it to your ${
+        name === BrokerConfig.env.apiKey
+          ? "API key"
+          : name === BrokerConfig.env.secretKey
+          ? "API secret key"
+          : "value"
+      } (see --help)`
+    }
+  }
+  const credential = name === BrokerConfig.env.apiKey || name === BrokerConfig.env.secretKey
+  const message = "message" in first ? withoutPeriod(String(first.message)) : String(first)
+  return {
+    kind: credential ? "authentication" : "usage",
+    message: name === "" ? message : `${variableText(name)}: ${message.replace(`${name} `, "")}`
+  }
+}
+
+type Leaf = Exclude<ConfigError.ConfigError, ConfigError.And | ConfigError.Or>
+
+const firstConfigLeaf = (error: ConfigError.ConfigError): Leaf => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return firstConfigLeaf(error.left)
+    default:
+      return error
+  }
+}
+
+/**
+ * The kind and the one sentence (what happened, what to do) for a failure.
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * ExitCode.describe(new ExitCode.UsageError({ message: "--since must be a date" })).kind // "usage"
+ */
+export const describe = (error: unknown): { readonly kind: Kind; readonly message: string } => {
+  if (error instanceof UsageError) return { kind: "usage", message: error.message }
+  if (ConfigError.isConfigError(error)) return configSentence(error)
+  if (isBrokerError(error)) {
+    switch (error._tag) {
+      case "InvalidQuery":
+        return { kind: "usage", message: error.message }
+      case "AuthenticationError":
+        return { kind: "authentication", message: error.message }
+      case "TransportError":
+        return { kind: "network", message: `${withoutPeriod(error.message)}; giving up.` }
+      default:
+        return { kind: "other", message: error.message }
+    }
+  }
+  if (typeof error === "object" && error !== null && "_tag" in error) {
+    const tag = String(error._tag)
+    const message = "message" in error ? String(error.message) : tag
+    switch (tag) {
+      case "SqlError":
+      case "MigrationError":
+        return {
+          kind: "other",
+          message: `the database failed (${
+            withoutPeriod(message)
+          }); check --db (path or URL, permissions, the server is running)`
+        }
+      case "OutputError":
+      case "SyncSetupError":
+      case "ReferenceServerStartError":
+        return { kind: "other", message }
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return {
+    kind: "other",
+    message: `unexpected failure (${withoutPeriod(message)}); run again with --verbose and report the output`
+  }
+}
+
+/**
+ * Reports a command's failure on stderr (one sentence; the full cause too with `verbose`) and
+ * turns it into a `Failure` carrying the exit code. Interruption (SIGINT/SIGTERM) and a closed
+ * stdout succeed: the command stopped as asked.
+ *
+ * @example
+ * import { ExitCode } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ * const run = Effect.fail(new ExitCode.UsageError({ message: "bad" })).pipe(ExitCode.report(false))
+ */
+export const report = (verbose: boolean) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
+  A | void,
+  Failure,
+  R
+> =>
+  Effect.catchAllCause(effect, (cause) => {
+    if (Cause.isInterruptedOnly(cause)) return Effect.void
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure) && failure.value instanceof PipeClosed) return Effect.void
+    const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+    const { kind, message } = describe(error)
+    return Effect.sync(() => {
+      process.stderr.write(`broker-history: ${message}\n`)
+      if (verbose) process.stderr.write(Cause.pretty(cause, { renderErrorCause: true }) + "\n")
+    }).pipe(Effect.zipRight(Effect.fail(new Failure({ code: codes[kind] }))))
+  })

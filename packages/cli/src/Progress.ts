@@ -1,0 +1,159 @@
+/**
+ * The live progress line on stderr (only when stderr is a terminal) and the final summary line:
+ * records so far, the date of the newest record, records per second, and the client's requests,
+ * retries and rate-limit waits read from its metrics (`BrokerHttpClient.metrics`, tagged by
+ * endpoint).
+ *
+ * @since 0.1.0
+ */
+import { BrokerHttpClient } from "@broker-history/client"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Schedule from "effect/Schedule"
+
+/**
+ * What the line shows.
+ *
+ * @example
+ * import type { Progress } from "@broker-history/cli"
+ * const s: Progress.Snapshot = { label: "transfers", records: 10, latest: 0, elapsedMillis: 1000, requests: 2, retries: 0, rateLimitWaits: 0 }
+ */
+export interface Snapshot {
+  readonly label: string
+  readonly records: number
+  /** Time of the newest record seen (Unix ms), if any. */
+  readonly latest: number | undefined
+  readonly elapsedMillis: number
+  readonly requests: number
+  readonly retries: number
+  readonly rateLimitWaits: number
+}
+
+const day = (ms: number | undefined) => ms === undefined ? "-" : new Date(ms).toISOString().slice(0, 10)
+
+const rate = (s: Snapshot) => s.elapsedMillis <= 0 ? 0 : Math.round((s.records * 1000) / s.elapsedMillis)
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+/**
+ * The live line.
+ *
+ * @example
+ * import { Progress } from "@broker-history/cli"
+ * Progress.line({ label: "transfers", records: 10, latest: 0, elapsedMillis: 1000, requests: 2, retries: 0, rateLimitWaits: 0 })
+ * // "transfers: 10 records, at 1970-01-01, 10 records/s, 2 requests, 0 retries, 0 rate-limit waits"
+ */
+export const line = (s: Snapshot): string =>
+  `${s.label}: ${plural(s.records, "record")}, at ${day(s.latest)}, ${rate(s)} records/s, ${
+    plural(s.requests, "request")
+  }, ${plural(s.retries, "retry").replace("retrys", "retries")}, ${plural(s.rateLimitWaits, "rate-limit wait")}`
+
+/**
+ * The summary line printed at the end.
+ *
+ * @example
+ * import { Progress } from "@broker-history/cli"
+ * Progress.summary({ label: "deposits", records: 3, latest: 0, elapsedMillis: 500, requests: 1, retries: 0, rateLimitWaits: 0 })
+ * // "deposits: 3 records in 0.5 s (6 records/s), 1 request, 0 retries, 0 rate-limit waits"
+ */
+export const summary = (s: Snapshot): string =>
+  `${s.label}: ${plural(s.records, "record")} in ${(s.elapsedMillis / 1000).toFixed(1)} s (${rate(s)} records/s), ${
+    plural(s.requests, "request")
+  }, ${plural(s.retries, "retry").replace("retrys", "retries")}, ${plural(s.rateLimitWaits, "rate-limit wait")}`
+
+/**
+ * Counts records and shows the line.
+ *
+ * @example
+ * import { Progress } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ * const seen = Effect.flatMap(Progress.Progress, (p) => p.add(500, Date.now()))
+ */
+export class Progress extends Context.Tag("@broker-history/cli/Progress")<Progress, {
+  /** `records` more were handled; `latest` is the time of the newest of them. */
+  readonly add: (records: number, latest?: number | undefined) => Effect.Effect<void>
+  /** The current numbers. */
+  readonly snapshot: Effect.Effect<Snapshot>
+}>() {}
+
+/**
+ * Settings of a progress line.
+ *
+ * @example
+ * import type { Progress } from "@broker-history/cli"
+ * const options: Progress.Options = { label: "transfers", endpoints: ["transferHistory"] }
+ */
+export interface Options {
+  readonly label: string
+  /** The endpoints whose request metrics count. */
+  readonly endpoints: ReadonlyArray<string>
+  /** Show the live line and the summary on stderr. Default: when stderr is a terminal. */
+  readonly live?: boolean | undefined
+}
+
+const metricTotal = (counter: typeof BrokerHttpClient.metrics.requests, endpoints: ReadonlyArray<string>) =>
+  Effect.map(
+    Effect.forEach(endpoints, (e) => Metric.value(Metric.tagged(counter, "endpoint", e))),
+    (states) => states.reduce((sum, s) => sum + s.count, 0)
+  )
+
+/**
+ * A progress line for one command. With `live` (default: stderr is a TTY) it redraws every 250 ms
+ * and, when the scope closes, replaces the line with the summary; otherwise it writes nothing.
+ *
+ * @example
+ * import { Progress } from "@broker-history/cli"
+ * const layer = Progress.layer({ label: "transfers", endpoints: ["transferHistory"] })
+ */
+export const layer = (options: Options): Layer.Layer<Progress> =>
+  Layer.scoped(
+    Progress,
+    Effect.gen(function*() {
+      const live = options.live ?? process.stderr.isTTY === true
+      const started = Date.now()
+      const counters = {
+        requests: BrokerHttpClient.metrics.requests,
+        retries: BrokerHttpClient.metrics.retries,
+        rateLimitWaits: BrokerHttpClient.metrics.rateLimitWaits
+      }
+      const totals = Effect.all({
+        requests: metricTotal(counters.requests, options.endpoints),
+        retries: metricTotal(counters.retries, options.endpoints),
+        rateLimitWaits: metricTotal(counters.rateLimitWaits, options.endpoints)
+      })
+      // Metrics are process-wide: count from here.
+      const baseline = yield* totals
+      let records = 0
+      let latest: number | undefined
+      const snapshot = Effect.map(totals, (t): Snapshot => ({
+        label: options.label,
+        records,
+        latest,
+        elapsedMillis: Date.now() - started,
+        requests: t.requests - baseline.requests,
+        retries: t.retries - baseline.retries,
+        rateLimitWaits: t.rateLimitWaits - baseline.rateLimitWaits
+      }))
+      if (live) {
+        const draw = Effect.flatMap(snapshot, (s) =>
+          Effect.sync(() => {
+            const columns = process.stderr.columns ?? 120
+            process.stderr.write(`\r\x1b[K${line(s).slice(0, Math.max(20, columns - 1))}`)
+          }))
+        yield* Effect.forkScoped(Effect.repeat(draw, Schedule.spaced("250 millis")))
+        yield* Effect.addFinalizer(() =>
+          Effect.flatMap(snapshot, (s) => Effect.sync(() => process.stderr.write(`\r\x1b[K${summary(s)}\n`)))
+        )
+      }
+      return Progress.of({
+        add: (n, time) =>
+          Effect.sync(() => {
+            records += n
+            if (time !== undefined && (latest === undefined || time > latest)) latest = time
+          }),
+        snapshot
+      })
+    })
+  )

@@ -1,0 +1,22 @@
+/**
+ * @broker-history/cli: the `broker-history` command, as modules other programs can reuse.
+ *
+ * @since 0.1.0
+ */
+
+/** The command tree. */
+export * as Cli from "./Cli.js"
+/** The client's settings as flags and variables. */
+export * as ClientOptions from "./ClientOptions.js"
+/** CSV per RFC 4180. */
+export * as Csv from "./Csv.js"
+/** Exit codes and error sentences. */
+export * as ExitCode from "./ExitCode.js"
+/** The transfers/deposits export commands. */
+export * as Export from "./Export.js"
+/** Stdout or file output with backpressure. */
+export * as Output from "./Output.js"
+/** The progress line and summary. */
+export * as Progress from "./Progress.js"
+/** Dates and durations as typed on the command line. */
+export * as TimeText from "./TimeText.js"
