@@ -5,6 +5,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Export from "./Export.js"
+import * as Sync from "./Sync.js"
 
 /**
  * The root command with every subcommand.
@@ -19,7 +20,7 @@ export const command = Command.make("broker-history").pipe(
     "Export a broker's sub-account transfer and deposit histories, keep them synced in SQLite or PostgreSQL, " +
       "or run the reference service and the demo. Run a subcommand with --help for its flags."
   ),
-  Command.withSubcommands([Export.transfersCommand, Export.depositsCommand])
+  Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command])
 )
 
 /**

@@ -197,7 +197,8 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
  * import { Effect } from "effect"
  * const run = Effect.fail(new ExitCode.UsageError({ message: "bad" })).pipe(ExitCode.report(false))
  */
-export const report = (verbose: boolean) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
+export const report = (verbose: boolean) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
   A | void,
   Failure,
   R

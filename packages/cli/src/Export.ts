@@ -189,7 +189,9 @@ export const range = (since: string | undefined, until: string | undefined, now:
         })
     const s = yield* read("since", since)
     const u = yield* read("until", until)
-    if (s !== undefined && u !== undefined && s > u) return yield* Effect.fail(usage("--since must not be after --until"))
+    if (s !== undefined && u !== undefined && s > u) {
+      return yield* Effect.fail(usage("--since must not be after --until"))
+    }
     return { since: s, until: u }
   })
 

@@ -20,3 +20,11 @@ export * as Output from "./Output.js"
 export * as Progress from "./Progress.js"
 /** Dates and durations as typed on the command line. */
 export * as TimeText from "./TimeText.js"
+/** The `sync` command. */
+export * as Sync from "./Sync.js"
+/** Which streams a sync reads. */
+export * as SyncPlan from "./SyncPlan.js"
+/** The sync database (SQLite or PostgreSQL). */
+export * as SyncStore from "./SyncStore.js"
+/** The sync database's migrations. */
+export * as SyncMigrations from "./SyncMigrations.js"

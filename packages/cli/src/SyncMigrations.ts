@@ -1,0 +1,81 @@
+/**
+ * The sync database's schema as `@effect/sql` migrations, one text for SQLite and PostgreSQL.
+ * Amounts are TEXT: exact as the service sent them (`"0.10000000"` stays so; cast to NUMERIC to
+ * compute). Times are Unix milliseconds (BIGINT).
+ *
+ * @since 0.1.0
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+
+const createTables = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE transfers (
+      tran_id TEXT PRIMARY KEY,
+      client_tran_id TEXT NOT NULL,
+      from_account TEXT NOT NULL,
+      to_account TEXT NOT NULL,
+      asset TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      from_account_type TEXT NOT NULL,
+      to_account_type TEXT NOT NULL,
+      from_symbol TEXT NOT NULL,
+      to_symbol TEXT NOT NULL,
+      status TEXT NOT NULL,
+      timestamp BIGINT NOT NULL
+    )`
+  yield* sql`CREATE INDEX transfers_by_time ON transfers (timestamp)`
+  // The deposit identity of DECISIONS.md: txId + coin + network + address.
+  yield* sql`
+    CREATE TABLE deposits (
+      tx_id TEXT NOT NULL,
+      coin TEXT NOT NULL,
+      network TEXT NOT NULL,
+      address TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      status TEXT NOT NULL,
+      address_tag TEXT NOT NULL,
+      unlock_confirm TEXT NOT NULL,
+      confirm_times TEXT NOT NULL,
+      insert_time BIGINT NOT NULL,
+      memo TEXT NOT NULL,
+      PRIMARY KEY (tx_id, coin, network, address)
+    )`
+  yield* sql`CREATE INDEX deposits_by_time ON deposits (insert_time)`
+  // One row per stream: where it stands (Checkpoint JSON), written in the transaction of its rows.
+  yield* sql`
+    CREATE TABLE sync_checkpoints (
+      stream TEXT PRIMARY KEY,
+      checkpoint TEXT NOT NULL,
+      updated_at BIGINT NOT NULL
+    )`
+})
+
+/**
+ * The migrations, in order.
+ *
+ * @example
+ * import { SyncMigrations } from "@broker-history/cli"
+ * Object.keys(SyncMigrations.migrations) // ["0001_create_tables"]
+ */
+export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
+  "0001_create_tables": createTables
+}
+
+/**
+ * Applies every pending migration (SQLite or PostgreSQL, whichever `SqlClient` is).
+ *
+ * @example
+ * import { SyncMigrations } from "@broker-history/cli"
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Effect } from "effect"
+ * SyncMigrations.run.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError,
+  SqlClient.SqlClient
+> = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "sync_migrations" })

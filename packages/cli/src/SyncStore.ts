@@ -1,0 +1,272 @@
+/**
+ * The database a sync writes: `transfers` (keyed by `tranId`), `deposits` (keyed by txId + coin +
+ * network + address) and `sync_checkpoints` (one row per stream). Every write is one transaction:
+ * the batch's rows are upserted and the stream's checkpoint stored with them, so after a crash the
+ * checkpoint never claims rows that are not there, and re-applying rows is harmless. A write, once
+ * started, is not interrupted (SIGINT/SIGTERM let it commit).
+ *
+ * SQLite (a file path) through `@effect/sql-sqlite-node`, PostgreSQL (`postgres://…`) through
+ * `@effect/sql-pg`; the same SQL serves both.
+ *
+ * @since 0.1.0
+ */
+import { Checkpoint } from "@broker-history/client"
+import type { DepositRecord, TransferRecord } from "@broker-history/domain"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as SyncMigrations from "./SyncMigrations.js"
+
+/**
+ * The database could not be opened or prepared.
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * new SyncStore.SyncSetupError({ message: "cannot open the SQLite database sync.db: …" })
+ */
+export class SyncSetupError extends Data.TaggedError("SyncSetupError")<{ readonly message: string }> {}
+
+/**
+ * A transfer as stored (column names).
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * declare const t: import("@broker-history/domain").TransferRecord.TransferRecord
+ * SyncStore.transferRow(t).tran_id
+ */
+export const transferRow = (t: TransferRecord.TransferRecord) => ({
+  tran_id: t.tranId,
+  client_tran_id: t.clientTranId,
+  from_account: t.fromAccount,
+  to_account: t.toAccount,
+  asset: t.asset,
+  amount: t.amount,
+  from_account_type: t.fromAccountType,
+  to_account_type: t.toAccountType,
+  from_symbol: t.fromSymbol,
+  to_symbol: t.toSymbol,
+  status: t.status,
+  timestamp: t.timestamp
+})
+
+/**
+ * A deposit as stored (column names).
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * declare const d: import("@broker-history/domain").DepositRecord.DepositRecord
+ * SyncStore.depositRow(d).tx_id
+ */
+export const depositRow = (d: DepositRecord.DepositRecord) => ({
+  tx_id: d.txId,
+  coin: d.coin,
+  network: d.network,
+  address: d.address,
+  amount: d.amount,
+  status: d.status,
+  address_tag: d.addressTag,
+  unlock_confirm: d.unlockConfirm,
+  confirm_times: d.confirmTimes,
+  insert_time: d.insertTime,
+  memo: d.memo
+})
+
+/**
+ * Row counts.
+ *
+ * @example
+ * import type { SyncStore } from "@broker-history/cli"
+ * const none: SyncStore.Counts = { transfers: 0, deposits: 0 }
+ */
+export interface Counts {
+  readonly transfers: number
+  readonly deposits: number
+}
+
+/**
+ * The sync database.
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ * const counts = Effect.flatMap(SyncStore.SyncStore, (store) => store.counts)
+ */
+export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<SyncStore, {
+  /** `sqlite` or `pg`. */
+  readonly dialect: "sqlite" | "pg"
+  /** Every stored checkpoint by stream id. */
+  readonly checkpoints: Effect.Effect<ReadonlyMap<string, Checkpoint.Checkpoint>, SqlError>
+  /** Upserts transfers and, when given, stores the stream's checkpoint, in one transaction. */
+  readonly applyTransfers: (
+    stream: string,
+    records: ReadonlyArray<TransferRecord.TransferRecord>,
+    checkpoint: Checkpoint.Checkpoint | undefined
+  ) => Effect.Effect<void, SqlError>
+  /** Upserts deposits and, when given, stores the stream's checkpoint, in one transaction. */
+  readonly applyDeposits: (
+    stream: string,
+    records: ReadonlyArray<DepositRecord.DepositRecord>,
+    checkpoint: Checkpoint.Checkpoint | undefined
+  ) => Effect.Effect<void, SqlError>
+  readonly counts: Effect.Effect<Counts, SqlError>
+}>() {}
+
+// Rows per INSERT statement: 12 columns x 400 rows stays below SQLite's and PostgreSQL's parameter limits.
+const statementRows = 400
+
+/** The last of each key: one statement may not upsert a row twice (PostgreSQL refuses). */
+const lastByKey = <A>(records: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<A> => {
+  const byKey = new Map<string, A>()
+  for (const r of records) {
+    const k = key(r)
+    byKey.delete(k)
+    byKey.set(k, r)
+  }
+  return [...byKey.values()]
+}
+
+const chunks = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/**
+ * The store over the `SqlClient` in context (migrated first).
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * const make = SyncStore.make("sqlite")
+ */
+export const make = (dialect: "sqlite" | "pg") =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* SyncMigrations.run
+
+    const saveCheckpoint = (stream: string, checkpoint: Checkpoint.Checkpoint) =>
+      sql`
+        INSERT INTO sync_checkpoints ${
+        sql.insert({ stream, checkpoint: Checkpoint.encode(checkpoint), updated_at: Date.now() })
+      }
+        ON CONFLICT (stream) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`
+
+    const upsertTransfers = (records: ReadonlyArray<TransferRecord.TransferRecord>) =>
+      Effect.forEach(
+        chunks(lastByKey(records, (t) => t.tranId), statementRows),
+        (rows) =>
+          sql`
+            INSERT INTO transfers ${sql.insert(rows.map(transferRow))}
+            ON CONFLICT (tran_id) DO UPDATE SET
+              client_tran_id = excluded.client_tran_id, from_account = excluded.from_account,
+              to_account = excluded.to_account, asset = excluded.asset, amount = excluded.amount,
+              from_account_type = excluded.from_account_type, to_account_type = excluded.to_account_type,
+              from_symbol = excluded.from_symbol, to_symbol = excluded.to_symbol, status = excluded.status,
+              timestamp = excluded.timestamp`,
+        { discard: true }
+      )
+
+    const upsertDeposits = (records: ReadonlyArray<DepositRecord.DepositRecord>) =>
+      Effect.forEach(
+        chunks(lastByKey(records, (d) => JSON.stringify([d.txId, d.coin, d.network, d.address])), statementRows),
+        (rows) =>
+          sql`
+            INSERT INTO deposits ${sql.insert(rows.map(depositRow))}
+            ON CONFLICT (tx_id, coin, network, address) DO UPDATE SET
+              amount = excluded.amount, status = excluded.status, address_tag = excluded.address_tag,
+              unlock_confirm = excluded.unlock_confirm, confirm_times = excluded.confirm_times,
+              insert_time = excluded.insert_time, memo = excluded.memo`,
+        { discard: true }
+      )
+
+    const apply = <A>(upsert: (records: ReadonlyArray<A>) => Effect.Effect<void, SqlError>) =>
+    (
+      stream: string,
+      records: ReadonlyArray<A>,
+      checkpoint: Checkpoint.Checkpoint | undefined
+    ) =>
+      Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
+        if (records.length > 0) yield* upsert(records)
+        if (checkpoint !== undefined) yield* saveCheckpoint(stream, checkpoint)
+      })))
+
+    const checkpoints = Effect.map(
+      sql<{ stream: string; checkpoint: string }>`SELECT stream, checkpoint FROM sync_checkpoints`,
+      (rows) => new Map(rows.map((r) => [r.stream, Checkpoint.decode(r.checkpoint)] as const))
+    )
+
+    const counts = Effect.map(
+      sql<{ transfers: number | string; deposits: number | string }>`
+        SELECT (SELECT COUNT(*) FROM transfers) AS transfers, (SELECT COUNT(*) FROM deposits) AS deposits`,
+      ([row]) => ({ transfers: Number(row.transfers), deposits: Number(row.deposits) })
+    )
+
+    return SyncStore.of({
+      dialect,
+      checkpoints,
+      applyTransfers: apply(upsertTransfers),
+      applyDeposits: apply(upsertDeposits),
+      counts
+    })
+  })
+
+/**
+ * True for a PostgreSQL URL (`postgres://` or `postgresql://`).
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * SyncStore.isPostgres("postgres://u@127.0.0.1/db") // true
+ */
+export const isPostgres = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
+
+/**
+ * The database named without its password, for messages.
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * SyncStore.describe("postgres://u:secret@h/db") // "postgres://u:***@h/db"
+ */
+export const describe = (db: string): string => {
+  if (!isPostgres(db)) return db
+  try {
+    const url = new URL(db)
+    if (url.password !== "") url.password = "***"
+    return url.toString()
+  } catch {
+    return "the PostgreSQL database"
+  }
+}
+
+const setupError = (db: string) => (error: unknown) =>
+  new SyncSetupError({
+    message: `cannot open ${isPostgres(db) ? "the PostgreSQL database" : "the SQLite database"} ${describe(db)} (${
+      String((error as { message?: unknown })?.message ?? error).replace(/\.\s*$/, "")
+    }); check --db${
+      isPostgres(db)
+        ? " (host, port, user, password, database) and that PostgreSQL is running"
+        : " (the directory must exist and be writable)"
+    }`
+  })
+
+/**
+ * The store in `db`: a SQLite file path (created if missing) or a `postgres://` URL. The schema
+ * is migrated on open.
+ *
+ * @example
+ * import { SyncStore } from "@broker-history/cli"
+ * const StoreLive = SyncStore.layer("sync.db")
+ */
+export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
+  const client: Layer.Layer<SqlClient.SqlClient, unknown> = isPostgres(db)
+    ? PgClient.layer({ url: Redacted.make(db), applicationName: "broker-history sync" })
+    : SqliteClient.layer({ filename: db })
+  return Layer.effect(SyncStore, make(isPostgres(db) ? "pg" : "sqlite")).pipe(
+    Layer.provide(client),
+    Layer.mapError(setupError(db))
+  )
+}
