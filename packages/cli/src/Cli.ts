@@ -4,7 +4,9 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import * as Demo from "./Demo.js"
 import * as Export from "./Export.js"
+import * as Serve from "./Serve.js"
 import * as Sync from "./Sync.js"
 
 /**
@@ -20,7 +22,7 @@ export const command = Command.make("broker-history").pipe(
     "Export a broker's sub-account transfer and deposit histories, keep them synced in SQLite or PostgreSQL, " +
       "or run the reference service and the demo. Run a subcommand with --help for its flags."
   ),
-  Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command])
+  Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command, Serve.command, Demo.command])
 )
 
 /**

@@ -28,3 +28,7 @@ export * as SyncPlan from "./SyncPlan.js"
 export * as SyncStore from "./SyncStore.js"
 /** The sync database's migrations. */
 export * as SyncMigrations from "./SyncMigrations.js"
+/** The demo (the main job). */
+export * as Demo from "./Demo.js"
+/** The `serve` command. */
+export * as Serve from "./Serve.js"

@@ -1,0 +1,93 @@
+/**
+ * `broker-history serve`: the reference service. Its flags are the server program's own
+ * (`CommandLine.switches` of @broker-history/server), parsed and checked by `CommandLine.parse`, so
+ * both programs accept the same flags and variables with the same defaults.
+ *
+ * @since 0.1.0
+ */
+import { CommandLine, ReferenceServer } from "@broker-history/server"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as ExitCode from "./ExitCode.js"
+import { verbose } from "./Export.js"
+
+// One plain line per log entry, as the server program prints them: meant to be read and grepped.
+const lineLogger = Logger.make(({ date, logLevel, message }) => {
+  const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+  const line = `${date.toISOString()} ${logLevel.label} ${text}`
+  if (logLevel._tag === "Error" || logLevel._tag === "Fatal") process.stderr.write(line + "\n")
+  else process.stdout.write(line + "\n")
+})
+
+const describeSwitch = (s: (typeof CommandLine.switches)[number]) =>
+  `${s.description} (env ${s.env}, default ${s.fallback})`
+
+const switchOptions = Object.fromEntries(CommandLine.switches.map((s) => {
+  if (s.kind === "boolean") {
+    return [s.flag, Options.boolean(`no-${s.flag}`).pipe(Options.withDescription(describeSwitch(s)))] as const
+  }
+  if (s.kind === "keys") {
+    return [s.flag, Options.text(s.flag).pipe(Options.repeated, Options.withDescription(describeSwitch(s)))] as const
+  }
+  return [
+    s.flag,
+    Options.text(s.flag).pipe(Options.optional, Options.withDescription(describeSwitch(s)))
+  ] as const
+}))
+
+/**
+ * The server program's argument list from the parsed flags (for `CommandLine.parse`).
+ *
+ * @example
+ * import { Serve } from "@broker-history/cli"
+ * import { Option } from "effect"
+ * Serve.argv({ port: Option.some("0"), log: true, key: [] }) // ["--port", "0", "--no-log"]
+ */
+export const argv = (values: Record<string, unknown>): ReadonlyArray<string> =>
+  CommandLine.switches.flatMap((s): ReadonlyArray<string> => {
+    const value = values[s.flag]
+    if (s.kind === "boolean") return value === true ? [`--no-${s.flag}`] : []
+    if (s.kind === "keys") return (value as ReadonlyArray<string>).flatMap((k) => [`--${s.flag}`, k])
+    return Option.isOption(value) && Option.isSome(value) ? [`--${s.flag}`, String(value.value)] : []
+  })
+
+/**
+ * `broker-history serve`.
+ *
+ * @example
+ * import { Serve } from "@broker-history/cli"
+ * import { Command } from "@effect/cli"
+ * const root = Command.make("broker-history").pipe(Command.withSubcommands([Serve.command]))
+ */
+export const command = Command.make(
+  "serve",
+  { switches: Options.all(switchOptions), verbose },
+  (flags) =>
+    Effect.gen(function*() {
+      const parsed = CommandLine.parse(argv(flags.switches as unknown as Record<string, unknown>), process.env)
+      if (Either.isLeft(parsed)) return yield* Effect.fail(new ExitCode.UsageError({ message: parsed.left }))
+      if (parsed.right._tag === "Help") return
+      const options = parsed.right.options
+      yield* Effect.gen(function*() {
+        const server = yield* ReferenceServer.ReferenceServer
+        const counts = yield* server.store.counts
+        yield* Effect.logInfo(
+          `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
+            (options.keys ?? []).map((k) => k.apiKey).join(", ")
+          })`
+        )
+        return yield* Effect.never
+      }).pipe(Effect.provide(ReferenceServer.layer(options)))
+    }).pipe(
+      Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger)),
+      ExitCode.report(flags.verbose)
+    )
+).pipe(Command.withDescription(
+  "Run the reference service (both history endpoints over SQLite, API keys, rate limit, fault injection) until " +
+    "SIGINT/SIGTERM. Signed requests use the public demo key unless --key is given: apiKey mx0vglDEMOKEY0000000000000000000, " +
+    "secretKey 45d0b3c26f2644f19bfb98b07741b2f5. Flags win over the variables."
+))
