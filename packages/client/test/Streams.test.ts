@@ -286,6 +286,34 @@ describe("full-history streams (mocked service)", () => {
       expect(mock.seen.length).toBe(before)
     }))
 
+  it.effect("several concurrent streams from one layer share one budget", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 60 },
+        (_, i) => ({ tranId: String(100 + i), timestamp: i * 1000, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows))
+      const query = { ...base, since: 0, until: 60_000, limit: 5 }
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) =>
+          Effect.all([
+            collect(h.transfers(query)),
+            collect(h.transfers({ ...query, concurrency: 3 })),
+            collect(h.transfers({ ...query, toAccount: "sub@x" }))
+          ], { concurrency: "unbounded" })
+        ),
+        Effect.provide(historyLayer(mock, { rateLimit: { limit: 5, interval: "1 second" } })),
+        Effect.fork
+      )
+      for (let i = 0; i < 120; i++) yield* TestClock.adjust("1 second")
+      const [a, b] = yield* Fiber.join(fiber)
+      expect(ids(a)).toEqual(expected(rows, 0, 60_000))
+      expect(ids(b)).toEqual(ids(a))
+      const times = mock.seen.map((s) => s.at)
+      expect(times.length).toBeGreaterThan(15)
+      for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(5)
+    }))
+
   it.effect("checkpoints encode and decode", () =>
     Effect.gen(function*() {
       const { Checkpoint } = yield* Effect.promise(() => import("@broker-history/client"))
