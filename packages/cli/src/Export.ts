@@ -227,7 +227,10 @@ export const transfersCommand = Command.make("transfers", {
   ),
   fromAccount: optionalText("from-account", "sending account (default: the master account)"),
   toAccount: optionalText("to-account", "receiving account (default: the master account)"),
-  clientTranId: optionalText("client-tran-id", "only the transfer with this client id, 32 letters or digits"),
+  clientTranId: optionalText(
+    "client-tran-id",
+    "only the transfer with this client id, 32 letters or digits (default: every transfer)"
+  ),
   ...rangeOptions
 }, (flags) =>
   runExport(

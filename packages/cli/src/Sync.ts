@@ -235,10 +235,10 @@ export const command = Command.make("sync", {
     "sub-accounts",
     "sub-accounts to sync, comma-separated (a@x,b@x); master→sub and sub→master are read for each (default: none, only the master's own transfers)"
   ),
-  subAccountsFile: optionalText("sub-accounts-file", "a file with one sub-account a line (# comments)"),
+  subAccountsFile: optionalText("sub-accounts-file", "a file with one sub-account a line, # comments (default: none)"),
   pairs: optionalText(
     "pairs",
-    "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account"
+    "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account (default: the pairs of --sub-accounts)"
   ),
   accountTypes: Options.text("account-types").pipe(
     Options.withDefault("SPOT,FUTURES"),
@@ -313,7 +313,7 @@ export const command = Command.make("sync", {
       settlement,
       concurrency: flags.concurrency,
       batchSize: flags.batchSize,
-      batchWait: 1000,
+      batchWait: 250,
       log
     }).pipe(Effect.scoped)
     const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.counts)

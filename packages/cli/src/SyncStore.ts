@@ -16,6 +16,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -267,6 +268,7 @@ export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
     : SqliteClient.layer({ filename: db })
   return Layer.effect(SyncStore, make(isPostgres(db) ? "pg" : "sqlite")).pipe(
     Layer.provide(client),
-    Layer.mapError(setupError(db))
+    // Opening a SQLite file in a missing directory throws (a defect): it is a setup failure too.
+    Layer.catchAllCause((cause) => Layer.fail(setupError(db)(Cause.squash(cause))))
   )
 }

@@ -1,0 +1,154 @@
+// `sync` into SQLite end to end: the CLI as a child process against the reference service (in this
+// process, so the test can change its data while the CLI runs).
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import type { Running } from "./support/Harness.js"
+import { cli, cliEnv, killChildren, spawn, startServer, tempDir, until } from "./support/Harness.js"
+import {
+  expectTablesEqualService,
+  killAndRestart,
+  lateTransfer,
+  recentDeposit,
+  subAccounts,
+  syncArgs
+} from "./support/Scenario.js"
+import { readTables } from "./support/Tables.js"
+
+let running: Running
+const temp = tempDir()
+
+beforeAll(async () => {
+  running = await startServer({
+    seed: { seed: 11, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length },
+    rateLimit: { limit: 100_000, window: 10_000 }
+  })
+}, 60_000)
+
+afterAll(async () => {
+  killChildren()
+  await running?.close()
+  temp.cleanup()
+})
+
+afterEach(killChildren)
+
+describe("sync into SQLite", () => {
+  it("a first run writes exactly the service's data; a second run changes nothing", async () => {
+    const db = Path.join(temp.dir, "first.db")
+    const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+    const first = await cli(syncArgs(db), env)
+    expect(first.stderr).toBe("")
+    expect(first.code).toBe(0)
+    const tables = await expectTablesEqualService(running, db)
+    // One checkpoint per stream that had records; each is valid JSON { time, ids }.
+    expect(tables.checkpoints.length).toBeGreaterThan(subAccounts.length)
+    for (const c of tables.checkpoints) expect(JSON.parse(c.checkpoint)).toMatchObject({ time: expect.any(Number) })
+    const second = await cli(syncArgs(db), env)
+    expect(second.code).toBe(0)
+    expect((await readTables(db)).transfers).toEqual(tables.transfers)
+  }, 60_000)
+
+  for (const seed of [1, 2, 3]) {
+    it(`kill -9 at random points (seed ${seed}), restart: no gap, no duplicate, no lost update`, async () => {
+      const db = Path.join(temp.dir, `killed-${seed}.db`)
+      const killedAt = await killAndRestart(running, db, seed, 2)
+      expect(killedAt).toHaveLength(2)
+      expect(killedAt.some((k) => k.includes("killed")), killedAt.join("; ")).toBe(true)
+    }, 120_000)
+  }
+
+  it("--pairs: explicit pairs (sub→sub included) and nothing else", async () => {
+    const db = Path.join(temp.dir, "pairs.db")
+    const file = Path.join(temp.dir, "pairs.txt")
+    Fs.writeFileSync(file, `# explicit pairs\n${subAccounts[0]} ${subAccounts[1]}\n- ${subAccounts[2]} SPOT FUTURES\n`)
+    const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+    const result = await cli(["sync", "--db", db, "--pairs", file, "--since", "3y"], env)
+    expect(result.stderr).toBe("")
+    expect(result.code).toBe(0)
+    const all = await running.run(running.server.store.allTransfers())
+    const expected = all.filter((t) =>
+      (t.fromAccount === subAccounts[0] && t.toAccount === subAccounts[1]) ||
+      (t.fromAccount === null && t.toAccount === subAccounts[2] && t.fromAccountType === "SPOT" &&
+        t.toAccountType === "FUTURES")
+    ).map((t) => t.tranId).sort()
+    expect(expected.length).toBeGreaterThan(0)
+    expect((await readTables(db)).transfers.map((t) => t.tran_id).sort()).toEqual(expected)
+  }, 60_000)
+
+  it("bad --db, bad --pairs, conflicting flags → exit 2 or 1 with one sentence", async () => {
+    const env = cliEnv(running.server.baseUrl)
+    const noDir = await cli(["sync", "--db", Path.join(temp.dir, "no", "such", "dir.db")], env)
+    expect(noDir.code).toBe(1)
+    expect(noDir.stderr).toMatch(/^broker-history: cannot open the SQLite database .*check --db/)
+    const both = await cli(["sync", "--db", "x.db", "--sub-accounts", "a", "--sub-accounts-file", "f"], env)
+    expect(both.code).toBe(2)
+    const file = Path.join(temp.dir, "bad-pairs.txt")
+    Fs.writeFileSync(file, "a b c\n")
+    const badPairs = await cli(["sync", "--db", "x.db", "--pairs", file], env)
+    expect(badPairs.code).toBe(2)
+    expect(badPairs.stderr).toContain("line 1")
+    const badInterval = await cli(["sync", "--db", "x.db", "--follow", "--interval", "soon"], env)
+    expect(badInterval.code).toBe(2)
+  }, 60_000)
+
+  it(
+    "--follow picks up an inserted record and a changed deposit status within one interval; SIGTERM exits 0",
+    async () => {
+      const db = Path.join(temp.dir, "follow.db")
+      const now = Date.now()
+      const deposit = recentDeposit(777, now)
+      await running.run(running.server.store.insertDeposits([deposit]))
+      const interval = 2000
+      const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+      const child = spawn([...syncArgs(db), "--follow", "--interval", `${interval}ms`], env, 120_000)
+      await until(() => child.stdout().includes("caught up"), 60_000, "the catch-up")
+      await expectTablesEqualService(running, db)
+
+      const transfer = lateTransfer(777, Date.now() - 100)
+      const changedAt = Date.now()
+      await running.run(running.server.store.insertTransfers([transfer]))
+      await running.run(running.server.store.updateDeposit(deposit, { status: 5, confirmTimes: "20" }))
+      await until(
+        async () => {
+          const tables = await readTables(db)
+          return tables.transfers.some((t) => t.tran_id === transfer.tranId) &&
+            tables.deposits.some((d) => d.tx_id === deposit.txId && d.status === "5" && d.confirm_times === "20")
+        },
+        20_000,
+        "the new transfer and the deposit update"
+      )
+      const seenAfter = Date.now() - changedAt
+      console.log(`follow: changes seen in the database after ${seenAfter} ms (interval ${interval} ms)`)
+      // One interval, plus the time to read the changes and commit them.
+      expect(seenAfter).toBeLessThan(interval + 1500)
+      await expectTablesEqualService(running, db)
+
+      child.process.kill("SIGTERM")
+      const result = await child.done
+      expect(result.signal).toBe(null)
+      expect(result.code).toBe(0)
+      expect(result.stderr).toBe("")
+      expect(result.stdout).toMatch(/applied \d+ transfer and \d+ deposit records/)
+    },
+    120_000
+  )
+
+  it("SIGINT during the catch-up: the current batch commits, exit 0, and a restart completes exactly", async () => {
+    const db = Path.join(temp.dir, "sigint.db")
+    const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "40" })
+    const child = spawn(syncArgs(db), env)
+    await until(
+      async () => Fs.existsSync(db) && (await readTables(db).catch(() => undefined)) !== undefined,
+      30_000,
+      "the database"
+    )
+    child.process.kill("SIGINT")
+    const result = await child.done
+    expect(result.code).toBe(0)
+    expect(result.stderr).toBe("")
+    const again = await cli(syncArgs(db), env)
+    expect(again.code).toBe(0)
+    await expectTablesEqualService(running, db)
+  }, 90_000)
+})
