@@ -306,31 +306,35 @@ export const command = Command.make("sync", {
     const started = Date.now()
     const log = (line: string) => process.stdout.write(line + "\n")
 
-    const result = yield* run({
-      transferStreams,
-      since,
-      follow: flags.follow ? interval : undefined,
-      settlement,
-      concurrency: flags.concurrency,
-      batchSize: flags.batchSize,
-      batchWait: 250,
-      log
-    }).pipe(Effect.scoped)
-    const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.counts)
-    const progress = yield* Effect.flatMap(Progress.Progress, (p) => p.snapshot)
-    log(
-      `synced ${transferStreams.length + 1} streams into ${
-        SyncStore.describe(flags.db)
-      }: wrote ${result.totals.transfers} transfer and ${result.totals.deposits} deposit records in ${result.totals.batches} transactions; the tables hold ${counts.transfers} transfers and ${counts.deposits} deposits (${progress.requests} requests, ${progress.retries} retries, ${
-        ((Date.now() - started) / 1000).toFixed(1)
-      } s)`
+    // Flags are checked above, before the database is opened or created.
+    yield* Effect.gen(function*() {
+      const result = yield* run({
+        transferStreams,
+        since,
+        follow: flags.follow ? interval : undefined,
+        settlement,
+        concurrency: flags.concurrency,
+        batchSize: flags.batchSize,
+        batchWait: 250,
+        log
+      }).pipe(Effect.scoped)
+      const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.counts)
+      const progress = yield* Effect.flatMap(Progress.Progress, (p) => p.snapshot)
+      log(
+        `synced ${transferStreams.length + 1} streams into ${
+          SyncStore.describe(flags.db)
+        }: applied ${result.totals.transfers} transfer and ${result.totals.deposits} deposit records in ${result.totals.batches} transactions; the tables hold ${counts.transfers} transfers and ${counts.deposits} deposits (${progress.requests} requests, ${progress.retries} retries, ${
+          ((Date.now() - started) / 1000).toFixed(1)
+        } s)`
+      )
+    }).pipe(
+      Effect.provide(Layer.mergeAll(
+        ClientOptions.layer(flags.client, process.env),
+        SyncStore.layer(flags.db),
+        Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
+      ))
     )
   }).pipe(
-    Effect.provide(Layer.mergeAll(
-      ClientOptions.layer(flags.client, process.env),
-      SyncStore.layer(flags.db),
-      Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
-    )),
     ExitCode.report(flags.verbose)
   )).pipe(Command.withDescription(
     "Keep both histories in a database (tables transfers, deposits, sync_checkpoints), idempotently: " +

@@ -81,15 +81,25 @@ describe("sync into SQLite", () => {
     const noDir = await cli(["sync", "--db", Path.join(temp.dir, "no", "such", "dir.db")], env)
     expect(noDir.code).toBe(1)
     expect(noDir.stderr).toMatch(/^broker-history: cannot open the SQLite database .*check --db/)
-    const both = await cli(["sync", "--db", "x.db", "--sub-accounts", "a", "--sub-accounts-file", "f"], env)
+    const both = await cli([
+      "sync",
+      "--db",
+      Path.join(temp.dir, "x.db"),
+      "--sub-accounts",
+      "a",
+      "--sub-accounts-file",
+      "f"
+    ], env)
     expect(both.code).toBe(2)
     const file = Path.join(temp.dir, "bad-pairs.txt")
     Fs.writeFileSync(file, "a b c\n")
-    const badPairs = await cli(["sync", "--db", "x.db", "--pairs", file], env)
+    const badPairs = await cli(["sync", "--db", Path.join(temp.dir, "x.db"), "--pairs", file], env)
     expect(badPairs.code).toBe(2)
     expect(badPairs.stderr).toContain("line 1")
-    const badInterval = await cli(["sync", "--db", "x.db", "--follow", "--interval", "soon"], env)
+    const badInterval = await cli(["sync", "--db", Path.join(temp.dir, "x.db"), "--follow", "--interval", "soon"], env)
     expect(badInterval.code).toBe(2)
+    // A command line that is refused creates no database.
+    expect(Fs.existsSync(Path.join(temp.dir, "x.db"))).toBe(false)
   }, 60_000)
 
   it(

@@ -1,0 +1,225 @@
+// The pure parts: CSV, dates and durations, the sync plan, error sentences and exit codes, the
+// progress line, the export encoders, the serve argument list, and output backpressure.
+import { BrokerError } from "@broker-history/client"
+import { Prng } from "@broker-history/server"
+import { ConfigError, Duration, Effect, Either, Layer, Option, Stream } from "effect"
+import { Writable } from "node:stream"
+import { describe, expect, it } from "vitest"
+import * as Csv from "../src/Csv.js"
+import * as ExitCode from "../src/ExitCode.js"
+import * as Export from "../src/Export.js"
+import * as Output from "../src/Output.js"
+import * as Progress from "../src/Progress.js"
+import * as Serve from "../src/Serve.js"
+import * as SyncPlan from "../src/SyncPlan.js"
+import * as TimeText from "../src/TimeText.js"
+
+describe("Csv", () => {
+  it("quotes only what needs it, doubling quotes", () => {
+    expect(Csv.row(["a", "b,c", "say \"hi\"", "line\nbreak", " pad", null, 5])).toBe(
+      "a,\"b,c\",\"say \"\"hi\"\"\",\"line\nbreak\",\" pad\",,5\r\n"
+    )
+  })
+
+  it("parse inverts row for any text (seeded random fields)", () => {
+    const next = Prng.mulberry32(5)
+    const alphabet = "ab, \"\r\n;x"
+    for (let i = 0; i < 500; i++) {
+      const fields = Array.from(
+        { length: 1 + Math.floor(next() * 5) },
+        () => Prng.text(next, alphabet, Math.floor(next() * 6))
+      )
+      // A single empty field is an empty line: not a row.
+      if (fields.length === 1 && fields[0] === "") continue
+      expect(Csv.parse(Csv.row(fields))).toEqual([fields])
+    }
+  })
+})
+
+describe("TimeText", () => {
+  const now = Date.parse("2026-01-10T00:00:00Z")
+  it("reads dates, date-times, Unix ms and 'ago' durations", () => {
+    expect(TimeText.instant("2024-01-01", now)).toEqual(Either.right(Date.parse("2024-01-01T00:00:00Z")))
+    expect(TimeText.instant("2024-01-01T12:30:00", now)).toEqual(Either.right(Date.parse("2024-01-01T12:30:00Z")))
+    expect(TimeText.instant("2024-01-01T12:30:00+02:00", now)).toEqual(Either.right(Date.parse("2024-01-01T10:30:00Z")))
+    expect(TimeText.instant("1704067200000", now)).toEqual(Either.right(1704067200000))
+    expect(TimeText.instant("9d", now)).toEqual(Either.right(Date.parse("2026-01-01T00:00:00Z")))
+    expect(Either.isLeft(TimeText.instant("yesterday", now))).toBe(true)
+    expect(Either.isLeft(TimeText.instant("2024-13-45", now))).toBe(true)
+  })
+
+  it("reads durations", () => {
+    expect(TimeText.duration("30s")).toEqual(Either.right(Duration.seconds(30)))
+    expect(TimeText.duration("5m")).toEqual(Either.right(Duration.minutes(5)))
+    expect(TimeText.duration("1d")).toEqual(Either.right(Duration.days(1)))
+    expect(TimeText.duration("250ms")).toEqual(Either.right(Duration.millis(250)))
+    expect(Either.map(TimeText.duration("10 seconds"), Duration.toMillis)).toEqual(Either.right(10_000))
+    expect(Either.isLeft(TimeText.duration("soon"))).toBe(true)
+  })
+})
+
+describe("SyncPlan", () => {
+  it("default plan: master→sub and sub→master per sub-account and type pair, plus the master's own", () => {
+    const streams = SyncPlan.transferStreams(SyncPlan.defaultPairs(["a@x", "b@x", "c@x"]), ["SPOT", "FUTURES"])
+    expect(streams).toHaveLength((1 + 2 * 3) * 4)
+    expect(new Set(streams.map((s) => s.id)).size).toBe(streams.length)
+    expect(streams).toContainEqual(
+      SyncPlan.transferStream({ fromAccountType: "FUTURES", toAccountType: "SPOT", fromAccount: "b@x" })
+    )
+    expect(streams.filter((s) => s.query.fromAccount === undefined && s.query.toAccount === undefined)).toHaveLength(4)
+  })
+
+  it("reads a pairs file and refuses a bad line with its number", () => {
+    expect(SyncPlan.parsePairs("# c\n- a@x\nmaster b@x SPOT FUTURES\n a@x b@x # sub→sub\n")).toEqual(Either.right([
+      { fromAccount: undefined, toAccount: "a@x" },
+      { fromAccount: undefined, toAccount: "b@x", fromAccountType: "SPOT", toAccountType: "FUTURES" },
+      { fromAccount: "a@x", toAccount: "b@x" }
+    ]))
+    expect(SyncPlan.parsePairs("a b\na b c")).toEqual(Either.left(expect.stringContaining("line 2")))
+    expect(Either.isLeft(SyncPlan.parsePairs("# nothing\n"))).toBe(true)
+    expect(SyncPlan.names("a@x, b@x\n#c\n\nb@x")).toEqual(["a@x", "b@x"])
+  })
+})
+
+describe("ExitCode", () => {
+  const request = { endpoint: "transferHistory" }
+  it("maps every failure to its kind", () => {
+    const kinds = [
+      [new BrokerError.InvalidQuery({ endpoint: "x", parameter: "since", rule: "r" }), "usage"],
+      [
+        new BrokerError.AuthenticationError({ request, status: 401, code: 700001, msg: "m", reason: "ApiKey" }),
+        "authentication"
+      ],
+      [new BrokerError.TransportError({ request, reason: "Connect", description: "refused", attempts: 6 }), "network"],
+      [new BrokerError.ServerError({ request, status: 500, attempts: 6 }), "other"],
+      [
+        new BrokerError.RateLimited({ request, status: 429, code: 429, msg: "m", retryAfterMillis: 1, attempts: 6 }),
+        "other"
+      ],
+      [new BrokerError.ApiError({ request, status: 400, code: 33333, msg: "Param is error" }), "other"],
+      [new ExitCode.UsageError({ message: "m" }), "usage"],
+      [ConfigError.MissingData(["BROKER_API_KEY"], "missing"), "authentication"],
+      [ConfigError.InvalidData(["BROKER_RATE_LIMIT"], "BROKER_RATE_LIMIT must be a whole number"), "usage"],
+      [new Error("boom"), "other"]
+    ] as const
+    for (const [error, kind] of kinds) expect(ExitCode.describe(error).kind, String(error)).toBe(kind)
+    expect(new Set(Object.values(ExitCode.codes)).size).toBe(5)
+  })
+
+  it("says what to do", () => {
+    expect(ExitCode.describe(ConfigError.MissingData(["BROKER_SECRET_KEY"], "missing")).message).toBe(
+      "BROKER_SECRET_KEY (or --secret-key) is not set: set it to your API secret key (see --help)"
+    )
+    expect(ExitCode.describe(new Error("boom")).message).toContain("--verbose")
+  })
+
+  it("interruption and a closed stdout are success; failures carry the code", async () => {
+    expect(await Effect.runPromise(Effect.interrupt.pipe(ExitCode.report(false), Effect.either))).toEqual(
+      Either.right(undefined)
+    )
+    expect(await Effect.runPromise(Effect.fail(new ExitCode.PipeClosed()).pipe(ExitCode.report(false), Effect.either)))
+      .toEqual(Either.right(undefined))
+  })
+})
+
+describe("Progress", () => {
+  it("renders the live line and the summary", () => {
+    const s: Progress.Snapshot = {
+      label: "transfers",
+      records: 1500,
+      latest: Date.parse("2025-03-14T10:00:00Z"),
+      elapsedMillis: 3000,
+      requests: 12,
+      retries: 1,
+      rateLimitWaits: 3
+    }
+    expect(Progress.line(s)).toBe(
+      "transfers: 1500 records, at 2025-03-14, 500 records/s, 12 requests, 1 retry, 3 rate-limit waits"
+    )
+    expect(Progress.summary(s)).toBe(
+      "transfers: 1500 records in 3.0 s (500 records/s), 12 requests, 1 retry, 3 rate-limit waits"
+    )
+  })
+})
+
+describe("Export", () => {
+  const collect = (format: Export.Format, records: ReadonlyArray<{ a: number; b: string }>) =>
+    Effect.gen(function*() {
+      let text = ""
+      const output = Layer.succeed(
+        Output.Output,
+        Output.Output.of({ write: (t) => Effect.sync(() => void (text += t)) })
+      )
+      yield* Export.write(Stream.fromIterable(records), format, ["a", "b"], (r) => r.a).pipe(
+        Effect.provide(Layer.mergeAll(output, Progress.layer({ label: "x", endpoints: [], live: false })))
+      )
+      return text
+    }).pipe(Effect.runPromise)
+
+  it("writes NDJSON, CSV and a JSON array", async () => {
+    const records = [{ a: 1, b: "x" }, { a: 2, b: "y,z" }]
+    expect(await collect("ndjson", records)).toBe("{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y,z\"}\n")
+    expect(await collect("csv", records)).toBe("a,b\r\n1,x\r\n2,\"y,z\"\r\n")
+    expect(JSON.parse(await collect("json", records))).toEqual(records)
+    expect(await collect("json", [])).toBe("[]\n")
+  })
+})
+
+describe("Output", () => {
+  it("a write completes only when the destination has taken it (backpressure)", async () => {
+    const taken: Array<string> = []
+    let release: () => void = () => {}
+    const slow = new Writable({
+      highWaterMark: 1,
+      write(chunk, _enc, done) {
+        release = () => {
+          taken.push(String(chunk))
+          done()
+        }
+      }
+    })
+    const original = Object.getOwnPropertyDescriptor(process, "stdout")!
+    Object.defineProperty(process, "stdout", { value: slow, configurable: true })
+    try {
+      const program = Effect.gen(function*() {
+        const out = yield* Output.Output
+        const fiber = yield* Effect.fork(out.write("one"))
+        yield* Effect.sleep("50 millis")
+        const pending = fiber.unsafePoll()
+        release()
+        yield* fiber.await
+        return { pending, taken: [...taken] }
+      }).pipe(Effect.provide(Output.layerStdout))
+      const result = await Effect.runPromise(program)
+      expect(result.pending).toBe(null)
+      expect(result.taken).toEqual(["one"])
+    } finally {
+      Object.defineProperty(process, "stdout", original)
+    }
+  })
+
+  it("EPIPE ends writing with PipeClosed", async () => {
+    const broken = new Writable({
+      write(_chunk, _enc, done) {
+        done(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))
+      }
+    })
+    const original = Object.getOwnPropertyDescriptor(process, "stdout")!
+    Object.defineProperty(process, "stdout", { value: broken, configurable: true })
+    try {
+      const result = await Effect.runPromise(
+        Effect.flatMap(Output.Output, (out) => out.write("x")).pipe(Effect.provide(Output.layerStdout), Effect.either)
+      )
+      expect(Either.isLeft(result) && result.left._tag).toBe("PipeClosed")
+    } finally {
+      Object.defineProperty(process, "stdout", original)
+    }
+  })
+})
+
+describe("Serve", () => {
+  it("turns parsed flags back into the server program's arguments", () => {
+    expect(Serve.argv({ port: Option.some("0"), log: true, key: ["k:s:SPOT_DEPOSIT_READ"], host: Option.none() }))
+      .toEqual(["--port", "0", "--key", "k:s:SPOT_DEPOSIT_READ", "--no-log"])
+  })
+})
