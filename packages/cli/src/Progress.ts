@@ -139,7 +139,7 @@ export const layer = (options: Options): Layer.Layer<Progress> =>
       if (live) {
         const draw = Effect.flatMap(snapshot, (s) =>
           Effect.sync(() => {
-            const columns = process.stderr.columns ?? 120
+            const columns = process.stderr.columns > 0 ? process.stderr.columns : 120
             process.stderr.write(`\r\x1b[K${line(s).slice(0, Math.max(20, columns - 1))}`)
           }))
         yield* Effect.forkScoped(Effect.repeat(draw, Schedule.spaced("250 millis")))
