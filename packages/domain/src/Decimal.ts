@@ -5,6 +5,17 @@
  */
 import * as Schema from "effect/Schema"
 
+const decimalText = /^-?\d+(\.\d+)?$/
+
+/**
+ * True for decimal text (`"12.5"`, `"-3"`), the rule `DecimalString` checks, as a plain predicate.
+ *
+ * @example
+ * import { Decimal } from "@broker-history/domain"
+ * Decimal.isDecimalText("1e5") // false
+ */
+export const isDecimalText = (text: string): boolean => decimalText.test(text)
+
 /**
  * A decimal number as text (`"0.10000000"`, `"-12"`, `"3."` is rejected). Decoding checks the shape
  * and keeps the text unchanged.
@@ -15,7 +26,7 @@ import * as Schema from "effect/Schema"
  * Schema.decodeUnknownSync(Decimal.DecimalString)("0.10000000") // "0.10000000"
  */
 export const DecimalString = Schema.String.pipe(
-  Schema.pattern(/^-?\d+(\.\d+)?$/, { message: () => "expected decimal text such as \"12.5\"" }),
+  Schema.pattern(decimalText, { message: () => "expected decimal text such as \"12.5\"" }),
   Schema.brand("DecimalString")
 )
 

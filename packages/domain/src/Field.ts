@@ -3,8 +3,69 @@
  *
  * @since 0.1.0
  */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+
+/**
+ * Reads optional text: a string as is, `null`/`undefined` as `""`; `undefined` (no value) for
+ * anything else. The rule of `OptionalText`, as a plain function for compiled decoders.
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * Field.readOptionalText(null) // ""
+ */
+export const readOptionalText = (u: unknown): string | undefined =>
+  typeof u === "string" ? u : u === null || u === undefined ? "" : undefined
+
+/**
+ * Reads numeric text: a string as is, a finite number in base 10, `null`/`undefined` as `""`;
+ * `undefined` for anything else. The rule of `NumericText`.
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * Field.readNumericText(5) // "5"
+ */
+export const readNumericText = (u: unknown): string | undefined =>
+  typeof u === "string"
+    ? u
+    : typeof u === "number" && Number.isFinite(u)
+    ? String(u)
+    : u === null || u === undefined
+    ? ""
+    : undefined
+
+/**
+ * Reads an identifier: non-empty text, or a non-negative safe integer as text; `undefined` for
+ * anything else. The rule of `Id`.
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * Field.readId(42) // "42"
+ */
+export const readId = (u: unknown): string | undefined =>
+  typeof u === "string"
+    ? (u.length > 0 ? u : undefined)
+    : typeof u === "number" && Number.isSafeInteger(u) && u >= 0
+    ? String(u)
+    : undefined
+
+const integerText = /^\d{1,16}$/
+
+/**
+ * Reads a Unix millisecond time: a non-negative safe integer, or integer text; `undefined` for
+ * anything else. The rule of `Millis`.
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * Field.readMillis("1644489390087") // 1644489390087
+ */
+export const readMillis = (u: unknown): number | undefined => {
+  const n = typeof u === "number" ? u : typeof u === "string" && integerText.test(u) ? Number(u) : NaN
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
+}
 
 /**
  * Optional text: a string is kept as is; `null` or a missing field decode to `""`.
@@ -20,12 +81,12 @@ export const OptionalText: Schema.Schema<string, string | null | undefined> = Sc
   Schema.String,
   {
     strict: true,
-    decode: (u, _, ast) =>
-      typeof u === "string"
-        ? ParseResult.succeed(u)
-        : u === null || u === undefined
-        ? ParseResult.succeed("")
-        : ParseResult.fail(new ParseResult.Type(ast, u, "expected text or null")),
+    decode: (u, _, ast) => {
+      const text = readOptionalText(u)
+      return text !== undefined
+        ? ParseResult.succeed(text)
+        : ParseResult.fail(new ParseResult.Type(ast, u, "expected text or null"))
+    },
     encode: ParseResult.succeed
   }
 )
@@ -44,14 +105,12 @@ export const NumericText: Schema.Schema<string, string | number | null | undefin
   Schema.String,
   {
     strict: true,
-    decode: (u, _, ast) =>
-      typeof u === "string"
-        ? ParseResult.succeed(u)
-        : typeof u === "number" && Number.isFinite(u)
-        ? ParseResult.succeed(String(u))
-        : u === null || u === undefined
-        ? ParseResult.succeed("")
-        : ParseResult.fail(new ParseResult.Type(ast, u, "expected text, a number or null")),
+    decode: (u, _, ast) => {
+      const text = readNumericText(u)
+      return text !== undefined
+        ? ParseResult.succeed(text)
+        : ParseResult.fail(new ParseResult.Type(ast, u, "expected text, a number or null"))
+    },
     encode: ParseResult.succeed
   }
 )
@@ -69,17 +128,15 @@ export const Id: Schema.Schema<string, string | number> = Schema.transformOrFail
   Schema.String,
   {
     strict: true,
-    decode: (u, _, ast) =>
-      typeof u === "string" && u.length > 0
-        ? ParseResult.succeed(u)
-        : typeof u === "number" && Number.isSafeInteger(u) && u >= 0
-        ? ParseResult.succeed(String(u))
-        : ParseResult.fail(new ParseResult.Type(ast, u, "expected a non-empty identifier")),
+    decode: (u, _, ast) => {
+      const id = readId(u)
+      return id !== undefined
+        ? ParseResult.succeed(id)
+        : ParseResult.fail(new ParseResult.Type(ast, u, "expected a non-empty identifier"))
+    },
     encode: ParseResult.succeed
   }
 )
-
-const integerText = /^\d{1,16}$/
 
 /**
  * A Unix millisecond time: a non-negative safe integer, also accepted as integer text.
@@ -95,8 +152,8 @@ export const Millis: Schema.Schema<number, number | string> = Schema.transformOr
   {
     strict: true,
     decode: (u, _, ast) => {
-      const n = typeof u === "number" ? u : typeof u === "string" && integerText.test(u) ? Number(u) : NaN
-      return Number.isSafeInteger(n) && n >= 0
+      const n = readMillis(u)
+      return n !== undefined
         ? ParseResult.succeed(n)
         : ParseResult.fail(new ParseResult.Type(ast, u, "expected a Unix millisecond timestamp"))
     },
@@ -118,4 +175,63 @@ export const compareIds = (a: string, b: string): -1 | 0 | 1 => {
   if (a === b) return 0
   if (digits.test(a) && digits.test(b) && a.length !== b.length) return a.length < b.length ? -1 : 1
   return a < b ? -1 : 1
+}
+
+/**
+ * The annotation that carries a schema's compiled decoder (see `withCompiledDecoder`).
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * typeof Field.CompiledDecoderId // "symbol"
+ */
+export const CompiledDecoderId: unique symbol = Symbol.for("@broker-history/domain/Field/CompiledDecoder")
+
+/**
+ * A compiled decoder: the schema's decoding as one plain function, written from the same field
+ * rules. It returns the decoded value, or `undefined` when the input breaks any rule (the schema
+ * then decodes it again to say which rule, where).
+ *
+ * @example
+ * import type { Field } from "@broker-history/domain"
+ * const strings: Field.CompiledDecoder<ReadonlyArray<string>> = (u) =>
+ *   Array.isArray(u) && u.every((x) => typeof x === "string") ? u : undefined
+ */
+export type CompiledDecoder<A> = (input: unknown) => A | undefined
+
+/**
+ * Attaches a compiled decoder to a schema. It must accept only what the schema accepts and return
+ * exactly what the schema returns (a property test holds each one to this); `decoder` uses it.
+ *
+ * @example
+ * import { Field } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ * const Strings = Field.withCompiledDecoder(Schema.Array(Schema.String), (u) =>
+ *   Array.isArray(u) && u.every((x) => typeof x === "string") ? u : undefined)
+ */
+export const withCompiledDecoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  compiled: CompiledDecoder<A>
+): Schema.Schema<A, I> => schema.annotations({ [CompiledDecoderId]: compiled })
+
+/**
+ * The decoder of a schema, built once: the compiled decoder when the schema carries one, with the
+ * schema's own decoding as the fallback that reports what is wrong; otherwise the schema's decoding.
+ * Either way every field is validated.
+ *
+ * @example
+ * import { Field, TransferRecord } from "@broker-history/domain"
+ * const decodePage = Field.decoder(TransferRecord.TransferPage)
+ * decodePage([]) // Either.right([])
+ */
+export const decoder = <A, I>(
+  schema: Schema.Schema<A, I>
+): (input: unknown) => Either.Either<A, ParseResult.ParseError> => {
+  const full = Schema.decodeUnknownEither(schema)
+  const compiled = AST.getAnnotation<CompiledDecoder<A>>(schema.ast, CompiledDecoderId)
+  if (Option.isNone(compiled)) return full
+  const fast = compiled.value
+  return (input) => {
+    const value = fast(input)
+    return value === undefined ? full(input) : Either.right(value)
+  }
 }

@@ -4,8 +4,18 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { DecimalString } from "./Decimal.js"
-import { compareIds, Id, Millis, OptionalText } from "./Field.js"
+import { DecimalString, isDecimalText } from "./Decimal.js"
+import type { CompiledDecoder } from "./Field.js"
+import {
+  compareIds,
+  Id,
+  Millis,
+  OptionalText,
+  readId,
+  readMillis,
+  readOptionalText,
+  withCompiledDecoder
+} from "./Field.js"
 
 /**
  * Transfer status. Documented values are listed; any other value the service sends is kept.
@@ -122,21 +132,8 @@ const Fields = Schema.Struct({
   timestamp: Schema.Number
 })
 
-/**
- * Schema of a transfer record: decodes the wire shape (either symbol spelling, `null` text, numeric
- * ids) and encodes to the sample spelling (`fromSymbol`/`toSymbol`). Unknown extra fields are ignored.
- *
- * @example
- * import { TransferRecord } from "@broker-history/domain"
- * import { Schema } from "effect"
- * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
- *   tranId: "11945860693", fromAccount: "master@test.com", toAccount: "sub@test.com",
- *   clientTranId: null, asset: "BTC", amount: "0.10000000", fromAccountType: "SPOT",
- *   toAccountType: "FUTURES", fromsymbol: "", tosymbol: "", status: "SUCCESS", timestamp: 1544433325000
- * })
- * r.amount // "0.10000000"
- */
-export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded> = Schema.transform(Wire, Fields, {
+// The declarative schema: the rules, and the error reports when a record breaks one.
+const schema = Schema.transform(Wire, Fields, {
   strict: false,
   decode: (w) => ({
     tranId: w.tranId,
@@ -156,6 +153,81 @@ export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded
 }).annotations({ identifier: "TransferRecord" }) as unknown as Schema.Schema<TransferRecord, TransferRecordEncoded>
 
 /**
+ * One wire record decoded by the same field rules as `TransferRecord`, in one pass with no
+ * intermediate values; `undefined` when any rule is broken.
+ */
+const compiledRecord: CompiledDecoder<TransferRecord> = (u) => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined
+  const w = u as { readonly [field: string]: unknown }
+  const tranId = readId(w.tranId)
+  const clientTranId = readOptionalText(w.clientTranId)
+  const fromAccount = readOptionalText(w.fromAccount)
+  const toAccount = readOptionalText(w.toAccount)
+  const asset = w.asset
+  const amount = w.amount
+  const fromAccountType = readOptionalText(w.fromAccountType)
+  const toAccountType = readOptionalText(w.toAccountType)
+  const fromSymbol = readOptionalText(w.fromSymbol)
+  const fromsymbol = readOptionalText(w.fromsymbol)
+  const toSymbol = readOptionalText(w.toSymbol)
+  const tosymbol = readOptionalText(w.tosymbol)
+  const status = readOptionalText(w.status)
+  const timestamp = readMillis(w.timestamp)
+  if (
+    tranId === undefined || clientTranId === undefined || fromAccount === undefined || toAccount === undefined ||
+    typeof asset !== "string" || typeof amount !== "string" || !isDecimalText(amount) ||
+    fromAccountType === undefined || toAccountType === undefined || fromSymbol === undefined ||
+    fromsymbol === undefined || toSymbol === undefined || tosymbol === undefined || status === undefined ||
+    timestamp === undefined
+  ) return undefined
+  return {
+    tranId,
+    clientTranId,
+    fromAccount,
+    toAccount,
+    asset,
+    amount: amount as DecimalString,
+    fromAccountType,
+    toAccountType,
+    fromSymbol: fromSymbol !== "" ? fromSymbol : fromsymbol,
+    toSymbol: toSymbol !== "" ? toSymbol : tosymbol,
+    status,
+    timestamp
+  }
+}
+
+const compiledPage: CompiledDecoder<ReadonlyArray<TransferRecord>> = (u) => {
+  if (!Array.isArray(u)) return undefined
+  const out = new Array<TransferRecord>(u.length)
+  for (let i = 0; i < u.length; i++) {
+    const record = compiledRecord(u[i])
+    if (record === undefined) return undefined
+    out[i] = record
+  }
+  return out
+}
+
+/**
+ * Schema of a transfer record: decodes the wire shape (either symbol spelling, `null` text, numeric
+ * ids) and encodes to the sample spelling (`fromSymbol`/`toSymbol`). Unknown extra fields are ignored.
+ * It carries a compiled decoder (the same rules in one pass) that `Field.decoder` uses.
+ *
+ * @example
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: "11945860693", fromAccount: "master@test.com", toAccount: "sub@test.com",
+ *   clientTranId: null, asset: "BTC", amount: "0.10000000", fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES", fromsymbol: "", tosymbol: "", status: "SUCCESS", timestamp: 1544433325000
+ * })
+ * r.amount // "0.10000000"
+ */
+export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded> = withCompiledDecoder(
+  schema,
+  compiledRecord
+)
+
+/**
  * A page of transfer records: the body of a successful transfer-history answer.
  *
  * @example
@@ -163,8 +235,8 @@ export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded
  * import { Schema } from "effect"
  * Schema.decodeUnknownSync(TransferRecord.TransferPage)([]) // []
  */
-export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, ReadonlyArray<TransferRecordEncoded>> = Schema
-  .Array(TransferRecord)
+export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, ReadonlyArray<TransferRecordEncoded>> =
+  withCompiledDecoder(Schema.Array(TransferRecord), compiledPage)
 
 /**
  * The identity of a transfer: its `tranId`.

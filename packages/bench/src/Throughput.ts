@@ -1,0 +1,316 @@
+/**
+ * Client overhead: the same pages of the page server read, in one run and alternating, by a raw
+ * `undici.request` loop (the physical limit of this machine for this work), a raw `fetch` loop,
+ * ccxt's MEXC client, `BrokerHistory.transferHistory` page calls and the `BrokerHistory.transfers`
+ * stream. Each round runs every contender once (the starting contender rotates); the figures are
+ * medians over rounds, and ratios are taken to the raw undici loop of the same round.
+ *
+ * @since 0.1.0
+ */
+import { BrokerHistory } from "@broker-history/client"
+import { Signature } from "@broker-history/domain"
+import { ApiKeys } from "@broker-history/server"
+import ccxt from "ccxt"
+import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as Undici from "undici"
+import * as Measure from "./Measure.js"
+import * as PageServer from "./PageServer.js"
+
+/**
+ * What a throughput run reads and how often.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const smoke: Throughput.Options = { pages: 20, rounds: 1, warmupPages: 5 }
+ */
+export interface Options {
+  /** Pages of 500 records each contender reads per round (the issue asks for ≥ 2,000). */
+  readonly pages: number
+  readonly rounds: number
+  /** Pages each contender reads once before the measured rounds (JIT warm-up). */
+  readonly warmupPages: number
+  /** Spacing of the dataset's records (ms). */
+  readonly spacing?: number | undefined
+  /** Only these contenders (default all). */
+  readonly only?: ReadonlyArray<Name> | undefined
+}
+
+/**
+ * The contenders, in the issue's order.
+ *
+ * @example
+ * import { Throughput } from "@broker-history/bench"
+ * Throughput.names[0] // "undici"
+ */
+export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
+
+/**
+ * A contender's name.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const n: Throughput.Name = "stream"
+ */
+export type Name = typeof names[number]
+
+/** What each contender is, for the table. */
+export const labels: Record<Name, string> = {
+  undici: "raw undici.request + node:crypto + JSON.parse",
+  fetch: "raw fetch + node:crypto + JSON.parse",
+  ccxt: "ccxt mexc brokerPrivateGetSubAccountUniversalTransfer",
+  pageCalls: "BrokerHistory.transferHistory page calls",
+  stream: "BrokerHistory.transfers stream"
+}
+
+/**
+ * One contender's reading of the dataset in one round.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const perPage = (s: Throughput.Sample) => s.wallMillis / s.pages
+ */
+export interface Sample {
+  readonly name: Name
+  readonly round: number
+  readonly pages: number
+  readonly records: number
+  /** Requests the page server received for this reading. */
+  readonly requests: number
+  /** Requests that carried an API key header and a signature. */
+  readonly signed: number
+  readonly wallMillis: number
+  readonly cpuMillis: number
+}
+
+/**
+ * A contender's medians over the rounds, and the medians of its per-round ratios to raw undici.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const ok = (s: Throughput.Summary) => s.ratioRecordsPerSecond >= 0.9
+ */
+export interface Summary {
+  readonly name: Name
+  readonly label: string
+  readonly pagesPerSecond: number
+  readonly recordsPerSecond: number
+  readonly cpuSecondsPerMillionRecords: number
+  readonly requestsPerRound: number
+  readonly ratioPagesPerSecond: number
+  readonly ratioRecordsPerSecond: number
+  /** CPU per record relative to raw undici (> 1: costs more CPU). */
+  readonly ratioCpu: number
+}
+
+/**
+ * The full result: raw samples and per-contender summaries.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const names = (r: Throughput.Result) => r.summaries.map((s) => s.name)
+ */
+export interface Result {
+  readonly options: Options
+  readonly shape: PageServer.Shape
+  readonly samples: ReadonlyArray<Sample>
+  readonly summaries: ReadonlyArray<Summary>
+}
+
+const key = ApiKeys.demo
+const filters = "fromAccountType=SPOT&toAccountType=FUTURES"
+
+/** The query the raw loops send for dataset page `k`: the same parameters, in the same order, as the client. */
+const rawQuery = (shape: PageServer.Shape, k: number): string => {
+  const [startTime, endTime] = PageServer.pageWindow(shape, k)
+  const query =
+    `${filters}&startTime=${startTime}&endTime=${endTime}&page=1&limit=${PageServer.pageSize}&timestamp=${Date.now()}`
+  return `${query}&signature=${Signature.hmacSha256Hex(key.secretKey, query)}`
+}
+
+const rawHeaders = { "X-MEXC-APIKEY": key.apiKey, "content-type": "application/json", accept: "application/json" }
+
+/** Reads pages `[0, pages)` and returns the records read; one per contender. */
+type Reader = (pages: number) => Promise<number>
+
+const makeReaders = async (
+  server: PageServer.Running
+): Promise<{ readers: Record<Name, Reader>; close: () => Promise<void> }> => {
+  const shape = server.shape
+  const url = server.baseUrl + PageServer.transferPath + "?"
+  const dispatcher = new Undici.Agent({ keepAliveTimeout: 60_000 })
+
+  const undici: Reader = async (pages) => {
+    let records = 0
+    for (let k = 0; k < pages; k++) {
+      const response = await Undici.request(url + rawQuery(shape, k), { headers: rawHeaders, dispatcher })
+      const body = JSON.parse(await response.body.text()) as ReadonlyArray<unknown>
+      if (response.statusCode !== 200) throw new Error(`undici: status ${response.statusCode}`)
+      records += body.length
+    }
+    return records
+  }
+
+  const fetchLoop: Reader = async (pages) => {
+    let records = 0
+    for (let k = 0; k < pages; k++) {
+      const response = await fetch(url + rawQuery(shape, k), { headers: rawHeaders })
+      const body = JSON.parse(await response.text()) as ReadonlyArray<unknown>
+      if (response.status !== 200) throw new Error(`fetch: status ${response.status}`)
+      records += body.length
+    }
+    return records
+  }
+
+  const exchange = new ccxt.mexc({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false }) // The implicit broker methods build `urls.api.broker.private + "/" + path`.
+  ;(exchange.urls as any).api.broker.private = server.baseUrl + "/api/v3/broker"
+  const ccxtLoop: Reader = async (pages) => {
+    let records = 0
+    for (let k = 0; k < pages; k++) {
+      const [startTime, endTime] = PageServer.pageWindow(shape, k)
+      const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer({
+        fromAccountType: "SPOT",
+        toAccountType: "FUTURES",
+        startTime,
+        endTime,
+        page: 1,
+        limit: PageServer.pageSize
+      })
+      records += (body as ReadonlyArray<unknown>).length
+    }
+    return records
+  }
+
+  const runtime = ManagedRuntime.make(BrokerHistory.layerOptions({
+    baseUrl: server.baseUrl,
+    apiKey: Redacted.make(key.apiKey),
+    secretKey: Redacted.make(key.secretKey),
+    // The budget never binds here: the service is local and the point is the client's own cost.
+    rateLimit: { limit: 100_000, interval: "1 millis" }
+  }))
+  const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
+
+  const pageCalls: Reader = (pages) =>
+    runtime.runPromise(Effect.gen(function*() {
+      let records = 0
+      for (let k = 0; k < pages; k++) {
+        const [startTime, endTime] = PageServer.pageWindow(shape, k)
+        const page = yield* history.transferHistory({
+          fromAccountType: "SPOT",
+          toAccountType: "FUTURES",
+          startTime,
+          endTime,
+          page: 1,
+          limit: PageServer.pageSize
+        })
+        records += page.length
+      }
+      return records
+    }))
+
+  const stream: Reader = (pages) => {
+    const [since] = PageServer.pageWindow(shape, 0)
+    const [, until] = PageServer.pageWindow(shape, pages - 1)
+    return runtime.runPromise(
+      Stream.runCount(history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", since, until }))
+    )
+  }
+
+  return {
+    readers: { undici, fetch: fetchLoop, ccxt: ccxtLoop, pageCalls, stream },
+    close: async () => {
+      await runtime.dispose()
+      await dispatcher.close()
+    }
+  }
+}
+
+/**
+ * Summarises samples: medians per contender, ratios to raw undici taken per round.
+ *
+ * @example
+ * import { Throughput } from "@broker-history/bench"
+ * Throughput.summarize([]) // []
+ */
+export const summarize = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary> => {
+  const pagesPerSecond = (s: Sample) => s.pages / (s.wallMillis / 1000)
+  const recordsPerSecond = (s: Sample) => s.records / (s.wallMillis / 1000)
+  const cpuPerMillion = (s: Sample) => (s.cpuMillis / 1000) / (s.records / 1_000_000)
+  const present = names.filter((n) => samples.some((s) => s.name === n))
+  return present.map((name) => {
+    const mine = samples.filter((s) => s.name === name)
+    const ratios = (f: (s: Sample) => number) =>
+      Measure.median(mine.flatMap((s) => {
+        const base = samples.find((b) => b.name === "undici" && b.round === s.round)
+        return base === undefined ? [] : [f(s) / f(base)]
+      }))
+    return {
+      name,
+      label: labels[name],
+      pagesPerSecond: Measure.median(mine.map(pagesPerSecond)),
+      recordsPerSecond: Measure.median(mine.map(recordsPerSecond)),
+      cpuSecondsPerMillionRecords: Measure.median(mine.map(cpuPerMillion)),
+      requestsPerRound: Measure.median(mine.map((s) => s.requests)),
+      ratioPagesPerSecond: ratios(pagesPerSecond),
+      ratioRecordsPerSecond: ratios(recordsPerSecond),
+      ratioCpu: ratios(cpuPerMillion)
+    }
+  })
+}
+
+/**
+ * Runs the throughput benchmark against a fresh page server (a child process, always stopped).
+ *
+ * @example
+ * import { Throughput } from "@broker-history/bench"
+ * const result = await Throughput.run({ pages: 20, rounds: 1, warmupPages: 5 })
+ */
+export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+  const shape: PageServer.Shape = {
+    ...PageServer.defaultShape,
+    pages: options.pages,
+    spacing: options.spacing ?? PageServer.defaultShape.spacing
+  }
+  const server = await PageServer.spawn(shape)
+  try {
+    const { close, readers } = await makeReaders(server)
+    try {
+      const contenders = options.only ?? names
+      for (const name of contenders) await readers[name](Math.min(options.warmupPages, options.pages))
+      const samples: Array<Sample> = []
+      for (let round = 0; round < options.rounds; round++) {
+        for (let i = 0; i < contenders.length; i++) {
+          const name = contenders[(round + i) % contenders.length]!
+          await server.counts(true)
+          const { result: records, timing } = await Measure.timed(() => readers[name](options.pages))
+          const counts = await server.counts()
+          if (records !== options.pages * PageServer.pageSize) {
+            throw new Error(`${name} read ${records} records, expected ${options.pages * PageServer.pageSize}`)
+          }
+          if (counts.signed !== counts.requests) throw new Error(`${name} sent unsigned requests`)
+          samples.push({
+            name,
+            round,
+            pages: options.pages,
+            records,
+            requests: counts.requests,
+            signed: counts.signed,
+            ...timing
+          })
+          log(
+            `throughput round ${round + 1}/${options.rounds} ${name}: ${
+              Measure.fixed(options.pages / (timing.wallMillis / 1000), 0)
+            } pages/s, ${counts.requests} requests, cpu ${Measure.fixed(timing.cpuMillis / 1000, 2)} s`
+          )
+        }
+      }
+      return { options, shape, samples, summaries: summarize(samples) }
+    } finally {
+      await close()
+    }
+  } finally {
+    await server.stop()
+  }
+}
