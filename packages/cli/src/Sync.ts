@@ -192,7 +192,11 @@ export const run = (settings: Settings) =>
       return t + d === 0 ?
         Effect.void :
         Effect.sync(() =>
-          settings.log(`${new Date().toISOString()} applied ${t} transfer and ${d} deposit records (new, changed, or re-read in the settlement window)`)
+          settings.log(
+            `${
+              new Date().toISOString()
+            } applied ${t} transfer and ${d} deposit records (new, changed, or re-read in the settlement window)`
+          )
         )
     })
     yield* Effect.forkScoped(Effect.repeat(report, Schedule.spaced(Duration.millis(settings.follow))))
