@@ -20,7 +20,9 @@ import * as Sync from "./Sync.js"
 export const command = Command.make("broker-history").pipe(
   Command.withDescription(
     "Export a broker's sub-account transfer and deposit histories, keep them synced in SQLite or PostgreSQL, " +
-      "or run the reference service and the demo. Run a subcommand with --help for its flags."
+      "or run the reference service and the demo. Run a subcommand with --help for its flags. Exit codes: " +
+      "0 done (also a closed stdout and SIGINT/SIGTERM), 1 the service, database or output failed, 2 usage, " +
+      "3 authentication (credentials missing or refused), 4 network (unreachable after the retries)."
   ),
   Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command, Serve.command, Demo.command])
 )
