@@ -383,7 +383,10 @@ const resolveRange = (
     }
     // Validated everything first: only now may a request (the server's time) be made.
     const until = until0 ?? (yield* clock.serverNow)
-    const since = since0 ?? Math.max(0, until - Duration.toMillis(defaultLookback))
+    // Resuming without `since` continues from the checkpoint, however old: the default lookback
+    // must never open a gap between a stored checkpoint and the records after it.
+    const since = since0 ??
+      (resume !== undefined ? resume.time : Math.max(0, until - Duration.toMillis(defaultLookback)))
     if (since > until) return yield* fail("since", "must not be after until (the server's now)")
     return { since, until, limit, concurrency, maxWindow, resume, follow }
   })

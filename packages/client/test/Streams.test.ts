@@ -196,6 +196,18 @@ describe("full-history streams (mocked service)", () => {
       }
     }))
 
+  it.effect("resume without since continues from a checkpoint older than the default lookback", () =>
+    Effect.gen(function*() {
+      const year = 365 * 86_400_000
+      const rows = [0, 1, 2].map((i) => ({ tranId: String(10 + i), timestamp: i * year, status: "SUCCESS" }))
+      const mock = mockService(transferService(rows))
+      const out = yield* withHistory(
+        mock,
+        (h) => collect(h.transfers({ ...base, until: 2 * year + 1, resume: { time: 0, ids: ["10"] } }))
+      )
+      expect(ids(out)).toEqual(["11", "12"])
+    }))
+
   it.effect("live inserts while paging: nothing duplicated or displaced; records after until are not emitted", () =>
     Effect.gen(function*() {
       const rows = Array.from(
