@@ -210,8 +210,8 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
 
     /**
      * The initial range. With concurrency > 1, windows are planned ahead and their first pages
-     * fetched concurrently; output stays in order, and a window that came back full is walked
-     * again, sequentially, inside its own bounds.
+     * fetched concurrently; output stays in order, and a window that came back full is planned
+     * again, the same way, inside its own bounds.
      */
     const initial = (from: number, to: number): Stream.Stream<Change<A>, BrokerError> => {
       if (options.concurrency <= 1) return walk(from, to, "walk")
@@ -235,7 +235,10 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
           if (window.start === window.end) {
             return Stream.fromIterableEffect(wholeMillisecond(window.start, records, "walk"))
           }
-          return walk(window.start, window.end, "walk")
+          // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
+          // sequentially would fall back to one request per round trip (a first window spanning the
+          // whole range comes back full, and the rest of the range would be read one window at a time).
+          return initial(window.start, window.end)
         })
       )
     }
