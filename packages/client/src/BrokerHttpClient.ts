@@ -27,7 +27,6 @@ import type * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import { BrokerConfig } from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
-import * as BrokerErrors from "./BrokerError.js"
 import * as Answer from "./internal/Answer.js"
 import * as Retry from "./internal/Retry.js"
 import * as SlidingWindow from "./internal/SlidingWindow.js"
@@ -176,17 +175,7 @@ export const make = Effect.gen(function*() {
         }).pipe(
           // Anything that renders these request headers (platform spans, logs) shows the key redacted.
           Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),
-          Effect.catchTag("RequestError", "ResponseError", (e) => Effect.fail(Answer.transportFailure(ctx, e, n))),
-          Effect.timeoutFail({
-            duration: config.requestTimeout,
-            onTimeout: () =>
-              new BrokerErrors.TransportError({
-                request: ctx,
-                reason: "Timeout",
-                description: `no complete answer within ${Duration.format(config.requestTimeout)}`,
-                attempts: n
-              })
-          })
+          (exchange) => Answer.withinDeadline(exchange, ctx, n, config.requestTimeout)
         )
         yield* Effect.annotateCurrentSpan("http.response.status_code", outcome.status)
         if (outcome.status < 200 || outcome.status >= 300) {

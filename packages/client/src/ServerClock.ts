@@ -18,7 +18,6 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { BrokerConfig } from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
-import * as BrokerErrors from "./BrokerError.js"
 import * as Answer from "./internal/Answer.js"
 import * as Retry from "./internal/Retry.js"
 
@@ -90,17 +89,7 @@ export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, Broker
         // The server read its clock somewhere between sending and receiving: assume the middle.
         return Math.round(body.right.serverTime - (before + after) / 2)
       }).pipe(
-        Effect.catchTag("RequestError", "ResponseError", (e) => Effect.fail(Answer.transportFailure(ctx, e, n))),
-        Effect.timeoutFail({
-          duration: config.requestTimeout,
-          onTimeout: () =>
-            new BrokerErrors.TransportError({
-              request: ctx,
-              reason: "Timeout",
-              description: "no answer within the request timeout",
-              attempts: n
-            })
-        })
+        (exchange) => Answer.withinDeadline(exchange, ctx, n, config.requestTimeout)
       )
 
     const sync = Retry.retrying(config.retry, attempt, () => Effect.void).pipe(

@@ -5,7 +5,9 @@
  */
 import type { Endpoint } from "@broker-history/domain"
 import { ErrorBody } from "@broker-history/domain"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -184,3 +186,31 @@ const describeCause = (cause: unknown): string =>
 /** The request context of an endpoint call. */
 export const endpointContext = (endpoint: Endpoint.Endpoint, params: ReadonlyArray<readonly [string, string]>) =>
   requestContext(endpoint.name, params)
+
+/**
+ * One attempt's exchange with the platform's failures as `TransportError`s and a deadline: the
+ * request, the answer and its body must all complete within `timeout`.
+ */
+export const withinDeadline = <A, E, R>(
+  exchange: Effect.Effect<A, E | HttpClientError.HttpClientError, R>,
+  ctx: RequestContext,
+  attempt: number,
+  timeout: Duration.Duration
+): Effect.Effect<A, Exclude<E, HttpClientError.HttpClientError> | BrokerError.TransportError, R> =>
+  exchange.pipe(
+    Effect.mapError((e) =>
+      HttpClientError.isHttpClientError(e)
+        ? transportFailure(ctx, e, attempt)
+        : e as Exclude<E, HttpClientError.HttpClientError>
+    ),
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: () =>
+        new BrokerError.TransportError({
+          request: ctx,
+          reason: "Timeout",
+          description: `no complete answer within ${Duration.format(timeout)}`,
+          attempts: attempt
+        })
+    })
+  )
