@@ -1,0 +1,77 @@
+// A logger and a tracer that keep everything (copied from the client tests).
+import { Cause, Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Tracer } from "effect"
+
+/** Everything a program wrote to logs and spans, as text to search. */
+export interface Captured {
+  readonly logs: Array<string>
+  readonly spans: Array<{ name: string; attributes: Record<string, unknown>; events: Array<string> }>
+}
+
+/** A logger and a tracer that record everything (all levels, all attributes and events). */
+export const capture = () => {
+  const captured: Captured = { logs: [], spans: [] }
+  const logger = Logger.make(({ annotations, cause, logLevel, message, spans }) => {
+    captured.logs.push(
+      JSON.stringify({
+        level: logLevel.label,
+        message,
+        annotations: Object.fromEntries(annotations),
+        spans: [...spans].map((s) => s.label),
+        cause: Cause.isEmpty(cause) ? "" : Cause.pretty(cause, { renderErrorCause: true })
+      })
+    )
+  })
+  const tracer = Tracer.make({
+    span(name, parent, context, links, startTime, kind) {
+      const record = { name, attributes: {} as Record<string, unknown>, events: [] as Array<string> }
+      const attributes = new Map<string, unknown>()
+      captured.spans.push(record)
+      const span: Tracer.Span = {
+        _tag: "Span",
+        name,
+        spanId: Math.random().toString(16).slice(2),
+        traceId: "trace",
+        parent,
+        context,
+        status: { _tag: "Started", startTime },
+        attributes,
+        links,
+        sampled: true,
+        kind,
+        end(endTime, exit) {
+          ;(span as any).status = { _tag: "Ended", startTime, endTime, exit }
+          record.events.push(`end ${JSON.stringify(exit)}`)
+        },
+        attribute(key, value) {
+          attributes.set(key, value)
+          record.attributes[key] = value
+        },
+        event(eventName, _time, attributes) {
+          record.events.push(`${eventName} ${JSON.stringify(attributes ?? {})}`)
+        },
+        addLinks() {}
+      }
+      return span
+    },
+    context: (f) => f()
+  })
+  const layer = Layer.mergeAll(
+    Logger.replace(Logger.defaultLogger, logger),
+    Logger.minimumLogLevel(LogLevel.All),
+    Layer.setTracer(tracer)
+  )
+  // Locally scoped: a tracer or logger set by Effect.provide(layer) stays set after the effect.
+  const observe = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    self.pipe(
+      Effect.withTracer(tracer),
+      Effect.locallyWith(FiberRef.currentLoggers, HashSet.add(logger)),
+      Logger.withMinimumLogLevel(LogLevel.All)
+    )
+  return { captured, layer, observe }
+}
+
+/** Every text a failure shows: message, toString, JSON and the pretty cause. */
+export const errorTexts = (error: unknown): Array<string> => {
+  const e = error as { message?: unknown; toString(): string }
+  return [String(e.message), e.toString(), JSON.stringify(error), Cause.pretty(Cause.fail(error))]
+}
