@@ -3,4 +3,10 @@
  *
  * @since 0.1.0
  */
+export * as Bench from "./Bench.js"
+export * as Measure from "./Measure.js"
+export * as Memory from "./Memory.js"
 export * as PageServer from "./PageServer.js"
+export * as Saturation from "./Saturation.js"
+export * as Soak from "./Soak.js"
+export * as Throughput from "./Throughput.js"

@@ -1,0 +1,193 @@
+/**
+ * The whole benchmark: throughput, memory, rate-limit saturation and the fault soak, one after the
+ * other, rendered as one table; the raw figures go to a JSON file (see `main.ts`).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Os from "node:os"
+import * as Measure from "./Measure.js"
+import * as Memory from "./Memory.js"
+import * as Saturation from "./Saturation.js"
+import * as Soak from "./Soak.js"
+import * as Throughput from "./Throughput.js"
+
+/**
+ * Sizes of every part.
+ *
+ * @example
+ * import { Bench } from "@broker-history/bench"
+ * Bench.full.throughput.pages // 2000
+ */
+export interface Sizes {
+  readonly throughput: Throughput.Options
+  readonly memory: Memory.Options
+  readonly saturation: Saturation.Options
+  readonly soak: Soak.Options
+}
+
+/** What `pnpm bench` runs. */
+export const full: Sizes = {
+  throughput: { pages: 2000, rounds: 5, warmupPages: 300 },
+  memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
+  saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
+  soak: { ...Soak.ciOptions, seeds: 100 }
+}
+
+/** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
+export const smoke: Sizes = {
+  throughput: { pages: 20, rounds: 1, warmupPages: 5 },
+  memory: { records: 20_000, checkpoint: 10_000, rounds: 1 },
+  saturation: { rate: 50, latencyMillis: 20, records: 1_000, limit: 100, concurrency: 4, marginMillis: 25 },
+  soak: { ...Soak.ciOptions, seeds: 2, concurrency: 2 }
+}
+
+/**
+ * The machine the figures come from.
+ *
+ * @example
+ * import type { Bench } from "@broker-history/bench"
+ * const where = (m: Bench.Machine) => `${m.cpus} x ${m.cpuModel}`
+ */
+export interface Machine {
+  readonly date: string
+  readonly node: string
+  readonly platform: string
+  readonly cpus: number
+  readonly cpuModel: string
+  readonly memoryGb: number
+  readonly loadAverageAtStart: ReadonlyArray<number>
+  readonly gcExposed: boolean
+}
+
+/**
+ * Everything one run measured.
+ *
+ * @example
+ * import type { Bench } from "@broker-history/bench"
+ * const soakExact = (r: Bench.Results) => r.soak?.totals.exact
+ */
+export interface Results {
+  readonly machine: Machine
+  readonly sizes: Sizes
+  readonly throughput?: Throughput.Result | undefined
+  readonly memory?: Memory.Result | undefined
+  readonly saturation?: Saturation.Result | undefined
+  readonly soak?: Soak.Result | undefined
+}
+
+/**
+ * The parts of the benchmark.
+ *
+ * @example
+ * import type { Bench } from "@broker-history/bench"
+ * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
+ */
+export type Part = "throughput" | "memory" | "saturation" | "soak"
+
+/** Every part, in the order they run. */
+export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak"]
+
+const machine = (): Machine => ({
+  date: new Date().toISOString(),
+  node: process.version,
+  platform: `${Os.type()} ${Os.release()} ${Os.arch()}`,
+  cpus: Os.cpus().length,
+  cpuModel: Os.cpus()[0]?.model ?? "unknown",
+  memoryGb: Math.round(Os.totalmem() / 1e9),
+  loadAverageAtStart: Os.loadavg().map((l) => Math.round(l * 100) / 100),
+  gcExposed: Measure.canCollectGarbage()
+})
+
+/**
+ * Runs the chosen parts with the given sizes.
+ *
+ * @example
+ * import { Bench } from "@broker-history/bench"
+ * const results = await Bench.run(Bench.smoke, ["soak"])
+ */
+export const run = async (
+  sizes: Sizes,
+  only: ReadonlyArray<Part> = parts,
+  log: (line: string) => void = () => {}
+): Promise<Results> => {
+  const results: { -readonly [K in keyof Results]: Results[K] } = { machine: machine(), sizes }
+  if (only.includes("throughput")) results.throughput = await Throughput.run(sizes.throughput, log)
+  if (only.includes("memory")) results.memory = await Memory.run(sizes.memory, log)
+  if (only.includes("saturation")) results.saturation = await Effect.runPromise(Saturation.run(sizes.saturation, log))
+  if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))
+  return results
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
+
+/**
+ * The results as one table (markdown), rows in a fixed order.
+ *
+ * @example
+ * import { Bench } from "@broker-history/bench"
+ * declare const results: Bench.Results
+ * console.log(Bench.table(results))
+ */
+export const table = (results: Results): string => {
+  const rows: Array<[string, string, string]> = []
+  const t = results.throughput
+  if (t !== undefined) {
+    const requests = (s: Throughput.Summary) =>
+      s.requestsPerRound === t.options.pages ? "" : `, ${s.requestsPerRound} requests`
+    for (const s of t.summaries) {
+      rows.push([
+        `throughput: ${s.label}`,
+        `${Measure.fixed(s.pagesPerSecond, 0)} pages/s, ${Measure.fixed(s.recordsPerSecond / 1000, 0)}k records/s, ${
+          Measure.fixed(s.cpuSecondsPerMillionRecords, 2)
+        } CPU s/M records${requests(s)}`,
+        `${Measure.fixed(s.ratioRecordsPerSecond, 2)}x speed, ${Measure.fixed(s.ratioCpu, 2)}x CPU`
+      ])
+    }
+  }
+  const m = results.memory
+  if (m !== undefined) {
+    rows.push([
+      `memory: transfers stream, counted and dropped`,
+      `+${mb(m.medianStreamAtCheckpoint)} at ${m.options.checkpoint.toLocaleString("en")}, +${
+        mb(m.medianStreamAtEnd)
+      } at ${m.options.records.toLocaleString("en")} records`,
+      `drift ${mb(m.medianStreamAtEnd - m.medianStreamAtCheckpoint)}`
+    ])
+    rows.push([
+      `memory: Stream.runCollect (buffering baseline)`,
+      `+${mb(m.medianCollected)} for ${m.options.records.toLocaleString("en")} records`,
+      ""
+    ])
+  }
+  const s = results.saturation
+  if (s !== undefined) {
+    const o = s.options
+    for (const run of [s.atRate, s.atRateWithMargin, s.atTwiceRate]) {
+      rows.push([
+        `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, budget ${run.budget} per ${run.intervalMillis} ms`,
+        `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
+          (run.boundMillis / 1000).toFixed(1)
+        } s), ${run.rateLimited} x 429, ${
+          run.retryAfterViolations === 0
+            ? "every Retry-After obeyed"
+            : `${run.retryAfterViolations} Retry-After violated`
+        }, ${run.exact ? "exact" : "NOT EXACT"}`,
+        `${run.achievedOverRate.toFixed(3)} x R`
+      ])
+    }
+  }
+  const k = results.soak
+  if (k !== undefined) {
+    const faults = Object.entries(k.totals.faults).map(([name, n]) => `${name} ${n}`).join(", ")
+    rows.push([
+      `fault soak: ${k.seeds.length} seeds`,
+      `${k.totals.requests} requests, ${k.totals.retries} retries, faults: ${faults}; ${k.totals.transfers} transfers + ${k.totals.deposits} deposits`,
+      `${k.totals.exact}/${k.seeds.length} exact`
+    ])
+  }
+  const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
+  const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
+  const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
+}

@@ -1,0 +1,299 @@
+/**
+ * Rate-limit saturation, what decides speed against the real exchange: the reference service allows
+ * R requests per second per key and adds a fixed latency to every answer; the full-history transfer
+ * stream (concurrency 4) reads a history of many pages with the client's budget set to R per second,
+ * then R per (1 s + a margin), then 2R per second.
+ * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s, whether
+ * every `Retry-After` was obeyed (the retry of a refused request starts no earlier than the answer
+ * plus `Retry-After`), and whether the stream equals the service's set.
+ *
+ * @since 0.1.0
+ */
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import type { Store } from "@broker-history/server"
+import { ApiKeys, ReferenceServer } from "@broker-history/server"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import * as Readline from "node:readline"
+import { fileURLToPath } from "node:url"
+
+/**
+ * The setting of one saturation run.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const quick: Saturation.Options = { rate: 20, latencyMillis: 150, records: 2_000, limit: 100, concurrency: 4, marginMillis: 25 }
+ */
+export interface Options {
+  /** R: the service's limit, requests per second per key. */
+  readonly rate: number
+  /** Latency the service adds to every answer. */
+  readonly latencyMillis: number
+  /** Transfers in the history (all on the streamed route). */
+  readonly records: number
+  /** Page size of the stream. */
+  readonly limit: number
+  /** Windows the stream fetches ahead. */
+  readonly concurrency: number
+  /** Margin added to the 1 s budget interval in the second run. */
+  readonly marginMillis: number
+}
+
+/**
+ * One request as the client's transport saw it.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const took = (e: Saturation.Exchange) => e.answered - e.started
+ */
+export interface Exchange {
+  /** The request without timestamp and signature: equal for every attempt of one request. */
+  readonly key: string
+  readonly started: number
+  readonly answered: number
+  readonly status: number
+  readonly retryAfter: string | undefined
+}
+
+/**
+ * The outcome of one run with one budget.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const ok = (r: Saturation.Run) => r.achievedOverRate >= 0.95 && r.rateLimited === 0
+ */
+export interface Run {
+  readonly budget: number
+  /** The client's budget interval: 1000 ms, or 1000 ms plus a safety margin. */
+  readonly intervalMillis: number
+  readonly requests: number
+  readonly rateLimited: number
+  readonly wallMillis: number
+  /** requests / R, in ms: no client can do better against this service. */
+  readonly boundMillis: number
+  readonly achievedRate: number
+  readonly achievedOverRate: number
+  /** 429s whose retry started before the answer's `Retry-After` had passed. */
+  readonly retryAfterViolations: number
+  readonly records: number
+  readonly exact: boolean
+}
+
+/**
+ * Both runs of one setting.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const runs = (r: Saturation.Result) => [r.atRate, r.atTwiceRate]
+ */
+export interface Result {
+  readonly options: Options
+  /** Budget R per 1 s. */
+  readonly atRate: Run
+  /** Budget R per (1 s + margin): requests spaced exactly one interval apart at the client arrive with jitter. */
+  readonly atRateWithMargin: Run
+  /** Budget 2R per 1 s: too high; the service answers 429 + Retry-After. */
+  readonly atTwiceRate: Run
+}
+
+const end = Date.UTC(2026, 0, 1)
+const span = 30 * 86_400_000
+
+/** Every row on the streamed route (master → master, SPOT → FUTURES), spread evenly over 30 days. */
+const rows = (count: number): Array<Store.TransferRow> =>
+  Array.from({ length: count }, (_, i) => ({
+    tranId: String(50_000_000 + i),
+    clientTranId: null,
+    fromAccount: null,
+    toAccount: null,
+    asset: "USDT",
+    amount: `${(i % 9_000) + 1}.${String(i % 100_000_000).padStart(8, "0")}`,
+    fromAccountType: "SPOT",
+    toAccountType: "FUTURES",
+    fromSymbol: "",
+    toSymbol: "",
+    status: "SUCCESS",
+    timestamp: end - span + Math.floor((i + 1) * (span / (count + 1)))
+  }))
+
+const recordingTransport = (exchanges: Array<Exchange>): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, (client) =>
+      HttpClient.transform(client, (effect, request) =>
+        Effect.suspend(() => {
+          const started = Date.now()
+          return Effect.tap(effect, (response) =>
+            Effect.sync(() => {
+              const key = request.url.split("&").filter((p) =>
+                !p.startsWith("timestamp=") && !p.startsWith("signature=")
+              ).join("&")
+              exchanges.push({
+                key,
+                started,
+                answered: Date.now(),
+                status: response.status,
+                retryAfter: response.headers["retry-after"]
+              })
+            }))
+        })))
+  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+/** 429s whose next attempt (same request) started before `answered + Retry-After`. */
+export const retryAfterViolations = (exchanges: ReadonlyArray<Exchange>, toleranceMillis = 5): number => {
+  let violations = 0
+  exchanges.forEach((e, i) => {
+    if (e.status !== 429) return
+    const wait = Number(e.retryAfter ?? "0") * 1000
+    const next = exchanges.slice(i + 1).find((n) => n.key === e.key)
+    if (next !== undefined && next.started < e.answered + wait - toleranceMillis) violations++
+  })
+  return violations
+}
+
+const runOnce = (
+  options: Options,
+  budget: number,
+  intervalMillis: number,
+  baseUrl: string,
+  expected: ReadonlyArray<string>
+) =>
+  Effect.gen(function*() {
+    const exchanges: Array<Exchange> = []
+    const context = yield* Layer.build(
+      BrokerHistory.layerWith(BrokerConfig.layer({
+        baseUrl,
+        apiKey: Redacted.make(ApiKeys.demo.apiKey),
+        secretKey: Redacted.make(ApiKeys.demo.secretKey),
+        rateLimit: { limit: budget, interval: `${intervalMillis} millis` }
+      })).pipe(Layer.provide(recordingTransport(exchanges)))
+    )
+    const history = Context.get(context, BrokerHistory.BrokerHistory)
+    const out = yield* Stream.runCollect(history.transfers({
+      fromAccountType: "SPOT",
+      toAccountType: "FUTURES",
+      since: end - span,
+      until: end,
+      limit: options.limit,
+      concurrency: options.concurrency
+    }))
+    const ids = Chunk.toReadonlyArray(out).map((t) => t.tranId)
+    const signed = exchanges.filter((e) => e.key.includes("/broker/"))
+    const wallMillis = Math.max(...signed.map((e) => e.answered)) - Math.min(...signed.map((e) => e.started))
+    const achievedRate = signed.length / (wallMillis / 1000)
+    return {
+      budget,
+      intervalMillis,
+      requests: signed.length,
+      rateLimited: signed.filter((e) => e.status === 429).length,
+      wallMillis,
+      boundMillis: (signed.length / options.rate) * 1000,
+      achievedRate,
+      achievedOverRate: achievedRate / options.rate,
+      retryAfterViolations: retryAfterViolations(signed),
+      records: ids.length,
+      exact: ids.length === expected.length && ids.every((id, i) => id === expected[i])
+    } satisfies Run
+  }).pipe(Effect.scoped)
+
+const serverMain = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../server/src/main.ts")
+
+/**
+ * The reference service as a program in a child process (its own event loop, as the real service has),
+ * serving `database`; resolves with its base URL once it listens. Always `stop()` it.
+ */
+const spawnService = (database: string, options: Options) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly baseUrl: string; readonly child: ChildProcess.ChildProcess }, Error>((resume) => {
+      const child = ChildProcess.spawn(process.execPath, [
+        "--import",
+        "tsx",
+        serverMain,
+        "--port",
+        "0",
+        "--database",
+        database,
+        "--transfers",
+        "0",
+        "--deposits",
+        "0",
+        "--rate-limit",
+        String(options.rate),
+        "--rate-window-ms",
+        "1000",
+        "--fault-latency-ms",
+        String(options.latencyMillis)
+      ], { cwd: Path.dirname(serverMain), stdio: ["ignore", "pipe", "inherit"] })
+      const timer = setTimeout(() => resume(Effect.fail(new Error("the reference service did not start"))), 60_000)
+      child.once("exit", (code) => resume(Effect.fail(new Error(`the reference service exited (${code})`))))
+      Readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+        const match = /listening on (http:\/\/[^\s]+)/.exec(line)
+        if (match !== null) {
+          clearTimeout(timer)
+          resume(Effect.succeed({ baseUrl: match[1]!, child }))
+        }
+      })
+      return Effect.sync(() => {
+        clearTimeout(timer)
+        child.kill("SIGKILL")
+      })
+    }),
+    ({ child }) =>
+      Effect.async<void>((resume) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+        child.once("exit", () => resume(Effect.void))
+        child.kill("SIGKILL")
+      })
+  )
+
+/**
+ * Writes the history into a SQLite file, starts the reference service on it in a child process,
+ * runs the budget-R run, waits for the service's window to clear, then runs the budget-2R run.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * import { Effect } from "effect"
+ * const result = Effect.runPromise(Saturation.run({ rate: 20, latencyMillis: 150, records: 2_000, limit: 100, concurrency: 4, marginMillis: 25 }))
+ */
+export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
+  Effect.gen(function*() {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-bench-"))),
+      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+    )
+    const database = Path.join(dir, "history.sqlite")
+    const data = rows(options.records)
+    yield* Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
+      Effect.provide(ReferenceServer.layer({ database }))
+    )
+    const { baseUrl } = yield* spawnService(database, options)
+    const expected = data.map((r) => r.tranId)
+    const describe = (run: Run) =>
+      `saturation budget ${run.budget} per ${run.intervalMillis} ms: ${run.requests} requests in ${
+        (run.wallMillis / 1000).toFixed(1)
+      } s (bound ${(run.boundMillis / 1000).toFixed(1)} s), achieved ${run.achievedRate.toFixed(2)}/s = ${
+        run.achievedOverRate.toFixed(3)
+      } R, ${run.rateLimited} x 429, ${
+        run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
+      }, ${run.exact ? "exact" : "NOT EXACT"}`
+    // Between runs the service's sliding window empties, so each run starts from the same state.
+    const atRate = yield* runOnce(options, options.rate, 1000, baseUrl, expected)
+    log(describe(atRate))
+    yield* Effect.sleep("1100 millis")
+    const atRateWithMargin = yield* runOnce(options, options.rate, 1000 + options.marginMillis, baseUrl, expected)
+    log(describe(atRateWithMargin))
+    yield* Effect.sleep("1100 millis")
+    const atTwiceRate = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected)
+    log(describe(atTwiceRate))
+    return { options, atRate, atRateWithMargin, atTwiceRate }
+  }).pipe(Effect.scoped)
