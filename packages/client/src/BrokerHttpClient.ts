@@ -126,7 +126,8 @@ export const make = Effect.gen(function*() {
     HttpClient.withTracerPropagation(false)
   )
   const waitForBudget = yield* SlidingWindow.make(config.rateLimit.limit, config.rateLimit.interval)
-  const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) => [...names, config.apiKeyHeader]
+  const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) =>
+    names.includes(config.apiKeyHeader) ? names : [...names, config.apiKeyHeader]
 
   const apiKeyHeader = config.apiKeyHeader
   const headers = (): Record<string, string> => ({

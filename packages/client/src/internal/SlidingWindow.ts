@@ -13,19 +13,19 @@ import * as Effect from "effect/Effect"
 export type Take = Effect.Effect<number>
 
 export const make = (limit: number, interval: Duration.Duration): Effect.Effect<Take> =>
-  Effect.map(Effect.makeSemaphore(1), (mutex) => {
+  Effect.sync(() => {
     const intervalMillis = Duration.toMillis(interval)
     // Start times of the last `limit` attempts, as a ring: starts[head] is the oldest.
     const starts = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY)
     let head = 0
-    return mutex.withPermits(1)(
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const wait = starts[head]! + intervalMillis - now
-        if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
-        starts[head] = wait > 0 ? now + wait : now
-        head = (head + 1) % limit
-        return Math.max(0, wait)
-      })
-    )
+    // A caller reserves its start time in one synchronous step (no lock, no fiber suspension on the
+    // fast path), then sleeps until it: reservations are made in arrival order, and the slot of a
+    // caller interrupted while waiting stays taken, which only ever errs on the side of fewer requests.
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const at = Math.max(now, starts[head]! + intervalMillis)
+      starts[head] = at
+      head = (head + 1) % limit
+      const wait = at - now
+      return wait > 0 ? Effect.as(Effect.sleep(Duration.millis(wait)), wait) : Effect.succeed(0)
+    })
   })
