@@ -86,13 +86,18 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
     // Boundary: the latest millisecond emitted and the ids emitted at it. This is all the dedup
     // state the walk keeps, and it is the checkpoint.
     let boundaryTime = resume === undefined ? options.since : Math.max(options.since, resume.time)
-    let boundaryIds = new Set<string>(resume !== undefined && resume.time >= options.since ? resume.ids : [])
+    // Kept as a list (the checkpoint's order), with a set only once the list is long: most
+    // milliseconds hold one record, and a Set per record was a measurable share of the stream's cost.
+    let boundaryIds: Array<string> = resume !== undefined && resume.time >= options.since ? [...new Set(resume.ids)] : []
+    let boundarySet: Set<string> | undefined
+    const atBoundary = (k: string) =>
+      boundaryIds.length <= 16 ? boundaryIds.includes(k) : (boundarySet ??= new Set(boundaryIds)).has(k)
     // Follow mode remembers the records of the trailing settlement window: key → [time, fingerprint].
     const known = new Map<string, readonly [number, string]>()
     const resumedAt = resume === undefined ? Number.NEGATIVE_INFINITY : resume.time
     let width = Math.min(maxWindow, Math.max(1, options.until - boundaryTime + 1))
 
-    const checkpoint = (): Checkpoint => ({ time: boundaryTime, ids: [...boundaryIds] })
+    const checkpoint = (): Checkpoint => ({ time: boundaryTime, ids: boundaryIds.slice() })
 
     const adapt = (window: Window, count: number, full: boolean, records: ReadonlyArray<A>) => {
       const span = window.end - window.start + 1
@@ -141,7 +146,7 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
           const before = known.get(k)
           known.set(k, [t, fp])
           if (before !== undefined && before[1] === fp) continue
-          const beyond = t > boundaryTime || (t === boundaryTime && !boundaryIds.has(k))
+          const beyond = t > boundaryTime || (t === boundaryTime && !atBoundary(k))
           if (beyond) advance(t, k)
           // Unknown records at or before a resumed checkpoint may have been emitted by the run that
           // stored it: they are reported as updates (an upsert by key is right either way).
@@ -149,7 +154,7 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
           out.push({ kind, record, checkpoint: checkpoint() })
           continue
         }
-        if (t < boundaryTime || (t === boundaryTime && boundaryIds.has(k))) continue
+        if (t < boundaryTime || (t === boundaryTime && atBoundary(k))) continue
         advance(t, k)
         if (options.follow !== undefined && t > horizon) known.set(k, [t, options.fingerprint(record)])
         out.push({ kind: "new", record, checkpoint: checkpoint() })
@@ -160,9 +165,11 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
     const advance = (t: number, k: string) => {
       if (t > boundaryTime) {
         boundaryTime = t
-        boundaryIds = new Set([k])
+        boundaryIds = [k]
+        boundarySet = undefined
       } else if (t === boundaryTime) {
-        boundaryIds.add(k)
+        boundaryIds.push(k)
+        boundarySet?.add(k)
       }
     }
 
