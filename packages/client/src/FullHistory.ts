@@ -88,7 +88,9 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
     let boundaryTime = resume === undefined ? options.since : Math.max(options.since, resume.time)
     // Kept as a list (the checkpoint's order), with a set only once the list is long: most
     // milliseconds hold one record, and a Set per record was a measurable share of the stream's cost.
-    let boundaryIds: Array<string> = resume !== undefined && resume.time >= options.since ? [...new Set(resume.ids)] : []
+    let boundaryIds: Array<string> = resume !== undefined && resume.time >= options.since
+      ? [...new Set(resume.ids)]
+      : []
     let boundarySet: Set<string> | undefined
     const atBoundary = (k: string) =>
       boundaryIds.length <= 16 ? boundaryIds.includes(k) : (boundarySet ??= new Set(boundaryIds)).has(k)
