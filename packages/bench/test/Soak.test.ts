@@ -16,12 +16,12 @@ describe("fault soak", () => {
       )
       for (const seed of result.seeds) expect(seed.mismatch, `seed ${seed.seed}`).toBeUndefined()
       expect(totals.exact).toBe(Soak.ciOptions.seeds)
-      // Every kind of fault was met, and every fault cost a retry.
+      // Every kind of fault was met, and every fault cost a retry (a slow answer may cost one more).
       for (const kind of ["serverError", "rateLimited", "drop", "hang", "truncate"]) {
         expect(totals.faults[kind] ?? 0, kind).toBeGreaterThan(0)
       }
       const faults = Object.values(totals.faults).reduce((a, b) => a + b, 0)
-      expect(totals.retries).toBe(faults)
+      expect(totals.retries).toBeGreaterThanOrEqual(faults)
       expect(totals.transfers).toBeGreaterThan(0)
       expect(totals.deposits).toBe(Soak.ciOptions.seeds * Soak.ciOptions.deposits)
     }), 120_000)
