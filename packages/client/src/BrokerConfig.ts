@@ -42,7 +42,15 @@ export interface Settings {
     readonly maxDelay: Duration.Duration
   }
   /** Request budget shared by every call and stream built from one layer. */
-  readonly rateLimit: { readonly limit: number; readonly interval: Duration.Duration }
+  readonly rateLimit: {
+    readonly limit: number
+    readonly interval: Duration.Duration
+    /**
+     * Added to `interval` when spacing requests. Requests started exactly `interval` apart can reach
+     * the service closer together than that (network and scheduling jitter) and trip its own limiter.
+     */
+    readonly margin: Duration.Duration
+  }
   /** Widest time window one request may cover, per endpoint (`undefined`: no limit). */
   readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
 }
@@ -89,6 +97,8 @@ export interface Options {
   readonly rateLimit?: {
     readonly limit?: number | undefined
     readonly interval?: Duration.DurationInput | undefined
+    /** Default 25 ms: added to the interval so jitter cannot push the service over its limit. */
+    readonly margin?: Duration.DurationInput | undefined
   } | undefined
   /** Defaults: transfers unlimited, deposits 10 days. */
   readonly maxWindow?: {
@@ -115,6 +125,7 @@ export const defaults = {
   maxDelay: Duration.seconds(10),
   rateLimit: 20,
   rateLimitInterval: Duration.seconds(1),
+  rateLimitMargin: Duration.millis(25),
   depositMaxWindow: Endpoint.depositDefaultWindow
 } as const
 
@@ -137,6 +148,7 @@ export const env = {
   retryMaxDelay: "BROKER_RETRY_MAX_DELAY",
   rateLimit: "BROKER_RATE_LIMIT",
   rateLimitInterval: "BROKER_RATE_LIMIT_INTERVAL",
+  rateLimitMargin: "BROKER_RATE_LIMIT_MARGIN",
   transferMaxWindow: "BROKER_TRANSFER_MAX_WINDOW",
   depositMaxWindow: "BROKER_DEPOSIT_MAX_WINDOW",
   allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP"
@@ -227,6 +239,10 @@ export const resolve = (
       names.rateLimitInterval,
       options.rateLimit?.interval ?? defaults.rateLimitInterval
     )
+    const margin = Duration.decodeUnknown(options.rateLimit?.margin ?? defaults.rateLimitMargin)
+    if (margin._tag === "None" || !Duration.isFinite(margin.value)) {
+      return yield* invalid(names.rateLimitMargin, `${names.rateLimitMargin} must be a finite duration (0 allowed)`)
+    }
     const transfers = options.maxWindow?.transfers === undefined
       ? undefined
       : yield* positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
@@ -242,7 +258,7 @@ export const resolve = (
       recvWindow,
       requestTimeout,
       retry: { maxRetries, baseDelay, maxDelay },
-      rateLimit: { limit, interval },
+      rateLimit: { limit, interval, margin: margin.value },
       maxWindow: { transfers, deposits }
     }
   })
@@ -259,6 +275,7 @@ const optionNames: Record<keyof typeof env, string> = {
   retryMaxDelay: "retry.maxDelay",
   rateLimit: "rateLimit.limit",
   rateLimitInterval: "rateLimit.interval",
+  rateLimitMargin: "rateLimit.margin",
   transferMaxWindow: "maxWindow.transfers",
   depositMaxWindow: "maxWindow.deposits",
   allowInsecureHttp: "allowInsecureHttp"
@@ -302,7 +319,8 @@ export const config: Config.Config<Options> = Config.all({
   }),
   rateLimit: Config.all({
     limit: Config.integer(env.rateLimit).pipe(Config.withDefault(defaults.rateLimit)),
-    interval: Config.duration(env.rateLimitInterval).pipe(Config.withDefault(defaults.rateLimitInterval))
+    interval: Config.duration(env.rateLimitInterval).pipe(Config.withDefault(defaults.rateLimitInterval)),
+    margin: Config.duration(env.rateLimitMargin).pipe(Config.withDefault(defaults.rateLimitMargin))
   }),
   maxWindow: Config.all({
     transfers: Config.duration(env.transferMaxWindow).pipe(Config.option, Config.map(optionalValue)),

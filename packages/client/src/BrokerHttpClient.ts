@@ -125,7 +125,10 @@ export const make = Effect.gen(function*() {
     HttpClient.withTracerDisabledWhen(() => true),
     HttpClient.withTracerPropagation(false)
   )
-  const waitForBudget = yield* SlidingWindow.make(config.rateLimit.limit, config.rateLimit.interval)
+  const waitForBudget = yield* SlidingWindow.make(
+    config.rateLimit.limit,
+    Duration.sum(config.rateLimit.interval, config.rateLimit.margin)
+  )
   const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) =>
     names.includes(config.apiKeyHeader) ? names : [...names, config.apiKeyHeader]
 

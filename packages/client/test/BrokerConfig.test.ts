@@ -22,6 +22,7 @@ describe("BrokerConfig", () => {
     expect(settings.retry.maxRetries).toBe(5)
     expect(settings.rateLimit.limit).toBe(20)
     expect(Duration.toMillis(settings.rateLimit.interval)).toBe(1000)
+    expect(Duration.toMillis(settings.rateLimit.margin)).toBe(25)
     expect(Duration.toDays(settings.maxWindow.deposits)).toBe(10)
     expect(settings.maxWindow.transfers).toBeUndefined()
   })
@@ -70,6 +71,7 @@ describe("BrokerConfig", () => {
     [{ retry: { baseDelay: "2 seconds", maxDelay: "1 second" } }, "retry.maxDelay"],
     [{ rateLimit: { limit: 0 } }, "rateLimit.limit"],
     [{ rateLimit: { interval: "0 millis" } }, "rateLimit.interval"],
+    [{ rateLimit: { margin: "Infinity" } }, "rateLimit.margin"],
     [{ apiKey: Redacted.make(" ") }, "apiKey"],
     [{ secretKey: Redacted.make("") }, "secretKey"],
     [{ apiKeyHeader: "X Bad" }, "apiKeyHeader"]

@@ -211,6 +211,19 @@ describe("timestamp rejection", () => {
 })
 
 describe("client rate limiter", () => {
+  it.effect("the default margin of 25 ms widens the interval, so jitter cannot trip the service's limit", () =>
+    Effect.gen(function*() {
+      const mock = mockService(() => ({ status: 200, body: [] }))
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) => Effect.replicateEffect(h.depositHistory({}), 3)),
+        Effect.provide(historyLayer(mock, { rateLimit: { limit: 1, interval: "1 second" } })),
+        Effect.fork
+      )
+      for (let i = 0; i < 5; i++) yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      expect(mock.seen.map((s) => s.at)).toEqual([0, 1025, 2050])
+    }))
+
   it.effect("spaces requests to the budget, shared by concurrent calls", () =>
     Effect.gen(function*() {
       const mock = mockService(() => ({ status: 200, body: [] }))
@@ -221,7 +234,7 @@ describe("client rate limiter", () => {
             Effect.replicateEffect(h.depositHistory({}), 6)
           ], { concurrency: 2 })
         ),
-        Effect.provide(historyLayer(mock, { rateLimit: { limit: 4, interval: "1 second" } })),
+        Effect.provide(historyLayer(mock, { rateLimit: { limit: 4, interval: "1 second", margin: "0 millis" } })),
         Effect.fork
       )
       yield* TestClock.adjust(Duration.millis(10))
