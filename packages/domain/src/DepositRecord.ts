@@ -8,6 +8,7 @@ import { DecimalString, isDecimalText } from "./Decimal.js"
 import type { CompiledDecoder } from "./Field.js"
 import {
   compareIds,
+  compiledArray,
   Millis,
   NumericText,
   OptionalText,
@@ -127,17 +128,6 @@ const compiledRecord: CompiledDecoder<DepositRecord> = (u) => {
   }
 }
 
-const compiledPage: CompiledDecoder<ReadonlyArray<DepositRecord>> = (u) => {
-  if (!Array.isArray(u)) return undefined
-  const out = new Array<DepositRecord>(u.length)
-  for (let i = 0; i < u.length; i++) {
-    const record = compiledRecord(u[i])
-    if (record === undefined) return undefined
-    out[i] = record
-  }
-  return out
-}
-
 /**
  * Schema of a deposit record. Unknown extra fields are ignored. It carries a compiled decoder (the
  * same rules in one pass) that `Field.decoder` uses.
@@ -177,7 +167,7 @@ export const DepositRecord: Schema.Schema<DepositRecord, DepositRecordEncoded> =
  * Schema.decodeUnknownSync(DepositRecord.DepositPage)([]) // []
  */
 export const DepositPage: Schema.Schema<ReadonlyArray<DepositRecord>, ReadonlyArray<DepositRecordEncoded>> =
-  withCompiledDecoder(Schema.Array(DepositRecord), compiledPage)
+  withCompiledDecoder(Schema.Array(DepositRecord), compiledArray(compiledRecord))
 
 /**
  * The identity of a deposit: `txId` + `coin` + `network` + `address` (a txId may carry several

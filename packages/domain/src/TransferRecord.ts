@@ -8,6 +8,7 @@ import { DecimalString, isDecimalText } from "./Decimal.js"
 import type { CompiledDecoder } from "./Field.js"
 import {
   compareIds,
+  compiledArray,
   Id,
   Millis,
   OptionalText,
@@ -196,17 +197,6 @@ const compiledRecord: CompiledDecoder<TransferRecord> = (u) => {
   }
 }
 
-const compiledPage: CompiledDecoder<ReadonlyArray<TransferRecord>> = (u) => {
-  if (!Array.isArray(u)) return undefined
-  const out = new Array<TransferRecord>(u.length)
-  for (let i = 0; i < u.length; i++) {
-    const record = compiledRecord(u[i])
-    if (record === undefined) return undefined
-    out[i] = record
-  }
-  return out
-}
-
 /**
  * Schema of a transfer record: decodes the wire shape (either symbol spelling, `null` text, numeric
  * ids) and encodes to the sample spelling (`fromSymbol`/`toSymbol`). Unknown extra fields are ignored.
@@ -236,7 +226,7 @@ export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded
  * Schema.decodeUnknownSync(TransferRecord.TransferPage)([]) // []
  */
 export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, ReadonlyArray<TransferRecordEncoded>> =
-  withCompiledDecoder(Schema.Array(TransferRecord), compiledPage)
+  withCompiledDecoder(Schema.Array(TransferRecord), compiledArray(compiledRecord))
 
 /**
  * The identity of a transfer: its `tranId`.
