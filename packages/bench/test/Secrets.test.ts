@@ -4,10 +4,10 @@
 import { BrokerHistory } from "@broker-history/client"
 import type { Faults } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
+import { capture, errorTexts } from "@broker-history/testing/Capture"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Tracer } from "effect"
 import * as Soak from "../src/Soak.js"
-import { capture, errorTexts } from "./support/Capture.js"
 
 const query = { fromAccountType: "SPOT", toAccountType: "FUTURES", startTime: 0, endTime: Soak.end } as const
 

@@ -1,8 +1,8 @@
 import { BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
+import { capture, errorTexts } from "@broker-history/testing/Capture"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
-import { capture, errorTexts } from "./support/Capture.js"
 import type { Answer } from "./support/MockService.js"
 import { apiKey, historyLayer, mockService, secretKey, transferWire } from "./support/MockService.js"
 

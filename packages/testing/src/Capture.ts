@@ -1,12 +1,33 @@
+/**
+ * Captures everything a program writes to logs (every level) and spans (attributes and events), so
+ * tests can search it for secrets.
+ *
+ * @since 0.1.0
+ */
 import { Cause, Layer, Logger, LogLevel, Tracer } from "effect"
 
-/** Everything a program wrote to logs and spans, as text to search. */
+/**
+ * Everything a program wrote to logs and spans, as text to search.
+ *
+ * @example
+ * import type { Captured } from "@broker-history/testing/Capture"
+ * const texts = (c: Captured) => [...c.logs, ...c.spans.map((s) => JSON.stringify(s))]
+ */
 export interface Captured {
   readonly logs: Array<string>
   readonly spans: Array<{ name: string; attributes: Record<string, unknown>; events: Array<string> }>
 }
 
-/** A logger and a tracer that record everything (all levels, all attributes and events). */
+/**
+ * A logger and a tracer that record everything (all levels, all attributes and events).
+ *
+ * @example
+ * import { capture } from "@broker-history/testing/Capture"
+ * import { Effect } from "effect"
+ * const { captured, layer } = capture()
+ * Effect.runSync(Effect.logDebug("hello").pipe(Effect.provide(layer)))
+ * captured.logs.length // 1
+ */
 export const capture = () => {
   const captured: Captured = { logs: [], spans: [] }
   const logger = Logger.make(({ annotations, cause, logLevel, message, spans }) => {
@@ -62,7 +83,13 @@ export const capture = () => {
   return { captured, layer }
 }
 
-/** Every text a failure shows: message, toString, JSON and the pretty cause. */
+/**
+ * Every text a failure shows: message, toString, JSON and the pretty cause.
+ *
+ * @example
+ * import { errorTexts } from "@broker-history/testing/Capture"
+ * errorTexts(new Error("boom")).some((t) => t.includes("boom")) // true
+ */
 export const errorTexts = (error: unknown): Array<string> => {
   const e = error as { message?: unknown; toString(): string }
   return [String(e.message), e.toString(), JSON.stringify(error), Cause.pretty(Cause.fail(error))]
