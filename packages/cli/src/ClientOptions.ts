@@ -7,7 +7,6 @@
  */
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import * as Options from "@effect/cli/Options"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -181,4 +180,4 @@ export const layer = (
   values: Values,
   env: Readonly<Record<string, string | undefined>>
 ): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError> =>
-  BrokerHistory.layerWith(configLayer(values, env)).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  BrokerHistory.layerUndiciWith(configLayer(values, env))

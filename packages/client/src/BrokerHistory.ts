@@ -429,7 +429,30 @@ export const layerWith = <E, R>(
   )
 
 /**
- * The service from options over Node's undici transport.
+ * Everything from a `BrokerConfig` layer over Node's undici, with its own connection pool (closed with
+ * the layer): page requests drive undici directly (`BrokerHttpClient.layerUndici`), the occasional
+ * server-time request goes through the platform client over the same pool.
+ *
+ * @example
+ * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+ * import { Redacted } from "effect"
+ * const HistoryLive = BrokerHistory.layerUndiciWith(
+ *   BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })
+ * )
+ */
+export const layerUndiciWith = <E, R>(
+  config: Layer.Layer<BrokerConfig.BrokerConfig, E, R>
+): Layer.Layer<BrokerHistory, E, R> =>
+  layer.pipe(
+    Layer.provide(BrokerHttpClient.layerUndiciWithoutDispatcher),
+    Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layer)),
+    Layer.provide(config),
+    Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
+    Layer.provide(NodeHttpClient.dispatcherLayer)
+  )
+
+/**
+ * The service from options over Node's undici (see `layerUndiciWith`).
  *
  * @example
  * import { BrokerHistory } from "@broker-history/client"
@@ -438,8 +461,7 @@ export const layerWith = <E, R>(
  */
 export const layerOptions = (
   options: BrokerConfig.Options
-): Layer.Layer<BrokerHistory, ConfigError.ConfigError> =>
-  layerWith(BrokerConfig.layer(options)).pipe(Layer.provide(NodeHttpClient.layerUndici))
+): Layer.Layer<BrokerHistory, ConfigError.ConfigError> => layerUndiciWith(BrokerConfig.layer(options))
 
 /**
  * The service wired entirely from the environment (`BROKER_*` variables) over Node's undici.
@@ -450,5 +472,6 @@ export const layerOptions = (
  * declare const program: Effect.Effect<void, never, BrokerHistory.BrokerHistory>
  * program.pipe(Effect.provide(BrokerHistory.layerConfig))
  */
-export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerWith(BrokerConfig.layerConfig)
-  .pipe(Layer.provide(NodeHttpClient.layerUndici))
+export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerUndiciWith(
+  BrokerConfig.layerConfig
+)

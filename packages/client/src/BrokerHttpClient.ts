@@ -10,24 +10,26 @@
  */
 import type { Endpoint, QueryString as QS } from "@broker-history/domain"
 import { Field, QueryString } from "@broker-history/domain"
-import * as Headers from "@effect/platform/Headers"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import type * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
-import type * as Tracer from "effect/Tracer"
+import * as Tracer from "effect/Tracer"
 import { BrokerConfig } from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
 import * as Answer from "./internal/Answer.js"
+import * as Exchange from "./internal/Exchange.js"
 import * as Retry from "./internal/Retry.js"
 import * as SlidingWindow from "./internal/SlidingWindow.js"
 import { ServerClock } from "./ServerClock.js"
@@ -109,149 +111,193 @@ const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.E
 }
 
 /**
- * Builds the pipeline. The request budget (a sliding-window limiter) is created here, once: every call
- * and stream through this service shares it.
+ * The pipeline over one carrier. The request budget (a sliding-window limiter) is created here,
+ * once: every call and stream through this service shares it.
+ */
+const makeWith = (exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange) =>
+  Effect.gen(function*() {
+    const config = yield* BrokerConfig
+    const signer = yield* Signer
+    const clock = yield* ServerClock
+    const exchange = exchangeFor(config)
+    const waitForBudget = yield* SlidingWindow.make(
+      config.rateLimit.limit,
+      Duration.sum(config.rateLimit.interval, config.rateLimit.margin)
+    )
+    const apiKeyHeader = config.apiKeyHeader
+    const { origin, pathname } = new URL(config.baseUrl)
+    const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
+    const headers = (): Record<string, string> => ({
+      [apiKeyHeader]: Redacted.value(config.apiKey),
+      "content-type": "application/json",
+      accept: "application/json"
+    })
+    const authParams: ReadonlyArray<QS.Param> = config.recvWindow === undefined
+      ? []
+      : [["recvWindow", String(config.recvWindow)]]
+
+    const get = <A, I>(
+      endpoint: Endpoint.Endpoint,
+      params: ReadonlyArray<QS.Param>,
+      schema: Schema.Schema<A, I>
+    ): Effect.Effect<A, BrokerError> => {
+      const ctx = Answer.endpointContext(endpoint, params)
+      const decode = decoderFor(schema)
+      const counters = countersFor(endpoint)
+      const path = basePath + endpoint.path + "?"
+      const signedParams = authParams.length === 0 ? params : [...params, ...authParams]
+
+      /** The answer as the result or a typed error. */
+      const outcome = (
+        reply: Exchange.Reply,
+        n: number,
+        span: Tracer.Span | undefined
+      ): Effect.Effect<A, BrokerError> => {
+        span?.attribute("http.response.status_code", reply.status)
+        if (reply.status >= 200 && reply.status < 300) {
+          const body = Answer.decodeBody(ctx, reply.status, reply.text, decode, n)
+          return Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
+        }
+        return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
+          const error = Answer.refusal(ctx, reply.status, reply.text, Answer.retryAfterMillis(reply.retryAfter, now), n)
+          return error._tag === "RateLimited"
+            ? Effect.zipRight(Metric.increment(counters.rateLimited), Effect.fail(error))
+            : Effect.fail(error)
+        })
+      }
+
+      /** Attempt `n`: the budget, then a fresh timestamp and signature (never stale after a wait), then the exchange. */
+      const attempt = (n: number, span: Tracer.Span | undefined): Effect.Effect<A, BrokerError> =>
+        Effect.flatMap(waitForBudget, (waited) => {
+          const send = Effect.flatMap(clock.now, (timestamp) => {
+            const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
+            return Effect.flatMap(signer.sign(query), (signature) =>
+              Effect.zipRight(
+                Metric.increment(counters.requests),
+                Effect.flatMap(
+                  exchange(origin, path + QueryString.withSignature(query, signature), headers(), ctx, n),
+                  (reply) => outcome(reply, n, span)
+                )
+              ))
+          })
+          return waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+        })
+
+      const onRetry = (error: BrokerError, n: number, delay: Duration.Duration) =>
+        Effect.zipRight(
+          Metric.increment(counters.retries),
+          Effect.logDebug("broker request retried").pipe(
+            Effect.annotateLogs({
+              endpoint: endpoint.name,
+              attempt: n,
+              error: error._tag,
+              delayMillis: Duration.toMillis(delay)
+            })
+          )
+        )
+
+      /**
+       * The attempts with retries, and after a timestamp rejection (our clock drifted from the
+       * server's) one clock measurement and one more round. `sent` numbers attempts across both.
+       */
+      const attempts = (traced: Tracer.Span | undefined): Effect.Effect<A, BrokerError> => {
+        let sent = 0
+        const one = () => {
+          const n = ++sent
+          return traced === undefined ? attempt(n, undefined) : withSpan(
+            "BrokerHttpClient.attempt",
+            { parent: traced, attributes: { "broker.attempt": n } },
+            (span) => attempt(n, span)
+          )
+        }
+        const rounds = Retry.retrying(config.retry, one, onRetry)
+        return Effect.catchTag(rounds, "TimestampRejected", (rejected) =>
+          Effect.zipRight(
+            Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
+              Effect.annotateLogs({ endpoint: endpoint.name })
+            ),
+            Effect.flatMap(
+              Effect.either(clock.sync),
+              (synced) => Either.isLeft(synced) ? Effect.fail(rejected) : Retry.retrying(config.retry, one, onRetry)
+            )
+          ))
+      }
+
+      // Spans cost a good share of a request; the built-in tracer keeps none, so none are made for it.
+      return Effect.withFiberRuntime<A, BrokerError>((fiber) =>
+        !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.currentTracer === builtInTracer
+          ? Effect.suspend(() => attempts(undefined))
+          : withSpan(
+            `BrokerHttpClient.get ${endpoint.name}`,
+            { kind: "client", attributes: spanAttributes(endpoint, params) },
+            (span) =>
+              Effect.withParentSpan(
+                Effect.tap(attempts(span), (result) => {
+                  if (Array.isArray(result)) span.attribute("broker.records", result.length)
+                }),
+                span
+              )
+          )
+      )
+    }
+
+    return BrokerHttpClient.of({ get })
+  })
+
+/**
+ * Builds the pipeline over a platform `HttpClient`. The platform's own client span (it would record
+ * the signed URL) and trace propagation are switched off for these requests.
  *
  * @example
  * import { BrokerHttpClient } from "@broker-history/client"
  * const make = BrokerHttpClient.make
  */
-export const make = Effect.gen(function*() {
-  const config = yield* BrokerConfig
-  const signer = yield* Signer
-  const clock = yield* ServerClock
-  // The platform's own span would record the signed URL: it is off for these requests.
-  const http = (yield* HttpClient.HttpClient).pipe(
+export const make: Effect.Effect<
+  BrokerHttpClient["Type"],
+  never,
+  BrokerConfig | Signer | ServerClock | HttpClient.HttpClient
+> = Effect.flatMap(HttpClient.HttpClient, (client) => {
+  const http = client.pipe(
     HttpClient.withTracerDisabledWhen(() => true),
     HttpClient.withTracerPropagation(false)
   )
-  const waitForBudget = yield* SlidingWindow.make(
-    config.rateLimit.limit,
-    Duration.sum(config.rateLimit.interval, config.rateLimit.margin)
-  )
-  const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) =>
-    names.includes(config.apiKeyHeader) ? names : [...names, config.apiKeyHeader]
-
-  const apiKeyHeader = config.apiKeyHeader
-  const headers = (): Record<string, string> => ({
-    [apiKeyHeader]: Redacted.value(config.apiKey),
-    "content-type": "application/json",
-    accept: "application/json"
-  })
-  const authParams: ReadonlyArray<QS.Param> = config.recvWindow === undefined
-    ? []
-    : [["recvWindow", String(config.recvWindow)]]
-
-  const get = <A, I>(
-    endpoint: Endpoint.Endpoint,
-    params: ReadonlyArray<QS.Param>,
-    schema: Schema.Schema<A, I>
-  ): Effect.Effect<A, BrokerError> => {
-    const ctx = Answer.endpointContext(endpoint, params)
-    const decode = decoderFor(schema)
-    const counters = countersFor(endpoint)
-    const base = config.baseUrl + endpoint.path + "?"
-
-    // `sent` counts attempts across the retry loop and the post-resync retry, for error reports.
-    const attempt = (counter: { sent: number }): Effect.Effect<A, BrokerError> =>
-      Effect.gen(function*() {
-        const n = ++counter.sent
-        const waited = yield* waitForBudget
-        if (waited > 0) yield* Metric.increment(counters.rateLimitWaits)
-        // Timestamp and signature are made after the wait, so a waited attempt is never stale.
-        const timestamp = yield* clock.now
-        const query = QueryString.make(
-          authParams.length === 0 ? [...params, ["timestamp", String(timestamp)]] : [
-            ...params,
-            ...authParams,
-            ["timestamp", String(timestamp)]
-          ]
-        )
-        const signature = yield* signer.sign(query)
-        const request = HttpClientRequest.get(base + QueryString.withSignature(query, signature)).pipe(
-          HttpClientRequest.setHeaders(headers())
-        )
-        yield* Metric.increment(counters.requests)
-        const outcome = yield* Effect.gen(function*() {
-          const response = yield* http.execute(request)
-          const text = yield* response.text
-          return { status: response.status, retryAfter: response.headers["retry-after"], text }
-        }).pipe(
-          // Anything that renders these request headers (platform spans, logs) shows the key redacted.
-          Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),
-          (exchange) => Answer.withinDeadline(exchange, ctx, n, config.requestTimeout)
-        )
-        yield* Effect.annotateCurrentSpan("http.response.status_code", outcome.status)
-        if (outcome.status < 200 || outcome.status >= 300) {
-          const now = yield* Clock.currentTimeMillis
-          const error = Answer.refusal(
-            ctx,
-            outcome.status,
-            outcome.text,
-            Answer.retryAfterMillis(outcome.retryAfter, now),
-            n
-          )
-          if (error._tag === "RateLimited") yield* Metric.increment(counters.rateLimited)
-          return yield* Effect.fail(error)
-        }
-        const body = Answer.decodeBody(ctx, outcome.status, outcome.text, decode, n)
-        return yield* Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
-      }).pipe(
-        withSpan("BrokerHttpClient.attempt", { attributes: { "broker.attempt": counter.sent + 1 } })
-      )
-
-    const onRetry = (error: BrokerError, n: number, delay: Duration.Duration) =>
-      Effect.zipRight(
-        Metric.increment(counters.retries),
-        Effect.logDebug("broker request retried").pipe(
-          Effect.annotateLogs({
-            endpoint: endpoint.name,
-            attempt: n,
-            error: error._tag,
-            delayMillis: Duration.toMillis(delay)
-          })
-        )
-      )
-
-    const withRetries = (counter: { sent: number }) => Retry.retrying(config.retry, () => attempt(counter), onRetry)
-
-    return Effect.suspend(() => {
-      const counter = { sent: 0 }
-      return withRetries(counter).pipe(
-        // A timestamp rejection means our clock drifted from the server's: measure again, re-sign, retry once.
-        Effect.catchTag("TimestampRejected", (rejected) =>
-          Effect.zipRight(
-            Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
-              Effect.annotateLogs({ endpoint: endpoint.name })
-            ),
-            Effect.flatMap(Effect.either(clock.sync), (synced) =>
-              Either.isLeft(synced) ? Effect.fail(rejected) : withRetries(counter))
-          ))
-      )
-    }).pipe(
-      Effect.tap((result) =>
-        Array.isArray(result) ? Effect.annotateCurrentSpan("broker.records", result.length) : Effect.void
-      ),
-      withSpan(`BrokerHttpClient.get ${endpoint.name}`, {
-        kind: "client",
-        attributes: spanAttributes(endpoint, params)
-      })
-    )
-  }
-
-  return BrokerHttpClient.of({ get })
+  return makeWith((config) => Exchange.platform(http, config.requestTimeout, config.apiKeyHeader))
 })
 
 /**
- * `Effect.withSpan` without the two costs that matter per page: the span does not keep a successful
- * result (the native span stores its exit, and spans holding 500-record pages made every page survive
- * into the old generation: 2-3x the garbage-collection time of the whole request), and no stack trace
- * is captured for it. A failure is recorded as usual.
+ * Builds the pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly:
+ * one callback-based request per attempt, without the platform client's per-request machinery.
+ *
+ * @example
+ * import { BrokerHttpClient } from "@broker-history/client"
+ * const make = BrokerHttpClient.makeUndici
  */
-const withSpan = (name: string, options: Tracer.SpanOptions) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+export const makeUndici: Effect.Effect<
+  BrokerHttpClient["Type"],
+  never,
+  BrokerConfig | Signer | ServerClock | NodeHttpClient.Dispatcher
+> = Effect.flatMap(
+  NodeHttpClient.Dispatcher,
+  (dispatcher) => makeWith((config) => Exchange.undici(dispatcher, config.requestTimeout))
+)
+
+const builtInTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
+
+/**
+ * A span around `use(span)`, without the two costs that matter per page: the span does not keep a
+ * successful result (the native span stores its exit, and spans holding 500-record pages made every
+ * page survive into the old generation), and no stack trace is captured for it. A failure is
+ * recorded as usual. The span is not installed as the current span: callers that need it as a parent
+ * pass it on.
+ */
+const withSpan = <A, E>(
+  name: string,
+  options: Tracer.SpanOptions,
+  use: (span: Tracer.Span) => Effect.Effect<A, E>
+): Effect.Effect<A, E> =>
   Effect.flatMap(Effect.makeSpan(name, { ...options, captureStackTrace: false }), (span) =>
     Effect.onExit(
-      Effect.withParentSpan(self, span),
+      use(span),
       (exit) => Effect.map(Clock.currentTimeNanos, (now) => span.end(now, Exit.isSuccess(exit) ? Exit.void : exit))
     ))
 
@@ -282,4 +328,31 @@ export const layer: Layer.Layer<
   BrokerHttpClient,
   never,
   BrokerConfig | Signer | ServerClock | HttpClient.HttpClient
-> = Layer.scoped(BrokerHttpClient, make)
+> = Layer.effect(BrokerHttpClient, make)
+
+/**
+ * The pipeline over an undici `Dispatcher` you provide (`NodeHttpClient.Dispatcher`: a proxy agent,
+ * custom TLS or connection options).
+ *
+ * @example
+ * import { BrokerHttpClient } from "@broker-history/client"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * const HttpLive = BrokerHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provide(NodeHttpClient.dispatcherLayerGlobal))
+ */
+export const layerUndiciWithoutDispatcher: Layer.Layer<
+  BrokerHttpClient,
+  never,
+  BrokerConfig | Signer | ServerClock | NodeHttpClient.Dispatcher
+> = Layer.effect(BrokerHttpClient, makeUndici)
+
+/**
+ * The pipeline over its own undici connection pool (closed with the layer), driven directly: the
+ * fastest carrier, and what `BrokerHistory.layerOptions` / `layerConfig` use.
+ *
+ * @example
+ * import { BrokerHttpClient } from "@broker-history/client"
+ * const HttpLive = BrokerHttpClient.layerUndici // needs BrokerConfig, Signer, ServerClock
+ */
+export const layerUndici: Layer.Layer<BrokerHttpClient, never, BrokerConfig | Signer | ServerClock> =
+  layerUndiciWithoutDispatcher.pipe(Layer.provide(NodeHttpClient.dispatcherLayer))

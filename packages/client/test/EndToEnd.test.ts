@@ -1,7 +1,7 @@
-import { BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import type { Layer } from "effect"
-import { Effect, Redacted } from "effect"
+import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Http from "node:http"
 import type * as Net from "node:net"
@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net"
 const KEY = "e2e-key"
 const SECRET = "e2e-secret-5c1d"
 
-type Mode = "normal" | "429-once" | "drop" | "hang"
+type Mode = "normal" | "429-once" | "drop" | "hang" | "truncate-once"
 
 /**
  * A small service written independently of the library: it verifies the signature over the raw
@@ -31,6 +31,13 @@ const startServer = (mode: Mode) =>
         if (url.pathname === "/api/v3/time") return json(200, { serverTime: Date.now() })
         if (mode === "drop") return req.socket.destroy()
         if (mode === "hang") return
+        if (mode === "truncate-once" && !limited) {
+          // Promises more than it sends, then closes: the client must see a broken body, not a short page.
+          limited = true
+          res.writeHead(200, { "content-type": "application/json", "content-length": "4096" })
+          res.write("[{\"amount\":\"1.0")
+          return setTimeout(() => req.socket.destroy(), 20)
+        }
         if (req.headers["x-mexc-apikey"] !== KEY) return json(401, { code: 700001, msg: "API-key format invalid." })
         const raw = (req.url ?? "").split("?")[1] ?? ""
         const cut = raw.lastIndexOf("&signature=")
@@ -105,22 +112,34 @@ const startServer = (mode: Mode) =>
       })
   )
 
-const history = (baseUrl: string, overrides: Partial<Parameters<typeof BrokerHistory.layerOptions>[0]> = {}) =>
-  BrokerHistory.layerOptions({
-    baseUrl,
-    apiKey: Redacted.make(KEY),
-    secretKey: Redacted.make(SECRET),
-    recvWindow: 5000,
-    retry: { maxRetries: 2, baseDelay: "20 millis", maxDelay: "100 millis" },
-    ...overrides
-  })
+type Options = Parameters<typeof BrokerHistory.layerOptions>[0]
+
+const options = (baseUrl: string, overrides: Partial<Options>): Options => ({
+  baseUrl,
+  apiKey: Redacted.make(KEY),
+  secretKey: Redacted.make(SECRET),
+  recvWindow: 5000,
+  retry: { maxRetries: 2, baseDelay: "20 millis", maxDelay: "100 millis" },
+  ...overrides
+})
+
+/** The two carriers: undici driven directly (the ready-made layers) and the platform `HttpClient`. */
+const carriers = [
+  ["undici driven directly (layerOptions)", (o: Options) => BrokerHistory.layerOptions(o)],
+  [
+    "platform HttpClient (layerWith + NodeHttpClient.layerUndici)",
+    (o: Options) => BrokerHistory.layerWith(BrokerConfig.layer(o)).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  ]
+] as const
 
 const use = <A, E>(
   layer: Layer.Layer<BrokerHistory.BrokerHistory, unknown>,
   f: (h: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>
 ) => Effect.flatMap(BrokerHistory.BrokerHistory, f).pipe(Effect.provide(layer))
 
-describe("end to end over HTTP on 127.0.0.1", () => {
+describe.each(carriers)("end to end over HTTP on 127.0.0.1, %s", (_name, carrier) => {
+  const history = (baseUrl: string, overrides: Partial<Options> = {}) => carrier(options(baseUrl, overrides))
+
   it.scopedLive("both endpoints: signed requests verified by node:crypto, records decoded", () =>
     Effect.gen(function*() {
       const { log, url } = yield* startServer("normal")
@@ -186,6 +205,49 @@ describe("end to end over HTTP on 127.0.0.1", () => {
         use(history(url, { requestTimeout: "200 millis", retry: { maxRetries: 1 } }), (h) => h.depositHistory({}))
       )
       expect(error).toMatchObject({ _tag: "TransportError", reason: "Timeout", attempts: 2 })
+    }))
+
+  it.scopedLive("a refused connection ends as TransportError(Connect) after the retries", () =>
+    Effect.gen(function*() {
+      // A port that was just listening and is now closed: nothing answers there.
+      const { server, url } = yield* startServer("normal")
+      yield* Effect.async<void>((resume) => {
+        server.close(() => resume(Effect.void))
+      })
+      const error = yield* Effect.flip(use(history(url), (h) => h.depositHistory({})))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "Connect", attempts: 3 })
+      expect((error as Error).message).not.toMatch(/signature=/)
+    }))
+
+  it.scopedLive("a body cut short is a TransportError(Body), and is retried", () =>
+    Effect.gen(function*() {
+      const once = yield* startServer("truncate-once")
+      const error = yield* Effect.flip(
+        use(history(once.url, { retry: { maxRetries: 0 } }), (h) => h.depositHistory({ coin: "ETH" }))
+      )
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "Body", attempts: 1 })
+      const again = yield* startServer("truncate-once")
+      const page = yield* use(history(again.url), (h) => h.depositHistory({ coin: "ETH" }))
+      expect(page).toMatchObject([{ coin: "ETH", amount: "1.00000000" }])
+      expect(again.log.length).toBe(1)
+    }))
+
+  it.scopedLive("interrupting a call aborts its request: the server sees the connection close", () =>
+    Effect.gen(function*() {
+      const { server, url } = yield* startServer("hang")
+      const closed = Effect.async<void>((resume) => {
+        server.once("connection", (socket) => {
+          socket.once("close", () => resume(Effect.void))
+        })
+      })
+      const waitForClose = yield* Effect.fork(closed)
+      // The layer (and its connection pool) stays open: only the call is interrupted.
+      const services = yield* Layer.build(history(url, { requestTimeout: "1 minute" }))
+      const h = Context.get(services, BrokerHistory.BrokerHistory)
+      const call = yield* Effect.fork(h.depositHistory({}))
+      yield* Effect.sleep("200 millis")
+      yield* Fiber.interrupt(call)
+      yield* Fiber.join(waitForClose).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "still open" }))
     }))
 
   it.scopedLive("nothing is sent to a refused base URL: the layer fails with a ConfigError", () =>

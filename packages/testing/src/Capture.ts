@@ -15,7 +15,24 @@ import { Cause, Layer, Logger, LogLevel, Tracer } from "effect"
  */
 export interface Captured {
   readonly logs: Array<string>
-  readonly spans: Array<{ name: string; attributes: Record<string, unknown>; events: Array<string> }>
+  readonly spans: Array<CapturedSpan>
+}
+
+/**
+ * One span as recorded: name, kind, its parent's name (when the parent is a span of this program),
+ * attributes, and events (the end, with its exit, is the last).
+ *
+ * @example
+ * import type { CapturedSpan } from "@broker-history/testing/Capture"
+ * const children = (spans: ReadonlyArray<CapturedSpan>, name: string) => spans.filter((s) => s.parent === name)
+ */
+export interface CapturedSpan {
+  readonly name: string
+  readonly kind: string
+  readonly parent: string | undefined
+  readonly attributes: Record<string, unknown>
+  readonly events: Array<string>
+  ended: boolean
 }
 
 /**
@@ -43,7 +60,14 @@ export const capture = () => {
   })
   const tracer = Tracer.make({
     span(name, parent, context, links, startTime, kind) {
-      const record = { name, attributes: {} as Record<string, unknown>, events: [] as Array<string> }
+      const record: CapturedSpan = {
+        name,
+        kind,
+        parent: parent._tag === "Some" && parent.value._tag === "Span" ? parent.value.name : undefined,
+        attributes: {},
+        events: [],
+        ended: false
+      }
       const attributes = new Map<string, unknown>()
       captured.spans.push(record)
       const span: Tracer.Span = {
@@ -61,6 +85,7 @@ export const capture = () => {
         end(endTime, exit) {
           ;(span as any).status = { _tag: "Ended", startTime, endTime, exit }
           record.events.push(`end ${JSON.stringify(exit)}`)
+          record.ended = true
         },
         attribute(key, value) {
           attributes.set(key, value)

@@ -159,26 +159,41 @@ const firstIssue = (error: ParseResult.ParseError): string => {
 // Platform errors name the request URL, which carries the signature: keep only the cause's text.
 const scrub = (text: string): string => text.replace(/\?[^\s)"']*/g, "?…")
 
+/**
+ * A transport failure (`cause` as thrown by the carrier) as a `TransportError`, with no URL (and so
+ * no signature) in its description. `reason` is detected from the cause unless given.
+ */
+export const transportCause = (
+  ctx: RequestContext,
+  reason: "Body" | undefined,
+  cause: unknown,
+  attempts: number,
+  fallback = "the exchange failed"
+): BrokerError.TransportError => {
+  const causeText = cause instanceof Error
+    ? [cause.message, (cause as { code?: unknown }).code, describeCause(cause.cause)].filter(Boolean).join(": ")
+    : ""
+  return new BrokerError.TransportError({
+    request: ctx,
+    reason: reason ?? (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connect/i.test(causeText) ? "Connect" : "Other"),
+    description: scrub(causeText === "" ? fallback : causeText),
+    attempts
+  })
+}
+
 /** A platform transport failure as a `TransportError`, with no URL (and so no signature) in it. */
 export const transportFailure = (
   ctx: RequestContext,
   error: HttpClientError.HttpClientError,
   attempts: number
-): BrokerError.TransportError => {
-  const cause = error.cause
-  const causeText = cause instanceof Error
-    ? [cause.message, (cause as { code?: unknown }).code, describeCause(cause.cause)].filter(Boolean).join(": ")
-    : ""
-  const reason = error._tag === "ResponseError" ? "Body" : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connect/i.test(causeText)
-    ? "Connect"
-    : "Other"
-  return new BrokerError.TransportError({
-    request: ctx,
-    reason,
-    description: scrub(causeText === "" ? `${error._tag} ${error.reason}` : causeText),
-    attempts
-  })
-}
+): BrokerError.TransportError =>
+  transportCause(
+    ctx,
+    error._tag === "ResponseError" ? "Body" : undefined,
+    error.cause,
+    attempts,
+    `${error._tag} ${error.reason}`
+  )
 
 const describeCause = (cause: unknown): string =>
   cause instanceof Error ? [cause.message, (cause as { code?: unknown }).code].filter(Boolean).join(" ") : ""
