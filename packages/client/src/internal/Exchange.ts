@@ -66,23 +66,56 @@ const headerText = (value: string | Array<string> | undefined): string | undefin
   Array.isArray(value) ? value[0] : value
 
 /**
- * Over an undici `Dispatcher`, driven directly: one request per attempt, settled from undici's
- * callbacks. The deadline covers connect, headers and the whole body; it is a wall-clock timer
- * (this carrier talks to a real network, the `TestClock` does not drive it). Interrupting the
- * attempt aborts the request and releases the socket.
+ * Body buffers, reused: a page's bytes are copied into one of these and decoded once, instead of a
+ * new buffer per page (a fresh 100-500 KB buffer per page is external memory that forces full
+ * garbage collections, and every page in flight at one of those gets promoted). One buffer per
+ * attempt in flight; at most `keep` are kept between attempts.
+ */
+const makeBodyBuffers = (keep: number) => {
+  const free: Array<Buffer> = []
+  return {
+    take: (): Buffer => free.pop() ?? Buffer.allocUnsafe(64 * 1024),
+    give: (buffer: Buffer) => {
+      if (free.length < keep) free.push(buffer)
+    }
+  }
+}
+
+/**
+ * Over an undici `Dispatcher`, driven directly through its `dispatch` handler: no promise, stream or
+ * abort signal per request, and the body copied into a reused buffer and decoded once. The deadline
+ * covers connect, headers and the whole body; it is a wall-clock timer (this carrier talks to a real
+ * network, the `TestClock` does not drive it). Interrupting the attempt aborts the request, which
+ * releases its connection.
  */
 export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration): Exchange => {
   const timeoutMillis = Duration.toMillis(timeout)
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
+  const buffers = makeBodyBuffers(16)
   return (origin, pathAndQuery, headers, ctx, attempt) =>
     Effect.async<Reply, BrokerError.TransportError>((resume) => {
-      const controller = new AbortController()
-      let settled = false
+      let controller: Undici.Dispatcher.DispatchController | undefined
+      let done = false
+      let status = 0
+      let retryAfter: string | undefined
+      let body: Buffer | undefined
+      let length = 0
+      const release = () => {
+        if (body !== undefined) buffers.give(body)
+        body = undefined
+      }
       const settle = (result: Effect.Effect<Reply, BrokerError.TransportError>) => {
-        if (settled) return
-        settled = true
+        if (done) return
+        done = true
         clearTimeout(timer)
+        release()
         resume(result)
+      }
+      const abort = (reason: string) => {
+        done = true
+        clearTimeout(timer)
+        release()
+        controller?.abort(new Error(reason))
       }
       const timer = setTimeout(() => {
         settle(Effect.fail(
@@ -93,34 +126,55 @@ export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration
             attempts: attempt
           })
         ))
-        controller.abort()
+        abort("deadline passed")
       }, timeoutMillis)
-      dispatcher.request({
-        origin,
-        path: pathAndQuery,
-        method: "GET",
-        headers,
-        signal: controller.signal,
-        // The deadline above is the only timeout.
-        headersTimeout: 0,
-        bodyTimeout: 0
-      }).then(
-        (response) =>
-          response.body.text().then(
-            (text) =>
-              settle(Effect.succeed({
-                status: response.statusCode,
-                retryAfter: headerText(response.headers["retry-after"]),
-                text
-              })),
-            (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, "Body", cause, attempt)))
-          ),
-        (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, undefined, cause, attempt)))
-      )
-      return Effect.sync(() => {
-        settled = true
-        clearTimeout(timer)
-        controller.abort()
-      })
+      const failed = (cause: unknown) =>
+        settle(Effect.fail(Answer.transportCause(ctx, status === 0 ? undefined : "Body", cause, attempt)))
+      try {
+        dispatcher.dispatch({
+          origin,
+          path: pathAndQuery,
+          method: "GET",
+          headers,
+          // The deadline above is the only timeout.
+          headersTimeout: 0,
+          bodyTimeout: 0
+        }, {
+          onRequestStart(c) {
+            controller = c
+            // Interrupted before the request got a connection.
+            if (done) c.abort(new Error("interrupted"))
+          },
+          onResponseStart(_c, statusCode, responseHeaders) {
+            status = statusCode
+            retryAfter = headerText(responseHeaders["retry-after"])
+            length = 0
+          },
+          onResponseData(_c, chunk) {
+            if (done) return
+            if (body === undefined) body = buffers.take()
+            if (length + chunk.length > body.length) {
+              const larger = Buffer.allocUnsafe(Math.max(body.length * 2, length + chunk.length))
+              body.copy(larger, 0, 0, length)
+              body = larger
+            }
+            chunk.copy(body, length)
+            length += chunk.length
+          },
+          onResponseEnd() {
+            if (done) return
+            // A UTF-8 byte order mark is not part of the JSON text.
+            const start = length >= 3 && body![0] === 0xef && body![1] === 0xbb && body![2] === 0xbf ? 3 : 0
+            const text = body === undefined ? "" : body.toString("utf8", start, length)
+            settle(Effect.succeed({ status, retryAfter, text }))
+          },
+          onResponseError(_c, error) {
+            failed(error)
+          }
+        })
+      } catch (cause) {
+        failed(cause)
+      }
+      return Effect.sync(() => abort("interrupted"))
     })
 }
