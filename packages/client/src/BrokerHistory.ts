@@ -215,39 +215,50 @@ export const make = Effect.gen(function*() {
       })
   }
 
-  /** The full-history change stream: options validated first, then the walk of `FullHistory`. */
-  const changesOf = <Q, A>(history: HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
+  /**
+   * A full-history stream: options validated first, then the walk of `FullHistory`, as changes (with
+   * checkpoints) or, for plain records without `follow`, the records alone.
+   */
+  const historyOf = <Q, A>(history: HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
-    return (query: StreamOptions) =>
-      Stream.unwrap(Effect.gen(function*() {
+    const optionsFor = (query: StreamOptions) =>
+      Effect.gen(function*() {
         const filters = yield* validateFilters(history.endpoint.name, query, history.filters, history.validate)
         const range = yield* resolveRange(history.endpoint, query, maxWindowMillis, clock)
-        return FullHistory.changes({
+        return {
           ...range,
-          fetch: (startTime, endTime, page, limit) =>
+          fetch: (startTime: number, endTime: number, page: number, limit: number) =>
             http.get(history.endpoint, history.toParams({ ...filters, startTime, endTime, page, limit }), history.page)
               .pipe(Effect.tap((records) => Metric.incrementBy(received, records.length))),
           time: history.time,
           key: history.key,
           compare: history.compare,
           fingerprint: history.fingerprint
-        })
-      }))
+        } satisfies FullHistory.Options<A>
+      })
+    return {
+      changes: (query: StreamOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
+        Stream.unwrap(Effect.map(optionsFor(query), FullHistory.changes)),
+      records: (query: StreamOptions): Stream.Stream<A | Checkpoint.Change<A>, BrokerError> =>
+        Stream.unwrap(Effect.map(
+          optionsFor(query),
+          (options): Stream.Stream<A | Checkpoint.Change<A>, BrokerError> =>
+            options.follow === undefined ? FullHistory.records(options) : FullHistory.changes(options)
+        ))
+    }
   }
 
-  const transferChanges = changesOf(transferKind, config.maxWindow.transfers)
-  const depositChanges = changesOf(depositKind, config.maxWindow.deposits)
-  const plain = <A>(follow: unknown, changes: Stream.Stream<Checkpoint.Change<A>, BrokerError>) =>
-    follow === undefined ? Stream.map(changes, (c) => c.record) : changes
+  const transferHistories = historyOf(transferKind, config.maxWindow.transfers)
+  const depositHistories = historyOf(depositKind, config.maxWindow.deposits)
 
   return BrokerHistory.of({
     transferHistory: pageOf(transferKind),
     depositHistory: pageOf(depositKind),
-    transferChanges,
-    depositChanges,
-    transfers: (query) => plain(query.follow, transferChanges(query)) as any,
-    deposits: (query) => plain(query.follow, depositChanges(query)) as any
+    transferChanges: transferHistories.changes,
+    depositChanges: depositHistories.changes,
+    transfers: (query) => transferHistories.records(query) as any,
+    deposits: (query) => depositHistories.records(query) as any
   })
 })
 
