@@ -5,8 +5,10 @@
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type * as SchemaAST from "effect/SchemaAST"
 
 /**
  * A broken rule: `missing` when a mandatory parameter is absent or empty, `invalid` otherwise.
@@ -42,9 +44,93 @@ export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Eit
 const decoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 
 const makeDecoder = (schema: Schema.Schema<any, any>) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })
+  const full = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })
+  const accepts = compileAccepts(schema.ast)
+  // A query is validated before every request: the schema's own rules, run directly, accept a
+  // valid one without the schema interpreter's allocations; anything else goes to the schema,
+  // which says what is wrong.
+  const decode = accepts === undefined ? full : (u: unknown) => accepts(u) ? Either.right(u) : full(u)
   decoders.set(schema, decode)
   return decode
+}
+
+const noOptions: SchemaAST.ParseOptions = {}
+
+/**
+ * A check that is true only for input the schema decodes to itself: a struct of known keys (required
+ * ones present, no others) whose values pass the fields' own refinements, and the struct's own
+ * filters. Built from the schema's AST; `undefined` for a shape it does not handle (a transformation,
+ * a nested struct), which then always goes through the schema.
+ *
+ * @example
+ * import { QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+ * const accepts = QueryViolation.compileAccepts(TransferHistoryQuery.TransferHistoryQuery.ast)!
+ * accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 500 }) // true
+ * accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 }) // false
+ */
+export const compileAccepts = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
+  const refinements: Array<SchemaAST.Refinement> = []
+  let struct = ast
+  while (struct._tag === "Refinement") {
+    refinements.unshift(struct)
+    struct = struct.from
+  }
+  if (struct._tag !== "TypeLiteral" || struct.indexSignatures.length > 0) return undefined
+  const fields: Array<
+    { readonly name: string; readonly optional: boolean; readonly accepts: (u: unknown) => boolean }
+  > = []
+  for (const p of struct.propertySignatures) {
+    const accepts = compileValue(p.type)
+    if (typeof p.name !== "string" || accepts === undefined) return undefined
+    fields.push({ name: p.name, optional: p.isOptional, accepts })
+  }
+  const known = new Set(fields.map((f) => f.name))
+  return (u) => {
+    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+    const record = u as Record<string, unknown>
+    let present = 0
+    for (const f of fields) {
+      if (Object.hasOwn(record, f.name)) {
+        present++
+        if (!f.accepts(record[f.name])) return false
+      } else if (!f.optional) {
+        return false
+      }
+    }
+    // Every own key must be a known one (the schema refuses excess properties).
+    let own = 0
+    for (const k in record) {
+      if (!Object.hasOwn(record, k)) return false
+      if (!known.has(k)) return false
+      own++
+    }
+    if (own !== present || Object.getOwnPropertySymbols(record).length > 0) return false
+    return refinements.every((r) => Option.isNone(r.filter(u, noOptions, r)))
+  }
+}
+
+const compileValue = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return (u) => typeof u === "string"
+    case "NumberKeyword":
+      return (u) => typeof u === "number"
+    case "UndefinedKeyword":
+      return (u) => u === undefined
+    case "Literal":
+      return (u) => u === ast.literal
+    case "Refinement": {
+      const from = compileValue(ast.from)
+      return from === undefined ? undefined : (u) => from(u) && Option.isNone(ast.filter(u, noOptions, ast))
+    }
+    case "Union": {
+      const members = ast.types.map(compileValue)
+      if (members.some((m) => m === undefined)) return undefined
+      return (u) => members.some((m) => m!(u))
+    }
+    default:
+      return undefined
+  }
 }
 
 const toViolation = (error: ParseResult.ParseError): QueryViolation => {

@@ -1,0 +1,97 @@
+// Query validation runs the schemas' own rules directly for a valid query and falls back to the
+// schema otherwise: the result must always be the schema's.
+import { DepositHistoryQuery, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import * as fc from "fast-check"
+
+const value = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(""),
+  fc.constant(" x"),
+  fc.constantFrom("SPOT", "FUTURES", "sub1", "USDT", "5"),
+  fc.constant("a".repeat(16) + "B1".repeat(8)),
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -2, max: 1200 }),
+  fc.constantFrom(0, 1, 500, 501, 1000, 1001, 1.5, Number.NaN, 2 ** 53, 1_700_000_000_000),
+  fc.constant({}),
+  fc.constant([])
+)
+
+const queryOf = (keys: ReadonlyArray<string>) =>
+  fc.dictionary(fc.constantFrom(...keys, "coin", "extra", "__proto__"), value, { maxKeys: 8 })
+
+const schemaOnly = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })
+
+const cases = [
+  [
+    "TransferHistoryQuery",
+    TransferHistoryQuery.TransferHistoryQuery,
+    TransferHistoryQuery.validate,
+    queryOf([
+      "fromAccountType",
+      "toAccountType",
+      "fromAccount",
+      "toAccount",
+      "clientTranId",
+      "startTime",
+      "endTime",
+      "page",
+      "limit"
+    ]).map((q) => ({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...q }))
+  ],
+  [
+    "DepositHistoryQuery",
+    DepositHistoryQuery.DepositHistoryQuery,
+    DepositHistoryQuery.validate,
+    queryOf(["coin", "status", "startTime", "endTime", "limit", "page"])
+  ]
+] as const
+
+describe("query validation: the compiled accept-check agrees with the schema", () => {
+  it.each(cases)("%s: same verdict and same value as the schema alone", (_name, schema, validate, arbitrary) => {
+    const accepts = QueryViolation.compileAccepts(schema.ast)
+    expect(accepts).toBeDefined()
+    let acceptedFast = 0
+    fc.assert(
+      fc.property(arbitrary, (input) => {
+        const expected: Either.Either<unknown, unknown> = schemaOnly(schema as Schema.Schema<unknown, unknown>)(input)
+        const actual: Either.Either<unknown, unknown> = (validate as (u: unknown) => Either.Either<unknown, unknown>)(
+          input
+        )
+        expect(Either.isRight(actual)).toBe(Either.isRight(expected))
+        if (Either.isRight(actual) && Either.isRight(expected)) expect(actual.right).toEqual(expected.right)
+        // Never accepts what the schema refuses.
+        if (accepts!(input)) {
+          acceptedFast++
+          expect(Either.isRight(expected)).toBe(true)
+        }
+      }),
+      { numRuns: 3000 }
+    )
+    expect(acceptedFast).toBeGreaterThan(50)
+  })
+
+  it("a valid query is accepted without the schema interpreter (the input itself comes back)", () => {
+    const q = { fromAccountType: "SPOT", toAccountType: "FUTURES", startTime: 1, endTime: 2, limit: 500 }
+    const r = TransferHistoryQuery.validate(q)
+    expect(Either.isRight(r) && r.right === q).toBe(true)
+    const bad = { ...q, limit: 501 }
+    expect(TransferHistoryQuery.validate(bad)).toEqual(
+      Either.left({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" })
+    )
+  })
+
+  it("anything the check cannot vouch for goes to the schema: inherited keys, symbols, non-objects", () => {
+    const accepts = QueryViolation.compileAccepts(DepositHistoryQuery.DepositHistoryQuery.ast)!
+    expect(accepts({ coin: "USDT" })).toBe(true)
+    expect(accepts(Object.create({ coin: "USDT" }))).toBe(false)
+    expect(accepts({ coin: "USDT", [Symbol("s")]: 1 })).toBe(false)
+    expect(accepts(null)).toBe(false)
+    expect(accepts([])).toBe(false)
+    expect(accepts({ startTime: 2, endTime: 1 })).toBe(false)
+    expect(QueryViolation.compileAccepts(Schema.Struct({ n: Schema.NumberFromString }).ast)).toBeUndefined()
+  })
+})
