@@ -4,9 +4,12 @@
  * above it (budget, signing, retries, error mapping, decoding, spans) is the same whatever carries it.
  *
  * Two carriers: a platform `HttpClient` (any transport, mocks in tests) and an undici `Dispatcher`
- * driven directly, which is what the ready-made layers use: one callback-based request per attempt
- * instead of the platform client's per-request fibers, scope, URL object and cached body effect,
- * which together cost more per page than parsing the page (see packages/bench/README.md).
+ * driven directly, which is what the ready-made layers use: one `request` per attempt settled from
+ * its promise, instead of the platform client's per-request fibers, scope, URL object and cached
+ * body effect, which together cost more per page than parsing the page (see packages/bench/README.md).
+ * (undici's lower-level `dispatch` handler was tried too: less work per request, but collecting the
+ * body from its chunks made pages survive into the old generation, 15-20 full collections per
+ * 4,000 pages against 6, which cost more than it saved.)
  *
  * @internal
  */
@@ -66,56 +69,23 @@ const headerText = (value: string | Array<string> | undefined): string | undefin
   Array.isArray(value) ? value[0] : value
 
 /**
- * Body buffers, reused: a page's bytes are copied into one of these and decoded once, instead of a
- * new buffer per page (a fresh 100-500 KB buffer per page is external memory that forces full
- * garbage collections, and every page in flight at one of those gets promoted). One buffer per
- * attempt in flight; at most `keep` are kept between attempts.
- */
-const makeBodyBuffers = (keep: number) => {
-  const free: Array<Buffer> = []
-  return {
-    take: (): Buffer => free.pop() ?? Buffer.allocUnsafe(64 * 1024),
-    give: (buffer: Buffer) => {
-      if (free.length < keep) free.push(buffer)
-    }
-  }
-}
-
-/**
- * Over an undici `Dispatcher`, driven directly through its `dispatch` handler: no promise, stream or
- * abort signal per request, and the body copied into a reused buffer and decoded once. The deadline
- * covers connect, headers and the whole body; it is a wall-clock timer (this carrier talks to a real
- * network, the `TestClock` does not drive it). Interrupting the attempt aborts the request, which
- * releases its connection.
+ * Over an undici `Dispatcher`, driven directly: one request per attempt, settled from undici's
+ * callbacks. The deadline covers connect, headers and the whole body; it is a wall-clock timer
+ * (this carrier talks to a real network, the `TestClock` does not drive it). Interrupting the
+ * attempt aborts the request and releases the socket.
  */
 export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration): Exchange => {
   const timeoutMillis = Duration.toMillis(timeout)
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
-  const buffers = makeBodyBuffers(16)
   return (origin, pathAndQuery, headers, ctx, attempt) =>
     Effect.async<Reply, BrokerError.TransportError>((resume) => {
-      let controller: Undici.Dispatcher.DispatchController | undefined
-      let done = false
-      let status = 0
-      let retryAfter: string | undefined
-      let body: Buffer | undefined
-      let length = 0
-      const release = () => {
-        if (body !== undefined) buffers.give(body)
-        body = undefined
-      }
+      const controller = new AbortController()
+      let settled = false
       const settle = (result: Effect.Effect<Reply, BrokerError.TransportError>) => {
-        if (done) return
-        done = true
+        if (settled) return
+        settled = true
         clearTimeout(timer)
-        release()
         resume(result)
-      }
-      const abort = (reason: string) => {
-        done = true
-        clearTimeout(timer)
-        release()
-        controller?.abort(new Error(reason))
       }
       const timer = setTimeout(() => {
         settle(Effect.fail(
@@ -126,55 +96,34 @@ export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration
             attempts: attempt
           })
         ))
-        abort("deadline passed")
+        controller.abort()
       }, timeoutMillis)
-      const failed = (cause: unknown) =>
-        settle(Effect.fail(Answer.transportCause(ctx, status === 0 ? undefined : "Body", cause, attempt)))
-      try {
-        dispatcher.dispatch({
-          origin,
-          path: pathAndQuery,
-          method: "GET",
-          headers,
-          // The deadline above is the only timeout.
-          headersTimeout: 0,
-          bodyTimeout: 0
-        }, {
-          onRequestStart(c) {
-            controller = c
-            // Interrupted before the request got a connection.
-            if (done) c.abort(new Error("interrupted"))
-          },
-          onResponseStart(_c, statusCode, responseHeaders) {
-            status = statusCode
-            retryAfter = headerText(responseHeaders["retry-after"])
-            length = 0
-          },
-          onResponseData(_c, chunk) {
-            if (done) return
-            if (body === undefined) body = buffers.take()
-            if (length + chunk.length > body.length) {
-              const larger = Buffer.allocUnsafe(Math.max(body.length * 2, length + chunk.length))
-              body.copy(larger, 0, 0, length)
-              body = larger
-            }
-            chunk.copy(body, length)
-            length += chunk.length
-          },
-          onResponseEnd() {
-            if (done) return
-            // A UTF-8 byte order mark is not part of the JSON text.
-            const start = length >= 3 && body![0] === 0xef && body![1] === 0xbb && body![2] === 0xbf ? 3 : 0
-            const text = body === undefined ? "" : body.toString("utf8", start, length)
-            settle(Effect.succeed({ status, retryAfter, text }))
-          },
-          onResponseError(_c, error) {
-            failed(error)
-          }
-        })
-      } catch (cause) {
-        failed(cause)
-      }
-      return Effect.sync(() => abort("interrupted"))
+      dispatcher.request({
+        origin,
+        path: pathAndQuery,
+        method: "GET",
+        headers,
+        signal: controller.signal,
+        // The deadline above is the only timeout.
+        headersTimeout: 0,
+        bodyTimeout: 0
+      }).then(
+        (response) =>
+          response.body.text().then(
+            (text) =>
+              settle(Effect.succeed({
+                status: response.statusCode,
+                retryAfter: headerText(response.headers["retry-after"]),
+                text
+              })),
+            (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, "Body", cause, attempt)))
+          ),
+        (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, undefined, cause, attempt)))
+      )
+      return Effect.sync(() => {
+        settled = true
+        clearTimeout(timer)
+        controller.abort()
+      })
     })
 }
