@@ -19,6 +19,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { EventEmitter } from "node:events"
 import type { RequestContext } from "../BrokerError.js"
 import * as BrokerError from "../BrokerError.js"
 import * as Answer from "./Answer.js"
@@ -69,41 +70,80 @@ const headerText = (value: string | Array<string> | undefined): string | undefin
   Array.isArray(value) ? value[0] : value
 
 /**
- * Over an undici `Dispatcher`, driven directly: one request per attempt, settled from undici's
- * callbacks. The deadline covers connect, headers and the whole body; it is a wall-clock timer
- * (this carrier talks to a real network, the `TestClock` does not drive it). Interrupting the
- * attempt aborts the request and releases the socket.
+ * Deadlines of the attempts in flight, checked by one repeating timer (running only while attempts
+ * are in flight) instead of a timer per attempt: a per-request timer and abort signal were ~50 us of
+ * each page request. A deadline fires within `granularity` after it passes.
+ */
+const makeDeadlines = (granularity: number) => {
+  const inFlight = new Set<{ readonly at: number; readonly expire: () => void }>()
+  let ticker: ReturnType<typeof setInterval> | undefined
+  const tick = () => {
+    const now = Date.now()
+    for (const entry of inFlight) {
+      if (entry.at <= now) {
+        inFlight.delete(entry)
+        entry.expire()
+      }
+    }
+    if (inFlight.size === 0 && ticker !== undefined) {
+      clearInterval(ticker)
+      ticker = undefined
+    }
+  }
+  return {
+    add: (entry: { readonly at: number; readonly expire: () => void }) => {
+      inFlight.add(entry)
+      ticker ??= setInterval(tick, granularity)
+    },
+    remove: (entry: { readonly at: number; readonly expire: () => void }) => {
+      inFlight.delete(entry)
+    }
+  }
+}
+
+/**
+ * Over an undici `Dispatcher`, driven directly: one request per attempt, settled from its promise.
+ * The deadline covers connect, headers and the whole body; it is wall-clock time (this carrier talks
+ * to a real network, the `TestClock` does not drive it) and fires within an eighth of the timeout
+ * (at most 1 s) after it passes. Interrupting the attempt aborts the request, which releases its
+ * connection. The abort signal is an `EventEmitter` (which undici accepts), lighter than an
+ * `AbortController`.
  */
 export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration): Exchange => {
   const timeoutMillis = Duration.toMillis(timeout)
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
+  const deadlines = makeDeadlines(Math.min(1000, Math.max(5, Math.floor(timeoutMillis / 8))))
   return (origin, pathAndQuery, headers, ctx, attempt) =>
     Effect.async<Reply, BrokerError.TransportError>((resume) => {
-      const controller = new AbortController()
+      const signal = new EventEmitter()
       let settled = false
+      const deadline = {
+        at: Date.now() + timeoutMillis,
+        expire: () => {
+          settle(Effect.fail(
+            new BrokerError.TransportError({
+              request: ctx,
+              reason: "Timeout",
+              description: timeoutText,
+              attempts: attempt
+            })
+          ))
+          signal.emit("abort")
+        }
+      }
       const settle = (result: Effect.Effect<Reply, BrokerError.TransportError>) => {
         if (settled) return
         settled = true
-        clearTimeout(timer)
+        deadlines.remove(deadline)
         resume(result)
       }
-      const timer = setTimeout(() => {
-        settle(Effect.fail(
-          new BrokerError.TransportError({
-            request: ctx,
-            reason: "Timeout",
-            description: timeoutText,
-            attempts: attempt
-          })
-        ))
-        controller.abort()
-      }, timeoutMillis)
+      deadlines.add(deadline)
       dispatcher.request({
         origin,
         path: pathAndQuery,
         method: "GET",
         headers,
-        signal: controller.signal,
+        signal,
         // The deadline above is the only timeout.
         headersTimeout: 0,
         bodyTimeout: 0
@@ -122,8 +162,8 @@ export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration
       )
       return Effect.sync(() => {
         settled = true
-        clearTimeout(timer)
-        controller.abort()
+        deadlines.remove(deadline)
+        signal.emit("abort")
       })
     })
 }
