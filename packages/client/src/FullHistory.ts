@@ -40,6 +40,7 @@ export interface Options<A> {
   >
   readonly time: (record: A) => number
   readonly key: (record: A) => string
+  /** Ascending order: by `time` first, then a tie-break. */
   readonly compare: (a: A, b: A) => number
   /** What counts as a change of an emitted record (follow mode). */
   readonly fingerprint: (record: A) => string
@@ -80,7 +81,7 @@ interface Window {
  * const stream = FullHistory.changes(options)
  */
 export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, BrokerError> =>
-  walkWith(options, (kind, record, checkpoint) => ({ kind, record, checkpoint: checkpoint() }))
+  walkWith(options, (kind, record, checkpoint) => ({ kind, record, checkpoint: checkpoint() }), true)
 
 /**
  * The records alone, for a walk without `follow` (no checkpoint is made per record).
@@ -91,12 +92,16 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
  * const stream = FullHistory.records(options)
  */
 export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =>
-  walkWith(options, (_kind, record) => record)
+  walkWith(options, (_kind, record) => record, false)
 
-/** The walk, each emitted record made into an element by `element`. */
+/**
+ * The walk, each emitted record made into an element by `element`. Without `checkpoints` (and
+ * without `follow`), the boundary is updated once per window instead of after every record.
+ */
 const walkWith = <A, E>(
   options: Options<A>,
-  element: (kind: Change<A>["kind"], record: A, checkpoint: () => Checkpoint) => E
+  element: (kind: Change<A>["kind"], record: A, checkpoint: () => Checkpoint) => E,
+  checkpoints: boolean
 ): Stream.Stream<E, BrokerError> =>
   Stream.suspend(() => {
     const { compare, fetch, key, limit, time } = options
@@ -176,7 +181,8 @@ const walkWith = <A, E>(
           return records.filter((r) => time(r) >= window.start && time(r) <= window.end).sort(compare)
         }
         if (i > 0 && (up || down)) {
-          const order = compare(records[i - 1]!, records[i]!)
+          const before = time(records[i - 1]!)
+          const order = before !== t ? (before < t ? -1 : 1) : compare(records[i - 1]!, records[i]!)
           if (order > 0) up = false
           else if (order < 0) down = false
         }
@@ -197,6 +203,7 @@ const walkWith = <A, E>(
      */
     const emitWindow = (window: Window, records: ReadonlyArray<A>, mode: "walk" | "poll"): Chunk.Chunk<E> => {
       const inOrder = ascending(window, records)
+      if (!checkpoints && mode === "walk" && options.follow === undefined) return emitRecords(inOrder)
       const out: Array<E> = []
       const horizon = options.follow === undefined
         ? Number.POSITIVE_INFINITY
@@ -228,6 +235,33 @@ const walkWith = <A, E>(
         out.push(element("new", record, checkpoint))
       }
       return Chunk.unsafeFromArray(out)
+    }
+
+    /** `emitWindow` for plain records: what is past the boundary, then the boundary moved once. */
+    const emitRecords = (inOrder: ReadonlyArray<A>): Chunk.Chunk<E> => {
+      const out: Array<A> = []
+      let previousKey: string | undefined
+      let previousTime = Number.NaN
+      for (const record of inOrder) {
+        const t = time(record)
+        if (t < boundaryTime) continue
+        const k = key(record)
+        if (t === previousTime && k === previousKey) continue
+        previousKey = k
+        previousTime = t
+        if (t === boundaryTime && atBoundary(k)) continue
+        out.push(record)
+      }
+      if (out.length > 0) {
+        const last = time(out[out.length - 1]!)
+        let first = out.length - 1
+        while (first > 0 && time(out[first - 1]!) === last) first--
+        const keys = out.slice(first).map(key)
+        boundaryIds = last === boundaryTime ? [...boundaryIds, ...keys] : keys
+        boundaryTime = last
+        boundarySet = undefined
+      }
+      return Chunk.unsafeFromArray(out as unknown as Array<E>)
     }
 
     const advance = (t: number, k: string) => {
