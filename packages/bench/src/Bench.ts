@@ -28,7 +28,7 @@ export interface Sizes {
 
 /** What `pnpm bench` runs. */
 export const full: Sizes = {
-  throughput: { pages: 2000, rounds: 5, warmupPages: 300 },
+  throughput: { pages: 2000, rounds: 7, warmupPages: 300 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
   saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
   soak: { ...Soak.ciOptions, seeds: 100 }
