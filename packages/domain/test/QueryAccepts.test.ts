@@ -2,7 +2,7 @@
 // schema otherwise: the result must always be the schema's.
 import { DepositHistoryQuery, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Either, Schema, SchemaAST } from "effect"
 import * as fc from "fast-check"
 
 const value = fc.oneof(
@@ -22,6 +22,10 @@ const value = fc.oneof(
 const queryOf = (keys: ReadonlyArray<string>) =>
   fc.dictionary(fc.constantFrom(...keys, "coin", "extra", "__proto__"), value, { maxKeys: 8 })
 
+/** The parameters a query schema knows, from its AST. */
+const parameterNames = (schema: Schema.Schema.Any) =>
+  SchemaAST.getPropertySignatures(schema.ast).map((p) => String(p.name))
+
 const schemaOnly = <A, I>(schema: Schema.Schema<A, I>) =>
   Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })
 
@@ -30,23 +34,17 @@ const cases = [
     "TransferHistoryQuery",
     TransferHistoryQuery.TransferHistoryQuery,
     TransferHistoryQuery.validate,
-    queryOf([
-      "fromAccountType",
-      "toAccountType",
-      "fromAccount",
-      "toAccount",
-      "clientTranId",
-      "startTime",
-      "endTime",
-      "page",
-      "limit"
-    ]).map((q) => ({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...q }))
+    queryOf(parameterNames(TransferHistoryQuery.TransferHistoryQuery)).map((q) => ({
+      fromAccountType: "SPOT",
+      toAccountType: "FUTURES",
+      ...q
+    }))
   ],
   [
     "DepositHistoryQuery",
     DepositHistoryQuery.DepositHistoryQuery,
     DepositHistoryQuery.validate,
-    queryOf(["coin", "status", "startTime", "endTime", "limit", "page"])
+    queryOf(parameterNames(DepositHistoryQuery.DepositHistoryQuery))
   ]
 ] as const
 
