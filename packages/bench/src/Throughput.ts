@@ -32,6 +32,12 @@ export interface Options {
   readonly rounds: number
   /** Pages each contender reads once before the measured rounds (JIT warm-up). */
   readonly warmupPages: number
+  /**
+   * A round reads the pages in blocks of this many (default 500), every contender one block in turn
+   * (the first rotating), so that all contenders read through the same stretch of time and a slow
+   * spell of the machine falls on all of them, not on one.
+   */
+  readonly blockPages?: number | undefined
   /** Spacing of the dataset's records (ms). */
   readonly spacing?: number | undefined
   /** Only these contenders (default all). */
@@ -132,8 +138,8 @@ const rawQuery = (shape: PageServer.Shape, k: number): string => {
 
 const rawHeaders = { "X-MEXC-APIKEY": key.apiKey, "content-type": "application/json", accept: "application/json" }
 
-/** Reads pages `[0, pages)` and returns the records read; one per contender. */
-type Reader = (pages: number) => Promise<number>
+/** Reads dataset pages `[from, to)` and returns the records read; one per contender. */
+type Reader = (from: number, to: number) => Promise<number>
 
 const makeReaders = async (
   server: PageServer.Running
@@ -142,9 +148,9 @@ const makeReaders = async (
   const url = server.baseUrl + PageServer.transferPath + "?"
   const dispatcher = new Undici.Agent({ keepAliveTimeout: 60_000 })
 
-  const undici: Reader = async (pages) => {
+  const undici: Reader = async (from, to) => {
     let records = 0
-    for (let k = 0; k < pages; k++) {
+    for (let k = from; k < to; k++) {
       const response = await Undici.request(url + rawQuery(shape, k), { headers: rawHeaders, dispatcher })
       const body = JSON.parse(await response.body.text()) as ReadonlyArray<unknown>
       if (response.statusCode !== 200) throw new Error(`undici: status ${response.statusCode}`)
@@ -153,9 +159,9 @@ const makeReaders = async (
     return records
   }
 
-  const fetchLoop: Reader = async (pages) => {
+  const fetchLoop: Reader = async (from, to) => {
     let records = 0
-    for (let k = 0; k < pages; k++) {
+    for (let k = from; k < to; k++) {
       const response = await fetch(url + rawQuery(shape, k), { headers: rawHeaders })
       const body = JSON.parse(await response.text()) as ReadonlyArray<unknown>
       if (response.status !== 200) throw new Error(`fetch: status ${response.status}`)
@@ -166,9 +172,9 @@ const makeReaders = async (
 
   const exchange = new ccxt.mexc({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false }) // The implicit broker methods build `urls.api.broker.private + "/" + path`.
   ;(exchange.urls as any).api.broker.private = server.baseUrl + "/api/v3/broker"
-  const ccxtLoop: Reader = async (pages) => {
+  const ccxtLoop: Reader = async (from, to) => {
     let records = 0
-    for (let k = 0; k < pages; k++) {
+    for (let k = from; k < to; k++) {
       const [startTime, endTime] = PageServer.pageWindow(shape, k)
       const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer({
         fromAccountType: "SPOT",
@@ -192,10 +198,10 @@ const makeReaders = async (
   }))
   const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
 
-  const pageCalls: Reader = (pages) =>
+  const pageCalls: Reader = (from, to) =>
     runtime.runPromise(Effect.gen(function*() {
       let records = 0
-      for (let k = 0; k < pages; k++) {
+      for (let k = from; k < to; k++) {
         const [startTime, endTime] = PageServer.pageWindow(shape, k)
         const page = yield* history.transferHistory({
           fromAccountType: "SPOT",
@@ -210,9 +216,9 @@ const makeReaders = async (
       return records
     }))
 
-  const stream: Reader = (pages) => {
-    const [since] = PageServer.pageWindow(shape, 0)
-    const [, until] = PageServer.pageWindow(shape, pages - 1)
+  const stream: Reader = (from, to) => {
+    const [since] = PageServer.pageWindow(shape, from)
+    const [, until] = PageServer.pageWindow(shape, to - 1)
     return runtime.runPromise(
       Stream.runCount(history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", since, until }))
     )
@@ -278,32 +284,44 @@ export const run = async (options: Options, log: (line: string) => void = () => 
     const { close, readers } = await makeReaders(server)
     try {
       const contenders = options.only ?? names
-      for (const name of contenders) await readers[name](Math.min(options.warmupPages, options.pages))
+      for (const name of contenders) await readers[name](0, Math.min(options.warmupPages, options.pages))
+      const block = Math.max(1, Math.min(options.pages, options.blockPages ?? 500))
       const samples: Array<Sample> = []
       for (let round = 0; round < options.rounds; round++) {
-        for (let i = 0; i < contenders.length; i++) {
-          const name = contenders[(round + i) % contenders.length]!
-          await server.counts(true) // Each contender starts from a collected heap: the garbage of the one before is not its cost.
-          ;(globalThis as { gc?: () => void }).gc?.()
-          const { result: records, timing } = await Measure.timed(() => readers[name](options.pages))
-          const counts = await server.counts()
-          if (records !== options.pages * PageServer.pageSize) {
-            throw new Error(`${name} read ${records} records, expected ${options.pages * PageServer.pageSize}`)
+        const totals = new Map<
+          Name,
+          { records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }
+        >(
+          contenders.map((name) => [name, { records: 0, requests: 0, signed: 0, wallMillis: 0, cpuMillis: 0 }])
+        )
+        for (let from = 0, b = 0; from < options.pages; from += block, b++) {
+          const to = Math.min(options.pages, from + block)
+          for (let i = 0; i < contenders.length; i++) {
+            const name = contenders[(round + b + i) % contenders.length]!
+            await server.counts(true)
+            // Each contender starts from a collected heap: the garbage of the one before is not its cost.
+            Measure.collectGarbage()
+            const { result: records, timing } = await Measure.timed(() => readers[name](from, to))
+            const counts = await server.counts()
+            const total = totals.get(name)!
+            total.records += records
+            total.requests += counts.requests
+            total.signed += counts.signed
+            total.wallMillis += timing.wallMillis
+            total.cpuMillis += timing.cpuMillis
           }
-          if (counts.signed !== counts.requests) throw new Error(`${name} sent unsigned requests`)
-          samples.push({
-            name,
-            round,
-            pages: options.pages,
-            records,
-            requests: counts.requests,
-            signed: counts.signed,
-            ...timing
-          })
+        }
+        for (const name of contenders) {
+          const total = totals.get(name)!
+          if (total.records !== options.pages * PageServer.pageSize) {
+            throw new Error(`${name} read ${total.records} records, expected ${options.pages * PageServer.pageSize}`)
+          }
+          if (total.signed !== total.requests) throw new Error(`${name} sent unsigned requests`)
+          samples.push({ name, round, pages: options.pages, ...total })
           log(
             `throughput round ${round + 1}/${options.rounds} ${name}: ${
-              Measure.fixed(options.pages / (timing.wallMillis / 1000), 0)
-            } pages/s, ${counts.requests} requests, cpu ${Measure.fixed(timing.cpuMillis / 1000, 2)} s`
+              Measure.fixed(options.pages / (total.wallMillis / 1000), 0)
+            } pages/s, ${total.requests} requests, cpu ${Measure.fixed(total.cpuMillis / 1000, 2)} s`
           )
         }
       }
