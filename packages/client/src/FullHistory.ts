@@ -172,21 +172,28 @@ const walkWith = <A, E>(
      * The records of `window` in ascending order. A page the service sent in either time order (as
      * it normally does) is only checked and, newest-first, reversed; anything else is sorted.
      */
+    // Set by `ascending`: the page came in order and no two records compared equal.
+    let strictlyOrdered = false
     const ascending = (window: Window, records: ReadonlyArray<A>): ReadonlyArray<A> => {
       let up = true
       let down = true
+      let equal = false
+      let before = Number.NaN
+      strictlyOrdered = false
       for (let i = 0; i < records.length; i++) {
         const t = time(records[i]!)
         if (t < window.start || t > window.end) {
           return records.filter((r) => time(r) >= window.start && time(r) <= window.end).sort(compare)
         }
         if (i > 0 && (up || down)) {
-          const before = time(records[i - 1]!)
           const order = before !== t ? (before < t ? -1 : 1) : compare(records[i - 1]!, records[i]!)
           if (order > 0) up = false
           else if (order < 0) down = false
+          else equal = true
         }
+        before = t
       }
+      strictlyOrdered = (up || down) && !equal
       if (up) return records
       if (down) {
         const n = records.length
@@ -239,10 +246,12 @@ const walkWith = <A, E>(
 
     /** `emitWindow` for plain records: what is past the boundary, then the boundary moved once. */
     const emitRecords = (inOrder: ReadonlyArray<A>): Chunk.Chunk<E> => {
-      const out: Array<A> = []
+      // The usual window: in order, no repeats, all past the boundary: emitted as it is.
+      const whole = strictlyOrdered && inOrder.length > 0 && time(inOrder[0]!) > boundaryTime
+      const out: Array<A> = whole ? inOrder as Array<A> : []
       let previousKey: string | undefined
       let previousTime = Number.NaN
-      for (const record of inOrder) {
+      for (const record of whole ? [] : inOrder) {
         const t = time(record)
         if (t < boundaryTime) continue
         const k = key(record)
