@@ -4,7 +4,7 @@
  * is narrowed and read again), a page that comes back light costs a share of a request. The aim
  * follows how well counts were predicted: the spread of log(count / aim) is tracked, and the fill is
  * set so that a window overflows about 1 time in 100 (2.3 standard deviations of headroom). Regular
- * histories get pages up to 97 % full; bursty ones back off.
+ * histories get pages up to 99 % full; bursty ones back off.
  *
  * @internal
  */
@@ -16,7 +16,7 @@ export interface State {
 
 const headroom = 2.3
 const minFill = 0.5
-const maxFill = 0.97
+const maxFill = 0.99
 const smoothing = 0.2
 
 /**

@@ -33,9 +33,10 @@ describe("WindowFill: how full the walk aims its pages", () => {
     expect(WindowFill.fill(WindowFill.initial(500))).toBeCloseTo(0.9, 1)
   })
 
-  it("a regular history (counts as predicted) is read with pages up to 97 % full, never overflowing", () => {
+  it("a regular history (counts as predicted) is read with pages up to 99 % full, never overflowing", () => {
     const r = run(500, 50, (aim) => Math.round(aim))
-    expect(r.fill).toBeCloseTo(0.97, 2)
+    expect(r.fill).toBeGreaterThan(0.98)
+    expect(r.fill).toBeLessThanOrEqual(0.99)
     expect(r.overflows).toBe(0)
   })
 
