@@ -11,9 +11,13 @@ import { BrokerHistory } from "@broker-history/client"
 import { Signature } from "@broker-history/domain"
 import { ApiKeys } from "@broker-history/server"
 import ccxt from "ccxt"
+import type * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Undici from "undici"
 import * as Measure from "./Measure.js"
@@ -216,17 +220,51 @@ const makeReaders = async (
       return records
     }))
 
-  const stream: Reader = (from, to) => {
-    const [since] = PageServer.pageWindow(shape, from)
-    const [, until] = PageServer.pageWindow(shape, to - 1)
-    return runtime.runPromise(
-      Stream.runCount(history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", since, until }))
+  // One stream over the whole dataset per round, read a block at a time: the stream is lazy, so between
+  // blocks it simply waits (no request), and it is not restarted (a restart would re-plan its first
+  // window and re-learn the density at every block). A block ends at the first chunk that reaches its
+  // share of records; the surplus counts toward the next block.
+  let reading: {
+    readonly pull: Effect.Effect<Chunk.Chunk<unknown>, Option.Option<unknown>>
+    readonly scope: Scope.CloseableScope
+    surplus: number
+  } | undefined
+  const openStream = async () => {
+    if (reading !== undefined) await runtime.runPromise(Scope.close(reading.scope, Exit.void))
+    const [since, until] = PageServer.range(shape)
+    const scope = await runtime.runPromise(Scope.make())
+    const pull = await runtime.runPromise(
+      Scope.extend(
+        Stream.toPull(history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", since, until })),
+        scope
+      )
     )
+    reading = { pull, scope, surplus: 0 }
+    return reading
+  }
+  const stream: Reader = async (from, to) => {
+    const current = from === 0 || reading === undefined ? await openStream() : reading
+    const wanted = (to - from) * PageServer.pageSize
+    return runtime.runPromise(Effect.gen(function*() {
+      let records = current.surplus
+      while (records < wanted) {
+        // The pull fails with None at the end of the stream, Some(error) on a failure.
+        const chunk = yield* Effect.catchAll(
+          current.pull,
+          (end) => Option.isNone(end) ? Effect.succeed(undefined) : Effect.fail(end.value)
+        )
+        if (chunk === undefined) break
+        records += chunk.length
+      }
+      current.surplus = Math.max(0, records - wanted)
+      return records - current.surplus
+    }))
   }
 
   return {
     readers: { undici, fetch: fetchLoop, ccxt: ccxtLoop, pageCalls, stream },
     close: async () => {
+      if (reading !== undefined) await runtime.runPromise(Scope.close(reading.scope, Exit.void))
       await runtime.dispose()
       await dispatcher.close()
     }
