@@ -2,9 +2,11 @@
  * How full the full-history walk aims its pages. A window sized from the density seen so far holds a
  * count that scatters around the aim; a page that comes back full costs one more request (the window
  * is narrowed and read again), a page that comes back light costs a share of a request. The aim
- * follows how well counts were predicted: the spread of log(count / aim) is tracked, and the fill is
- * set so that a window overflows about 1 time in 100 (2.3 standard deviations of headroom). Regular
- * histories get pages up to 99 % full; bursty ones back off.
+ * follows how well counts were predicted: the spread σ of log(count / aim) is tracked, and the fill f
+ * is the one with the fewest expected requests per record, (1 + P(overflow)) / f, where an overflow
+ * is log(count / aim) > log(1 / f) under a normal spread. Regular histories get pages up to 97 %
+ * full; a random one settles near 91 %; a bursty one a little lower (an overflow costs one request,
+ * a lighter page costs on every request).
  *
  * @internal
  */
@@ -14,10 +16,17 @@ export interface State {
   readonly variance: number
 }
 
-const headroom = 2.3
 const minFill = 0.5
-const maxFill = 0.99
+const maxFill = 0.97
 const smoothing = 0.2
+
+/** Standard normal upper tail, P(Z > z) (Abramowitz–Stegun 26.2.17, error < 1e-7). */
+const upperTail = (z: number): number => {
+  if (z < 0) return 1 - upperTail(-z)
+  const t = 1 / (1 + 0.2316419 * z)
+  const poly = t * (0.319381530 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))))
+  return Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI) * poly
+}
 
 /**
  * Before anything is seen: the scatter of a Poisson count around 90 % of `limit`, which aims at about
@@ -25,9 +34,21 @@ const smoothing = 0.2
  */
 export const initial = (limit: number): State => ({ variance: 1 / Math.max(1, 0.9 * limit) })
 
-/** The fill to aim at (share of `limit`). */
-export const fill = (state: State): number =>
-  Math.min(maxFill, Math.max(minFill, Math.exp(-headroom * Math.sqrt(state.variance))))
+/** The fill to aim at (share of `limit`): the fewest expected requests per record. */
+export const fill = (state: State): number => {
+  const sigma = Math.sqrt(state.variance)
+  if (sigma < 1e-6) return maxFill
+  let best = minFill
+  let bestCost = Number.POSITIVE_INFINITY
+  for (let f = minFill; f <= maxFill + 1e-9; f += 0.01) {
+    const cost = (1 + upperTail(Math.log(1 / f) / sigma)) / f
+    if (cost < bestCost) {
+      bestCost = cost
+      best = f
+    }
+  }
+  return Math.min(maxFill, best)
+}
 
 /**
  * Learns from one window that was sized to hold `aim` records: it held `count` (a short page), or at
