@@ -151,6 +151,18 @@ const makeReaders = async (
   const shape = server.shape
   const url = server.baseUrl + PageServer.transferPath + "?"
   const dispatcher = new Undici.Agent({ keepAliveTimeout: 60_000 })
+  /** Dataset page `k` as the query ccxt and the page calls send. */
+  const pageQuery = (k: number) => {
+    const [startTime, endTime] = PageServer.pageWindow(shape, k)
+    return {
+      fromAccountType: "SPOT",
+      toAccountType: "FUTURES",
+      startTime,
+      endTime,
+      page: 1,
+      limit: PageServer.pageSize
+    } as const
+  }
 
   const undici: Reader = async (from, to) => {
     let records = 0
@@ -179,15 +191,7 @@ const makeReaders = async (
   const ccxtLoop: Reader = async (from, to) => {
     let records = 0
     for (let k = from; k < to; k++) {
-      const [startTime, endTime] = PageServer.pageWindow(shape, k)
-      const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer({
-        fromAccountType: "SPOT",
-        toAccountType: "FUTURES",
-        startTime,
-        endTime,
-        page: 1,
-        limit: PageServer.pageSize
-      })
+      const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer(pageQuery(k))
       records += (body as ReadonlyArray<unknown>).length
     }
     return records
@@ -206,15 +210,7 @@ const makeReaders = async (
     runtime.runPromise(Effect.gen(function*() {
       let records = 0
       for (let k = from; k < to; k++) {
-        const [startTime, endTime] = PageServer.pageWindow(shape, k)
-        const page = yield* history.transferHistory({
-          fromAccountType: "SPOT",
-          toAccountType: "FUTURES",
-          startTime,
-          endTime,
-          page: 1,
-          limit: PageServer.pageSize
-        })
+        const page = yield* history.transferHistory(pageQuery(k))
         records += page.length
       }
       return records

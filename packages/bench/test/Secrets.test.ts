@@ -4,7 +4,7 @@
 import { BrokerHistory } from "@broker-history/client"
 import type { Faults } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
-import { capture, errorTexts } from "@broker-history/testing/Capture"
+import { capture, haystack } from "@broker-history/testing/Capture"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Tracer } from "effect"
 import * as Soak from "../src/Soak.js"
@@ -108,16 +108,12 @@ describe("secrets never leak", () => {
         expect(captured.logs.some((l) => l.includes("broker request retried"))).toBe(true)
         expect(captured.spans.some((s) => s.name === "BrokerHttpClient.attempt")).toBe(true)
 
-        const haystack = [
-          ...captured.logs,
-          ...captured.spans.map((s) => JSON.stringify(s)),
-          ...errors.flatMap(errorTexts)
-        ].join("\n")
-        expect(haystack).toContain("broker.endpoint")
+        const text = haystack(captured, errors)
+        expect(text).toContain("broker.endpoint")
         for (const needle of [ApiKeys.demo.secretKey, "wrong-secret-0123456789", ApiKeys.demo.apiKey]) {
-          expect(haystack.includes(needle), `leaked ${needle.slice(0, 6)}…`).toBe(false)
+          expect(text.includes(needle), `leaked ${needle.slice(0, 6)}…`).toBe(false)
         }
-        const leaked = signatures.filter((s) => haystack.includes(s!))
+        const leaked = signatures.filter((s) => text.includes(s!))
         expect(leaked).toEqual([])
         // The key is sent in its header on every signed request, and never in a query string.
         expect(signed.every((s) => s.headers["x-mexc-apikey"] === ApiKeys.demo.apiKey)).toBe(true)

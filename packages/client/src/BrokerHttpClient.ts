@@ -127,7 +127,8 @@ const makeWith = (exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchan
     const apiKeyHeader = config.apiKeyHeader
     const { origin, pathname } = new URL(config.baseUrl)
     const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
-    const headers = (): Record<string, string> => ({
+    // The same on every attempt; neither carrier changes it (the platform request copies it).
+    const headers: Record<string, string> = Object.freeze({
       [apiKeyHeader]: Redacted.value(config.apiKey),
       "content-type": "application/json",
       accept: "application/json"
@@ -175,7 +176,7 @@ const makeWith = (exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchan
               Effect.zipRight(
                 Metric.increment(counters.requests),
                 Effect.flatMap(
-                  exchange(origin, path + QueryString.withSignature(query, signature), headers(), ctx, n),
+                  exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n),
                   (reply) => outcome(reply, n, span)
                 )
               ))

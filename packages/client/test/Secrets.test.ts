@@ -1,6 +1,6 @@
 import { BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
-import { capture, errorTexts } from "@broker-history/testing/Capture"
+import { capture, haystack } from "@broker-history/testing/Capture"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
@@ -52,14 +52,10 @@ describe("secrets never leak", () => {
       expect(errors.length).toBeGreaterThanOrEqual(3)
       expect(captured.spans.length).toBeGreaterThan(10)
       expect(captured.logs.length).toBeGreaterThan(0)
-      const haystack = [
-        ...captured.logs,
-        ...captured.spans.map((s) => JSON.stringify(s)),
-        ...errors.flatMap(errorTexts)
-      ].join("\n")
-      expect(haystack).toContain("broker.endpoint")
+      const text = haystack(captured, errors)
+      expect(text).toContain("broker.endpoint")
       for (const needle of [secretKey, apiKey, ...signatures]) {
-        expect(haystack.includes(needle), `leaked ${needle.slice(0, 8)}…`).toBe(false)
+        expect(text.includes(needle), `leaked ${needle.slice(0, 8)}…`).toBe(false)
       }
       // The key travels only in its header.
       expect(mock.seen.every((s) => s.headers["x-mexc-apikey"] === apiKey && !s.query.includes(apiKey))).toBe(true)

@@ -119,3 +119,14 @@ export const errorTexts = (error: unknown): Array<string> => {
   const e = error as { message?: unknown; toString(): string }
   return [String(e.message), e.toString(), JSON.stringify(error), Cause.pretty(Cause.fail(error))]
 }
+
+/**
+ * Everything captured plus every text of `errors`, as one text to search for secrets.
+ *
+ * @example
+ * import { capture, haystack } from "@broker-history/testing/Capture"
+ * const { captured } = capture()
+ * haystack(captured, [new Error("boom")]).includes("boom") // true
+ */
+export const haystack = (captured: Captured, errors: ReadonlyArray<unknown>): string =>
+  [...captured.logs, ...captured.spans.map((s) => JSON.stringify(s)), ...errors.flatMap(errorTexts)].join("\n")
