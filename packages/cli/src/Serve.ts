@@ -72,16 +72,7 @@ export const command = Command.make(
       if (Either.isLeft(parsed)) return yield* Effect.fail(new ExitCode.UsageError({ message: parsed.left }))
       if (parsed.right._tag === "Help") return
       const options = parsed.right.options
-      yield* Effect.gen(function*() {
-        const server = yield* ReferenceServer.ReferenceServer
-        const counts = yield* server.store.counts
-        yield* Effect.logInfo(
-          `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
-            (options.keys ?? []).map((k) => k.apiKey).join(", ")
-          })`
-        )
-        return yield* Effect.never
-      }).pipe(Effect.provide(ReferenceServer.layer(options)))
+      yield* ReferenceServer.serveForever(options)
     }).pipe(
       Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger)),
       ExitCode.report(flags.verbose)

@@ -353,3 +353,23 @@ export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, Start
       )
     )
   )
+
+/**
+ * Starts the service, logs one line (address, seeded counts, API keys) and serves until interrupted:
+ * the body of `main.ts` and of the CLI's `serve` command.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * const program = ReferenceServer.serveForever({ port: 0 }) // run with NodeRuntime.runMain
+ */
+export const serveForever = (options: Options = {}): Effect.Effect<never, StartError> =>
+  Effect.gen(function*() {
+    const server = yield* ReferenceServer
+    const counts = yield* server.store.counts
+    yield* Effect.logInfo(
+      `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
+        (options.keys ?? []).map((k) => k.apiKey).join(", ")
+      })`
+    )
+    return yield* Effect.never
+  }).pipe(Effect.provide(layer(options)))

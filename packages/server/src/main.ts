@@ -27,17 +27,7 @@ if (Either.isLeft(command)) {
   console.log(CommandLine.help)
 } else {
   const options = command.right.options
-  const program = Effect.gen(function*() {
-    const server = yield* ReferenceServer.ReferenceServer
-    const counts = yield* server.store.counts
-    yield* Effect.logInfo(
-      `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
-        (options.keys ?? []).map((k) => k.apiKey).join(", ")
-      })`
-    )
-    return yield* Effect.never
-  }).pipe(
-    Effect.provide(ReferenceServer.layer(options)),
+  const program = ReferenceServer.serveForever(options).pipe(
     Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger))
   )
   NodeRuntime.runMain(program, { disablePrettyLogger: true })
