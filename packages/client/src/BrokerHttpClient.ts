@@ -156,11 +156,11 @@ const makeWith = (exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchan
       ): Effect.Effect<A, BrokerError> => {
         span?.attribute("http.response.status_code", reply.status)
         if (reply.status >= 200 && reply.status < 300) {
-          const body = Answer.decodeBody(ctx, reply.status, reply.text, decode, n)
+          const body = Answer.decodeBody(ctx, reply.status, reply.body, decode, n)
           return Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
         }
         return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
-          const error = Answer.refusal(ctx, reply.status, reply.text, Answer.retryAfterMillis(reply.retryAfter, now), n)
+          const error = Answer.refusal(ctx, reply.status, reply.body, Answer.retryAfterMillis(reply.retryAfter, now), n)
           return error._tag === "RateLimited"
             ? Effect.zipRight(Metric.increment(counters.rateLimited), Effect.fail(error))
             : Effect.fail(error)

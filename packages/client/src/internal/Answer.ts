@@ -13,6 +13,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { RequestContext } from "../BrokerError.js"
 import * as BrokerError from "../BrokerError.js"
+import * as JsonBody from "./JsonBody.js"
 
 /** The request context of a query: endpoint, plus window and page when the query has them. */
 export const requestContext = (
@@ -30,15 +31,18 @@ export const requestContext = (
 
 const decodeErrorBody = Schema.decodeUnknownEither(ErrorBody.ErrorBody)
 
-const parseJson = (text: string): Either.Either<unknown, string> => {
+const parseJson = (body: Uint8Array): Either.Either<unknown, string> => {
   try {
-    return Either.right(JSON.parse(text))
+    return Either.right(JsonBody.parse(body))
   } catch (e) {
     return Either.left(e instanceof Error ? e.message : "not JSON")
   }
 }
 
-const excerpt = (text: string): string => text.length <= 200 ? text : text.slice(0, 200) + "…"
+const excerpt = (body: Uint8Array): string => {
+  const text = JsonBody.text(body.length <= 1024 ? body : body.subarray(0, 1024))
+  return text.length <= 200 ? text : text.slice(0, 200) + "…"
+}
 
 /** Retry-After in ms from delta-seconds or an HTTP date; `undefined` when absent or unreadable. */
 export const retryAfterMillis = (value: string | undefined, now: number): number | undefined => {
@@ -55,16 +59,16 @@ export const retryAfterMillis = (value: string | undefined, now: number): number
 export const refusal = (
   ctx: RequestContext,
   status: number,
-  text: string,
+  body: Uint8Array,
   retryAfter: number | undefined,
   attempts: number
 ): BrokerError.BrokerError => {
-  const body = Either.flatMap(
-    Either.mapLeft(parseJson(text), () => undefined),
+  const error = Either.flatMap(
+    Either.mapLeft(parseJson(body), () => undefined),
     (json) => Either.mapLeft(decodeErrorBody(json), () => undefined)
   )
-  const code = Either.isRight(body) ? body.right.code : undefined
-  const msg = Either.isRight(body) ? body.right.msg : excerpt(text)
+  const code = Either.isRight(error) ? error.right.code : undefined
+  const msg = Either.isRight(error) ? error.right.msg : excerpt(body)
   if (status === 429 || status === 418 || code === ErrorBody.Code.TooManyRequests && status >= 400 && status < 500) {
     return new BrokerError.RateLimited({
       request: ctx,
@@ -121,11 +125,11 @@ export const refusal = (
 export const decodeBody = <A>(
   ctx: RequestContext,
   status: number,
-  text: string,
+  body: Uint8Array,
   decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
   attempts: number
 ): Either.Either<A, BrokerError.ResponseDecodeError> => {
-  const json = parseJson(text)
+  const json = parseJson(body)
   if (Either.isLeft(json)) {
     return Either.left(
       new BrokerError.ResponseDecodeError({
@@ -133,7 +137,7 @@ export const decodeBody = <A>(
         status,
         reason: "InvalidJson",
         description: json.left,
-        excerpt: excerpt(text),
+        excerpt: excerpt(body),
         attempts
       })
     )
@@ -144,7 +148,7 @@ export const decodeBody = <A>(
       status,
       reason: "UnexpectedShape",
       description: firstIssue(error),
-      excerpt: excerpt(text),
+      excerpt: excerpt(body),
       attempts
     }))
 }

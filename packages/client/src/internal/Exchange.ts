@@ -24,11 +24,14 @@ import type { RequestContext } from "../BrokerError.js"
 import * as BrokerError from "../BrokerError.js"
 import * as Answer from "./Answer.js"
 
-/** A complete answer: status, the `Retry-After` header when present, and the body as text. */
+/**
+ * A complete answer: status, the `Retry-After` header when present, and the body's bytes (this
+ * answer's own copy: `JsonBody.parse` may briefly change a byte in it).
+ */
 export interface Reply {
   readonly status: number
   readonly retryAfter: string | undefined
-  readonly text: string
+  readonly body: Uint8Array
 }
 
 /**
@@ -58,8 +61,8 @@ export const platform = (
     Effect.gen(function*() {
       const request = HttpClientRequest.get(origin + pathAndQuery).pipe(HttpClientRequest.setHeaders(headers))
       const response = yield* http.execute(request)
-      const text = yield* response.text
-      return { status: response.status, retryAfter: response.headers["retry-after"], text }
+      const body = new Uint8Array(yield* response.arrayBuffer)
+      return { status: response.status, retryAfter: response.headers["retry-after"], body }
     }).pipe(
       Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),
       (exchange) => Answer.withinDeadline(exchange, ctx, attempt, timeout)
@@ -149,12 +152,12 @@ export const undici = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration
         bodyTimeout: 0
       }).then(
         (response) =>
-          response.body.text().then(
-            (text) =>
+          response.body.bytes().then(
+            (body) =>
               settle(Effect.succeed({
                 status: response.statusCode,
                 retryAfter: headerText(response.headers["retry-after"]),
-                text
+                body
               })),
             (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, "Body", cause, attempt)))
           ),

@@ -1,0 +1,86 @@
+/**
+ * JSON bodies read from their bytes.
+ *
+ * A page of 500 records is ~150 KB of JSON. Decoded as one string, that string is a large object of
+ * V8's heap (over 128 KB: its own memory mapping, allocated and released for every page), and it
+ * cost about as much as parsing the page on the benchmark machine. So a large top-level array is
+ * parsed in parts of at most `partBytes`, each decoded to a regular string:
+ *
+ * - a part ends at a `},{` between two elements: its `,` is read as `]` for this part and as `[`
+ *   for the next (the byte is restored at once; the bytes are this answer's own copy);
+ * - a split that is not a real boundary between top-level elements (inside a string, inside a
+ *   nested value) cannot parse: the lexer is then inside a string or has an unclosed bracket where
+ *   the part ends. Any part that does not parse sends the whole body to `JSON.parse`, so the result,
+ *   and the error for bad JSON, are always exactly those of `JSON.parse` on the whole text.
+ *
+ * @internal
+ */
+
+/** Largest part, in bytes: its text stays well under V8's 128 KB large-object size even as UTF-16. */
+export const partBytes = 48 * 1024
+
+const OPEN = 0x5b // [
+const CLOSE = 0x5d // ]
+const COMMA = 0x2c // ,
+const separator = "},{"
+
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+/** Where the text starts: after a UTF-8 byte order mark, if any (as `Response.text()` does). */
+const textStart = (buffer: Buffer): number =>
+  buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0
+
+/**
+ * The body as text (UTF-8, a leading byte order mark dropped).
+ */
+export const text = (bytes: Uint8Array): string => {
+  const buffer = asBuffer(bytes)
+  return buffer.toString("utf8", textStart(buffer), buffer.length)
+}
+
+/**
+ * `JSON.parse` of the body's text: the same value, or the same `SyntaxError`. Throws as
+ * `JSON.parse` does.
+ */
+export const parse = (bytes: Uint8Array): unknown => {
+  const buffer = asBuffer(bytes)
+  const start = textStart(buffer)
+  const end = buffer.length
+  if (end - start <= partBytes) return JSON.parse(buffer.toString("utf8", start, end))
+  let first = start
+  while (first < end && isSpace(buffer[first]!)) first++
+  if (buffer[first] !== OPEN) return JSON.parse(buffer.toString("utf8", start, end))
+  const parts = inParts(buffer, start, end)
+  return parts ?? JSON.parse(buffer.toString("utf8", start, end))
+}
+
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
+
+/** The elements of the array in `buffer[start, end)`, parsed in parts; `undefined` if a part does not parse. */
+const inParts = (buffer: Buffer, start: number, end: number): Array<unknown> | undefined => {
+  let out: Array<unknown> | undefined
+  // The current part starts at `from`; after the first part, `from` is a separator's `,`, read as `[`.
+  let from = start
+  while (true) {
+    let cut = end - from > partBytes ? buffer.lastIndexOf(separator, from + partBytes - 3) : -1
+    if (cut !== -1 && cut <= from) cut = buffer.indexOf(separator, from + 1)
+    const to = cut === -1 ? end : cut + 2
+    if (from !== start) buffer[from] = OPEN
+    if (cut !== -1) buffer[cut + 1] = CLOSE
+    const partText = buffer.toString("utf8", from, to)
+    if (from !== start) buffer[from] = COMMA
+    if (cut !== -1) buffer[cut + 1] = COMMA
+    let part: unknown
+    try {
+      part = JSON.parse(partText)
+    } catch {
+      return undefined
+    }
+    if (!Array.isArray(part)) return undefined
+    if (out === undefined) out = part
+    else for (let i = 0; i < part.length; i++) out.push(part[i])
+    if (cut === -1) return out
+    from = cut + 1
+  }
+}
