@@ -65,14 +65,14 @@ export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, Broker
       Effect.gen(function*() {
         const before = yield* Clock.currentTimeMillis
         const response = yield* http.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.acceptJson))
-        const bytes = new Uint8Array(yield* response.arrayBuffer)
+        const text = yield* response.text
         const after = yield* Clock.currentTimeMillis
         if (response.status < 200 || response.status >= 300) {
           return yield* Effect.fail(
             Answer.refusal(
               ctx,
               response.status,
-              bytes,
+              text,
               Answer.retryAfterMillis(response.headers["retry-after"], after),
               n
             )
@@ -81,7 +81,7 @@ export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, Broker
         const body = Answer.decodeBody(
           ctx,
           response.status,
-          bytes,
+          text,
           (u) => Either.mapLeft(decodeServerTime(u), (e) => e as ParseResult.ParseError),
           n
         )

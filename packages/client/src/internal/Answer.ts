@@ -31,7 +31,7 @@ export const requestContext = (
 
 const decodeErrorBody = Schema.decodeUnknownEither(ErrorBody.ErrorBody)
 
-const parseJson = (body: Uint8Array): Either.Either<unknown, string> => {
+const parseJson = (body: JsonBody.Body): Either.Either<unknown, string> => {
   try {
     return Either.right(JsonBody.parse(body))
   } catch (e) {
@@ -39,8 +39,8 @@ const parseJson = (body: Uint8Array): Either.Either<unknown, string> => {
   }
 }
 
-const excerpt = (body: Uint8Array): string => {
-  const text = JsonBody.text(body.length <= 1024 ? body : body.subarray(0, 1024))
+const excerpt = (body: JsonBody.Body): string => {
+  const text = typeof body === "string" ? body : JsonBody.text(body.length <= 1024 ? body : body.subarray(0, 1024))
   return text.length <= 200 ? text : text.slice(0, 200) + "…"
 }
 
@@ -59,7 +59,7 @@ export const retryAfterMillis = (value: string | undefined, now: number): number
 export const refusal = (
   ctx: RequestContext,
   status: number,
-  body: Uint8Array,
+  body: JsonBody.Body,
   retryAfter: number | undefined,
   attempts: number
 ): BrokerError.BrokerError => {
@@ -125,7 +125,7 @@ export const refusal = (
 export const decodeBody = <A>(
   ctx: RequestContext,
   status: number,
-  body: Uint8Array,
+  body: JsonBody.Body,
   decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
   attempts: number
 ): Either.Either<A, BrokerError.ResponseDecodeError> => {

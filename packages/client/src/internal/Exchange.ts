@@ -23,15 +23,16 @@ import { EventEmitter } from "node:events"
 import type { RequestContext } from "../BrokerError.js"
 import * as BrokerError from "../BrokerError.js"
 import * as Answer from "./Answer.js"
+import type * as JsonBody from "./JsonBody.js"
 
 /**
- * A complete answer: status, the `Retry-After` header when present, and the body's bytes (this
- * answer's own copy: `JsonBody.parse` may briefly change a byte in it).
+ * A complete answer: status, the `Retry-After` header when present, and the body: its bytes (this
+ * answer's own copy: `JsonBody.parse` may briefly change a byte in it) or its text.
  */
 export interface Reply {
   readonly status: number
   readonly retryAfter: string | undefined
-  readonly body: Uint8Array
+  readonly body: JsonBody.Body
 }
 
 /**
@@ -61,7 +62,8 @@ export const platform = (
     Effect.gen(function*() {
       const request = HttpClientRequest.get(origin + pathAndQuery).pipe(HttpClientRequest.setHeaders(headers))
       const response = yield* http.execute(request)
-      const body = new Uint8Array(yield* response.arrayBuffer)
+      // Text, not bytes: a platform response rendered by a tracer or logger has had its body read as text.
+      const body = yield* response.text
       return { status: response.status, retryAfter: response.headers["retry-after"], body }
     }).pipe(
       Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),

@@ -32,10 +32,18 @@ const textStart = (buffer: Buffer): number =>
   buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0
 
 /**
+ * A body as a carrier delivers it: its bytes, or text already decoded (the platform `HttpClient`
+ * carrier reads text: rendering a platform response, as a tracer or logger may, reads its body as
+ * text, and its bytes can then no longer be read).
+ */
+export type Body = Uint8Array | string
+
+/**
  * The body as text (UTF-8, a leading byte order mark dropped).
  */
-export const text = (bytes: Uint8Array): string => {
-  const buffer = asBuffer(bytes)
+export const text = (body: Body): string => {
+  if (typeof body === "string") return body
+  const buffer = asBuffer(body)
   return buffer.toString("utf8", textStart(buffer), buffer.length)
 }
 
@@ -43,44 +51,74 @@ export const text = (bytes: Uint8Array): string => {
  * `JSON.parse` of the body's text: the same value, or the same `SyntaxError`. Throws as
  * `JSON.parse` does.
  */
-export const parse = (bytes: Uint8Array): unknown => {
-  const buffer = asBuffer(bytes)
+export const parse = (body: Body): unknown => parseInParts(body, partBytes)
+
+/** `parse` with parts of at most `maxPart` bytes (small parts in tests). Text is parsed whole. */
+export const parseInParts = (body: Body, maxPart: number): unknown => {
+  if (typeof body === "string") return JSON.parse(body)
+  const buffer = asBuffer(body)
   const start = textStart(buffer)
   const end = buffer.length
-  if (end - start <= partBytes) return JSON.parse(buffer.toString("utf8", start, end))
+  if (end - start <= maxPart) return JSON.parse(buffer.toString("utf8", start, end))
   let first = start
   while (first < end && isSpace(buffer[first]!)) first++
   if (buffer[first] !== OPEN) return JSON.parse(buffer.toString("utf8", start, end))
-  const parts = inParts(buffer, start, end)
+  const parts = inParts(buffer, start, end, maxPart)
   return parts ?? JSON.parse(buffer.toString("utf8", start, end))
 }
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 
-/** The elements of the array in `buffer[start, end)`, parsed in parts; `undefined` if a part does not parse. */
-const inParts = (buffer: Buffer, start: number, end: number): Array<unknown> | undefined => {
+/** Separators tried for the end of one part before the whole body is parsed in one piece. */
+const triesPerPart = 4
+
+/**
+ * The elements of the array in `buffer[start, end)`, parsed in parts of at most `maxPart` bytes where
+ * the separators allow; `undefined` if a part does not parse at any of the separators tried (bad
+ * JSON, or `},{` inside strings everywhere near the cut).
+ */
+const inParts = (buffer: Buffer, start: number, end: number, maxPart: number): Array<unknown> | undefined => {
   let out: Array<unknown> | undefined
   // The current part starts at `from`; after the first part, `from` is a separator's `,`, read as `[`.
   let from = start
   while (true) {
-    let cut = end - from > partBytes ? buffer.lastIndexOf(separator, from + partBytes - 3) : -1
+    let cut = end - from > maxPart ? buffer.lastIndexOf(separator, from + maxPart - 3) : -1
     if (cut !== -1 && cut <= from) cut = buffer.indexOf(separator, from + 1)
-    const to = cut === -1 ? end : cut + 2
-    if (from !== start) buffer[from] = OPEN
-    if (cut !== -1) buffer[cut + 1] = CLOSE
-    const partText = buffer.toString("utf8", from, to)
-    if (from !== start) buffer[from] = COMMA
-    if (cut !== -1) buffer[cut + 1] = COMMA
-    let part: unknown
-    try {
-      part = JSON.parse(partText)
-    } catch {
-      return undefined
+    let part = parsePart(buffer, start, from, cut, end)
+    // A cut inside a string or a nested value does not parse: try the separator before it.
+    for (let tries = 1; part === undefined && cut !== -1 && tries < triesPerPart; tries++) {
+      const earlier = buffer.lastIndexOf(separator, cut - 1)
+      cut = earlier > from ? earlier : -1
+      part = parsePart(buffer, start, from, cut, end)
     }
-    if (!Array.isArray(part)) return undefined
+    if (part === undefined) return undefined
     if (out === undefined) out = part
     else for (let i = 0; i < part.length; i++) out.push(part[i])
     if (cut === -1) return out
     from = cut + 1
+  }
+}
+
+/**
+ * The part from `from` (the body's start, or a separator's `,` read as `[`) to the separator at
+ * `cut` (its `,` read as `]`; -1: to the end), parsed; `undefined` when it does not parse.
+ */
+const parsePart = (
+  buffer: Buffer,
+  start: number,
+  from: number,
+  cut: number,
+  end: number
+): Array<unknown> | undefined => {
+  if (from !== start) buffer[from] = OPEN
+  if (cut !== -1) buffer[cut + 1] = CLOSE
+  const partText = buffer.toString("utf8", from, cut === -1 ? end : cut + 2)
+  if (from !== start) buffer[from] = COMMA
+  if (cut !== -1) buffer[cut + 1] = COMMA
+  try {
+    const part: unknown = JSON.parse(partText)
+    return Array.isArray(part) ? part : undefined
+  } catch {
+    return undefined
   }
 }
