@@ -11,9 +11,10 @@
  * @internal
  */
 
-/** The estimator's state: the smoothed variance of log(count / aim). */
+/** The estimator's state: the smoothed variance of log(count / aim), and the fill it gives. */
 export interface State {
   readonly variance: number
+  readonly fill: number
 }
 
 const minFill = 0.5
@@ -32,11 +33,16 @@ const upperTail = (z: number): number => {
  * Before anything is seen: the scatter of a Poisson count around 90 % of `limit`, which aims at about
  * 90 % full pages (what a random history of that density gives at best).
  */
-export const initial = (limit: number): State => ({ variance: 1 / Math.max(1, 0.9 * limit) })
+export const initial = (limit: number): State => withVariance(1 / Math.max(1, 0.9 * limit))
+
+/** The state for a variance (the fill is computed once here, not for every window). */
+export const withVariance = (variance: number): State => ({ variance, fill: bestFill(variance) })
 
 /** The fill to aim at (share of `limit`): the fewest expected requests per record. */
-export const fill = (state: State): number => {
-  const sigma = Math.sqrt(state.variance)
+export const fill = (state: State): number => state.fill
+
+const bestFill = (variance: number): number => {
+  const sigma = Math.sqrt(variance)
   if (sigma < 1e-6) return maxFill
   let best = minFill
   let bestCost = Number.POSITIVE_INFINITY
@@ -59,5 +65,5 @@ export const observe = (state: State, aim: number, count: number, full: boolean,
   // A full page says only "at least limit": count it as twice that far off, so overflows pull the
   // aim down quickly.
   const error = full ? 2 * Math.max(Math.log(limit / aim), 0.05) : Math.log(Math.max(count, 0.5) / aim)
-  return { variance: (1 - smoothing) * state.variance + smoothing * error * error }
+  return withVariance((1 - smoothing) * state.variance + smoothing * error * error)
 }

@@ -63,13 +63,13 @@ describe("WindowFill: how full the walk aims its pages", () => {
     const tail = (z: number) => 0.5 * erfc(z / Math.SQRT2)
     const cost = (f: number, sigma: number) => (1 + tail(Math.log(1 / f) / sigma)) / f
     for (const sigma of [0.02, 0.05, 0.1, 0.2]) {
-      const chosen = WindowFill.fill({ variance: sigma * sigma })
+      const chosen = WindowFill.fill(WindowFill.withVariance(sigma * sigma))
       let best = Number.POSITIVE_INFINITY
       for (let f = 0.5; f <= 0.97; f += 0.001) best = Math.min(best, cost(f, sigma))
       expect(cost(chosen, sigma)).toBeLessThan(best * 1.005)
     }
     // A moderate spread lowers the aim; overflows pull it down after a run of good predictions.
-    expect(WindowFill.fill({ variance: 0.1 ** 2 })).toBeLessThan(0.9)
+    expect(WindowFill.fill(WindowFill.withVariance(0.1 ** 2))).toBeLessThan(0.9)
     const overflowing = run(500, 5, () => 500)
     expect(overflowing.fill).toBeLessThan(0.97)
   })
