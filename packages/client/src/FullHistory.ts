@@ -9,7 +9,7 @@
  * came from a single short page: no page offsets that live inserts could shift, no deep paging, and
  * at most one page in memory. Only a single millisecond that holds more than a page is paged
  * through. Window widths adapt to the density seen so far, aiming at pages as full as the history's
- * regularity allows (`internal/WindowFill`: the fill with the fewest expected requests per record; ~91 % for a random history, 97 % for a regular one).
+ * regularity allows (`internal/WindowFill`: the fill with the fewest expected requests per record; ~91 % for a random history, 98 % for a regular one).
  *
  * @since 0.1.0
  */
