@@ -65,6 +65,12 @@ export interface Options<A> {
   } | undefined
 }
 
+/** Where a sequential walk is, and whether it just emitted records (see `walk`). */
+interface WalkState {
+  readonly cursor: number
+  readonly release: boolean
+}
+
 interface Window {
   readonly start: number
   readonly end: number
@@ -303,16 +309,28 @@ const walkWith = <A, E>(
         return emitWindow({ start: t, end: t }, all, mode)
       })
 
-    /** Walks [from, to] sequentially with adaptive windows. */
+    /**
+     * Walks [from, to] sequentially with adaptive windows. After a window's records comes an empty
+     * chunk, before the next request: a stream's executors keep the last chunk they emitted until
+     * they emit another, which kept a whole page alive while the next one was fetched and parsed (so
+     * pages survived young-generation collections: twice the promoted bytes of page calls).
+     */
     const walk = (from: number, to: number, mode: "walk" | "poll"): Stream.Stream<E, BrokerError> =>
-      Stream.unfoldChunkEffect(from, (cursor) => {
-        if (cursor > to) return Effect.succeed(Option.none())
-        const window = windowFrom(cursor, to)
-        return Effect.map(
-          readWindow(window, mode),
-          ({ chunk, done }) => Option.some([chunk, done ? window.end + 1 : cursor] as const)
-        )
-      })
+      Stream.unfoldChunkEffect<WalkState, E, BrokerError, never>(
+        { cursor: from, release: false },
+        ({ cursor, release }) => {
+          if (release) return Effect.succeed(Option.some([Chunk.empty<E>(), { cursor, release: false }] as const))
+          if (cursor > to) return Effect.succeed(Option.none())
+          const window = windowFrom(cursor, to)
+          return Effect.map(
+            readWindow(window, mode),
+            ({ chunk, done }) =>
+              Option.some(
+                [chunk, { cursor: done ? window.end + 1 : cursor, release: Chunk.isNonEmpty(chunk) }] as const
+              )
+          )
+        }
+      )
 
     /** One request for `window`; a short page completes it. */
     const readWindow = (window: Window, mode: "walk" | "poll") =>
@@ -349,7 +367,8 @@ const walkWith = <A, E>(
           { concurrency: options.concurrency }
         ),
         Stream.flatMap(({ full, records, window }) => {
-          if (!full) return Stream.fromChunk(emitWindow(window, records, "walk"))
+          // An empty chunk after the records, as in `walk`.
+          if (!full) return Stream.fromChunks(emitWindow(window, records, "walk"), Chunk.empty())
           if (window.start === window.end) {
             return Stream.fromIterableEffect(wholeMillisecond(window.start, records, "walk"))
           }
