@@ -22,10 +22,21 @@ export const make = (limit: number, interval: Duration.Duration): Effect.Effect<
     // fast path), then sleeps until it: reservations are made in arrival order, and the slot of a
     // caller interrupted while waiting stays taken, which only ever errs on the side of fewer requests.
     return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const at = Math.max(now, starts[head]! + intervalMillis)
-      starts[head] = at
+      const slot = head
+      const at = Math.max(now, starts[slot]! + intervalMillis)
+      starts[slot] = at
       head = (head + 1) % limit
       const wait = at - now
-      return wait > 0 ? Effect.as(Effect.sleep(Duration.millis(wait)), wait) : Effect.succeed(0)
+      if (wait <= 0) return Effect.succeed(0)
+      return Effect.zipRight(
+        Effect.sleep(Duration.millis(wait)),
+        Effect.map(Clock.currentTimeMillis, (woke) => {
+          // Woken late (a busy event loop, a long collection): the attempt starts when it actually
+          // does, and the window counts that, or the attempt `limit` places later could start less
+          // than `interval` after it. (Unless the slot was reserved again meanwhile.)
+          if (woke > at && starts[slot] === at) starts[slot] = woke
+          return wait
+        })
+      )
     })
   })

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Clock, Duration, Effect } from "effect"
+import * as SlidingWindow from "../../src/internal/SlidingWindow.js"
+
+/** A clock whose `i`-th sleep ends `lateness(i)` ms after it was due (an event loop that was busy). */
+const lateClock = (lateness: (i: number) => number) => {
+  let now = 0
+  let sleeps = 0
+  const clock: Clock.Clock = {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => now,
+    unsafeCurrentTimeNanos: () => BigInt(now) * 1_000_000n,
+    currentTimeMillis: Effect.sync(() => now),
+    currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
+    sleep: (duration) =>
+      Effect.sync(() => {
+        now += Duration.toMillis(duration) + lateness(sleeps++)
+      })
+  }
+  return { clock, now: () => now }
+}
+
+const withClock = (lateness: (i: number) => number, limit: number, interval: number, n: number) => {
+  const { clock, now } = lateClock(lateness)
+  return Effect.gen(function*() {
+    const take = yield* SlidingWindow.make(limit, Duration.millis(interval))
+    const out: Array<number> = []
+    for (let i = 0; i < n; i++) {
+      yield* take
+      out.push(now())
+    }
+    return out
+  }).pipe(Effect.withClock(clock))
+}
+
+const maxInAnyWindow = (times: ReadonlyArray<number>, interval: number) =>
+  Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + interval).length))
+
+describe("SlidingWindow", () => {
+  it.effect("on time: at most `limit` starts in any interval, the next one as soon as allowed", () =>
+    Effect.gen(function*() {
+      const times = yield* withClock(() => 0, 3, 1000, 9)
+      expect(times).toEqual([0, 0, 0, 1000, 1000, 1000, 2000, 2000, 2000])
+    }))
+
+  it.effect("a late wake-up counts from when the attempt actually started", () =>
+    Effect.gen(function*() {
+      // The first sleep ends 300 ms late, the others on time. Counting the reserved time (1000), the
+      // third attempt would start at 2000, 700 ms after the second actually did.
+      const times = yield* withClock((i) => i === 0 ? 300 : 0, 1, 1000, 4)
+      expect(times).toEqual([0, 1300, 2300, 3300])
+      // Random lateness: still never more than `limit` starts in any interval.
+      let seed = 7
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 200
+      for (const limit of [1, 2, 3, 5]) {
+        const starts = yield* withClock(random, limit, 1000, 40)
+        expect(maxInAnyWindow(starts, 1000)).toBeLessThanOrEqual(limit)
+      }
+    }))
+})
