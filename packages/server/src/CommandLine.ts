@@ -171,7 +171,7 @@ export const switches: ReadonlyArray<Switch> = [
     env: "BROKER_SERVER_FAULT_LATENCY_MS",
     kind: "integer",
     fallback: "0",
-    description: "latency added to every request, in ms"
+    description: "latency added to every answer, in ms (requests are checked and rate-limited when they arrive)"
   },
   {
     flag: "log",

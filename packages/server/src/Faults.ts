@@ -32,7 +32,7 @@ export interface FaultOptions {
   readonly hang?: number | undefined
   /** Send the status and headers, then part of the body, then close the connection. */
   readonly truncate?: number | undefined
-  /** Fixed latency added before every answer (default 0). */
+  /** Fixed latency added before every answer (default 0); the request is checked and rate-limited when it arrives. */
   readonly latency?: Duration.DurationInput | undefined
 }
 

@@ -262,32 +262,40 @@ const make = (options: Options) =>
       const fault = injector.next()
       const settings = injector.settings()
       if (fault !== undefined) countFault(fault)
-      if (Duration.toMillis(settings.latency) > 0) yield* Effect.sleep(settings.latency)
+      const latency = Duration.toMillis(settings.latency) > 0 ? Effect.sleep(settings.latency) : Effect.void
 
       switch (fault) {
         case "serverError": {
+          yield* latency
           countStatus(500)
           yield* log(500)
           return failure(ErrorBody.Errors.internal)
         }
         case "rateLimited": {
+          yield* latency
           countStatus(429)
           yield* log(429)
           return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(settings.retryAfterSeconds) })
         }
         case "drop": {
+          yield* latency
           yield* log("dropped")
           NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()
           // The platform interrupts this fiber when the connection closes.
           return yield* Effect.never
         }
         case "hang": {
+          yield* latency
           yield* log("hanging")
           return yield* Effect.never
         }
       }
 
+      // The request is checked (signature, timestamp, rate limit) when it arrives, as an exchange's
+      // gateway does; the latency delays the answer. (Delaying the request instead let the timer
+      // jitter of a busy machine bunch requests up at the limiter: 429s a client could not avoid.)
       const response = yield* answer
+      yield* latency
       countStatus(response.status)
       if (fault === "truncate" && response.body._tag === "Uint8Array") {
         const bytes = response.body.body
