@@ -10,6 +10,7 @@
  * at most one page in memory. Only a single millisecond that holds more than a page is paged
  * through. Window widths adapt to the density seen so far, aiming at pages as full as the history's
  * regularity allows (`internal/WindowFill`: the fill with the fewest expected requests per record; ~91 % for a random history, 98 % for a regular one).
+ * Records come in chunks, one per window, with empty chunks between them (see `walk`).
  *
  * @since 0.1.0
  */
