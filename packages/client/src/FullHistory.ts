@@ -314,7 +314,7 @@ const walkWith = <A, E>(
      * Walks [from, to] sequentially with adaptive windows. After a window's records comes an empty
      * chunk, before the next request: a stream's executors keep the last chunk they emitted until
      * they emit another, which kept a whole page alive while the next one was fetched and parsed (so
-     * pages survived young-generation collections: twice the promoted bytes of page calls).
+     * pages survived young-generation collections).
      */
     const walk = (from: number, to: number, mode: "walk" | "poll"): Stream.Stream<E, BrokerError> =>
       Stream.unfoldChunkEffect<WalkState, E, BrokerError, never>(

@@ -263,29 +263,27 @@ const make = (options: Options) =>
       const settings = injector.settings()
       if (fault !== undefined) countFault(fault)
       const latency = Duration.toMillis(settings.latency) > 0 ? Effect.sleep(settings.latency) : Effect.void
+      // A fault that replaces the answer comes after the latency too.
+      if (fault !== undefined && fault !== "truncate") yield* latency
 
       switch (fault) {
         case "serverError": {
-          yield* latency
           countStatus(500)
           yield* log(500)
           return failure(ErrorBody.Errors.internal)
         }
         case "rateLimited": {
-          yield* latency
           countStatus(429)
           yield* log(429)
           return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(settings.retryAfterSeconds) })
         }
         case "drop": {
-          yield* latency
           yield* log("dropped")
           NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()
           // The platform interrupts this fiber when the connection closes.
           return yield* Effect.never
         }
         case "hang": {
-          yield* latency
           yield* log("hanging")
           return yield* Effect.never
         }

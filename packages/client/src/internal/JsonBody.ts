@@ -10,8 +10,9 @@
  *   for the next (the byte is restored at once; the bytes are this answer's own copy);
  * - a split that is not a real boundary between top-level elements (inside a string, inside a
  *   nested value) cannot parse: the lexer is then inside a string or has an unclosed bracket where
- *   the part ends. Any part that does not parse sends the whole body to `JSON.parse`, so the result,
- *   and the error for bad JSON, are always exactly those of `JSON.parse` on the whole text.
+ *   the part ends. Such a part is cut again at an earlier separator (a few times); if it still does
+ *   not parse, the whole body goes to `JSON.parse`, so the result, and the error for bad JSON, are
+ *   always exactly those of `JSON.parse` on the whole text.
  *
  * @internal
  */
@@ -59,12 +60,12 @@ export const parseInParts = (body: Body, maxPart: number): unknown => {
   const buffer = asBuffer(body)
   const start = textStart(buffer)
   const end = buffer.length
-  if (end - start <= maxPart) return JSON.parse(buffer.toString("utf8", start, end))
+  const whole = () => JSON.parse(buffer.toString("utf8", start, end))
+  if (end - start <= maxPart) return whole()
   let first = start
   while (first < end && isSpace(buffer[first]!)) first++
-  if (buffer[first] !== OPEN) return JSON.parse(buffer.toString("utf8", start, end))
-  const parts = inParts(buffer, start, end, maxPart)
-  return parts ?? JSON.parse(buffer.toString("utf8", start, end))
+  if (buffer[first] !== OPEN) return whole()
+  return inParts(buffer, start, end, maxPart) ?? whole()
 }
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
