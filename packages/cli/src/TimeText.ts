@@ -38,8 +38,43 @@ export const duration = (text: string): Either.Either<Duration.Duration, string>
 }
 
 /**
- * A point in time as Unix ms: an ISO date (`2024-01-01`, UTC midnight) or date-time, Unix ms
- * digits, or a duration meaning that long before `now` (`90d`).
+ * A duration as Effect duration text (`"2000 millis"`), the form the client's `BROKER_*` duration
+ * variables are read in: what lets every duration flag and variable take the same syntax.
+ *
+ * @example
+ * import { TimeText } from "@broker-history/cli"
+ * import { Duration } from "effect"
+ * TimeText.durationText(Duration.seconds(2)) // "2000 millis"
+ */
+export const durationText = (duration: Duration.Duration): string => `${Duration.toMillis(duration)} millis`
+
+const isoDate =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+
+/** An ISO date or date-time read exactly: a field out of its range is refused, never rolled over. */
+const calendar = (text: string): Either.Either<number, string> | undefined => {
+  const m = isoDate.exec(text)
+  if (m === null) return undefined
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)]
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) {
+    return Either.left(`${JSON.stringify(text)}: no such date or time of day (check the month, day and time)`)
+  }
+  const millis = Number((m[7] ?? "0").padEnd(3, "0"))
+  // A date or date-time without a zone is UTC, as the service's times are.
+  const zone = m[8] ?? "Z"
+  const offset = zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) *
+    (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * 60_000
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset
+  return ms >= 0 ? Either.right(ms) : Either.left(`${JSON.stringify(text)} is before 1970-01-01 (Unix ms 0)`)
+}
+
+/**
+ * A point in time as Unix ms: an ISO date (`2024-01-01`, UTC midnight) or date-time (UTC unless it
+ * names a zone), Unix ms digits (`0` included), or a duration meaning that long before `now`
+ * (`90d`). An impossible date (`2026-02-30`) is refused, not rolled over.
  *
  * @example
  * import { TimeText } from "@broker-history/cli"
@@ -47,13 +82,9 @@ export const duration = (text: string): Either.Either<Duration.Duration, string>
  */
 export const instant = (text: string, now: number): Either.Either<number, string> => {
   const trimmed = text.trim()
-  if (/^\d{10,}$/.test(trimmed)) return Either.right(Number(trimmed))
-  if (/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(trimmed)) {
-    // A date or date-time without a zone is UTC, as the service's times are.
-    const iso = /[T ][0-9:.]+$/.test(trimmed) ? trimmed.replace(" ", "T") + "Z" : trimmed.replace(" ", "T")
-    const ms = Date.parse(iso.length === 10 ? iso + "T00:00:00Z" : iso)
-    if (Number.isFinite(ms) && ms >= 0) return Either.right(ms)
-  }
+  if (/^\d+$/.test(trimmed)) return Either.right(Number(trimmed))
+  const date = calendar(trimmed)
+  if (date !== undefined) return date
   const ago = short.exec(trimmed)
   if (ago !== null) return Either.right(Math.max(0, now - Math.round(Number(ago[1]) * units[ago[2]])))
   return Either.left(

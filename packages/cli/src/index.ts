@@ -6,6 +6,8 @@
 
 /** The command tree. */
 export * as Cli from "./Cli.js"
+/** Flag values from known sets: account types, deposit statuses. */
+export * as Choices from "./Choices.js"
 /** The client's settings as flags and variables. */
 export * as ClientOptions from "./ClientOptions.js"
 /** CSV per RFC 4180. */

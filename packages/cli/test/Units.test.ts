@@ -5,6 +5,7 @@ import { Prng } from "@broker-history/server"
 import { ConfigError, Duration, Effect, Either, Layer, Option, Stream } from "effect"
 import { Writable } from "node:stream"
 import { describe, expect, it } from "vitest"
+import * as Choices from "../src/Choices.js"
 import * as Csv from "../src/Csv.js"
 import * as ExitCode from "../src/ExitCode.js"
 import * as Export from "../src/Export.js"
@@ -36,6 +37,27 @@ describe("Csv", () => {
   })
 })
 
+describe("Choices", () => {
+  it("account types: any letter case, sent as the exchange spells them; anything else refused with the list", () => {
+    expect(Choices.accountType("--from-account-type", "spot")).toEqual(Either.right("SPOT"))
+    expect(Choices.accountType("--from-account-type", "FUTURES")).toEqual(Either.right("FUTURES"))
+    expect(Choices.accountType("--to-account-type", "MARGIN")).toEqual(
+      Either.left("--to-account-type: \"MARGIN\" is not an account type; use one of SPOT, FUTURES")
+    )
+  })
+
+  it("deposit statuses: a code or a name, as the code; anything else refused with every code and name", () => {
+    expect(Choices.depositStatus("--status", "5")).toEqual(Either.right("5"))
+    expect(Choices.depositStatus("--status", "success")).toEqual(Either.right("5"))
+    expect(Choices.depositStatus("--status", "COMPLETED")).toEqual(Either.right("12"))
+    for (const bogus of ["BOGUS", "0", "13", ""]) {
+      const result = Choices.depositStatus("--status", bogus)
+      expect(Either.isLeft(result), bogus).toBe(true)
+      if (Either.isLeft(result)) expect(result.left).toContain("5 SUCCESS")
+    }
+  })
+})
+
 describe("TimeText", () => {
   const now = Date.parse("2026-01-10T00:00:00Z")
   it("reads dates, date-times, Unix ms and 'ago' durations", () => {
@@ -48,6 +70,20 @@ describe("TimeText", () => {
     expect(Either.isLeft(TimeText.instant("2024-13-45", now))).toBe(true)
   })
 
+  it("refuses impossible calendar dates instead of rolling them over (issue 12 item 7)", () => {
+    for (const text of ["2026-02-30", "2025-02-29", "2026-04-31", "2026-02-28T24:00:00", "2026-01-01T12:60:00"]) {
+      expect(Either.isLeft(TimeText.instant(text, now)), text).toBe(true)
+    }
+    expect(TimeText.instant("2024-02-29", now)).toEqual(Either.right(Date.parse("2024-02-29T00:00:00Z")))
+    const left = TimeText.instant("2026-02-30", now)
+    expect(Either.isLeft(left) && left.left).toContain("no such date")
+  })
+
+  it("reads any Unix ms, 0 included (issue 12 item 7)", () => {
+    expect(TimeText.instant("0", now)).toEqual(Either.right(0))
+    expect(TimeText.instant("86400000", now)).toEqual(Either.right(86_400_000))
+  })
+
   it("reads durations", () => {
     expect(TimeText.duration("30s")).toEqual(Either.right(Duration.seconds(30)))
     expect(TimeText.duration("5m")).toEqual(Either.right(Duration.minutes(5)))
@@ -55,6 +91,11 @@ describe("TimeText", () => {
     expect(TimeText.duration("250ms")).toEqual(Either.right(Duration.millis(250)))
     expect(Either.map(TimeText.duration("10 seconds"), Duration.toMillis)).toEqual(Either.right(10_000))
     expect(Either.isLeft(TimeText.duration("soon"))).toBe(true)
+  })
+
+  it("writes a duration back as Effect duration text, so every duration flag takes one syntax", () => {
+    expect(Either.map(TimeText.duration("2s"), TimeText.durationText)).toEqual(Either.right("2000 millis"))
+    expect(Either.map(TimeText.duration("1.5m"), TimeText.durationText)).toEqual(Either.right("90000 millis"))
   })
 })
 

@@ -95,7 +95,6 @@ const windowRule = (
     : undefined
 }
 
-const accountTypes: ReadonlyArray<string> = ["SPOT", "FUTURES"]
 
 /**
  * Reads transfer-history parameters. Omitted `fromAccount`/`toAccount` select the master account
@@ -116,7 +115,7 @@ export const transfers = (
     const record = yield* toRecord(params, transferParameters)
     const q = yield* Either.mapLeft(TransferHistoryQuery.fromText(record), violation)
     for (const name of ["fromAccountType", "toAccountType"] as const) {
-      if (!accountTypes.includes(q[name])) {
+      if (!TransferHistoryQuery.accountTypes.includes(q[name])) {
         return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
       }
     }
