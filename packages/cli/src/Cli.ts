@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import * as Logger from "effect/Logger"
 import * as Demo from "./Demo.js"
 import * as Export from "./Export.js"
 import * as Serve from "./Serve.js"
@@ -28,10 +29,50 @@ export const command = Command.make("broker-history").pipe(
 )
 
 /**
+ * The arguments with every `--log-level LEVEL` (or `--log-level=LEVEL`) moved before the
+ * subcommand: `@effect/cli` reads its built-in options only there, while every subcommand's help
+ * lists it, so both places are accepted.
+ *
+ * @example
+ * import { Cli } from "@broker-history/cli"
+ * Cli.hoistLogLevel(["node", "broker-history", "deposits", "--log-level", "debug"])
+ * // ["node", "broker-history", "--log-level", "debug", "deposits"]
+ */
+export const hoistLogLevel = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const hoisted: Array<string> = []
+  const rest: Array<string> = []
+  const args = argv.slice(2)
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") {
+      rest.push(...args.slice(i))
+      break
+    }
+    if (args[i].startsWith("--log-level=")) hoisted.push(args[i])
+    else if (args[i] === "--log-level" && i + 1 < args.length) hoisted.push(args[i], args[++i])
+    else rest.push(args[i])
+  }
+  return [...argv.slice(0, 2), ...hoisted, ...rest]
+}
+
+/**
+ * Log lines as logfmt on stderr, whatever the log level: stdout carries the records only.
+ *
+ * @example
+ * import { Cli } from "@broker-history/cli"
+ * import { Effect, Logger } from "effect"
+ * const quiet = Effect.log("to stderr").pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Cli.stderrLogger)))
+ */
+export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logfmtLogger, (line) => {
+  process.stderr.write(line + "\n")
+})
+
+const app = Command.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
+
+/**
  * Runs the command line (`argv` as in `process.argv`).
  *
  * @example
  * import { Cli } from "@broker-history/cli"
  * const program = Cli.run(["node", "broker-history", "--help"])
  */
-export const run = Command.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
+export const run = (argv: ReadonlyArray<string>) => app(hoistLogLevel(argv))

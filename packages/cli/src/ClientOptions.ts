@@ -7,12 +7,13 @@
  */
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import * as Options from "@effect/cli/Options"
-import type * as ConfigError from "effect/ConfigError"
+import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as TimeText from "./TimeText.js"
 
 const d = BrokerConfig.defaults
 
@@ -95,7 +96,7 @@ export const variablesOnly: ReadonlyArray<{ readonly env: string; readonly fallb
 export const variablesHelp: string = "Client settings also read from the environment (flags win): " +
   flags.map((f) => f.env).join(", ") + "; and without a flag: " +
   variablesOnly.map((v) => `${v.env} (default ${v.fallback})`).join(", ") +
-  ". Durations are Effect duration text such as \"500 millis\" or \"10 seconds\"."
+  ". Durations, as flags or variables: 500ms, 2s, 5m, 1h, 1d or Effect duration text such as \"10 seconds\"."
 
 /**
  * The flag values given (absent: read the variable).
@@ -125,9 +126,21 @@ export const options: Options.Options<Values> = Options.all(
   ]))
 ) as unknown as Options.Options<Values>
 
+/** The client's duration variables: read with the command line's one duration syntax (`TimeText`). */
+const durationVariables: ReadonlySet<string> = new Set([
+  BrokerConfig.env.requestTimeout,
+  BrokerConfig.env.rateLimitInterval,
+  BrokerConfig.env.rateLimitMargin,
+  BrokerConfig.env.retryBaseDelay,
+  BrokerConfig.env.retryMaxDelay,
+  BrokerConfig.env.transferMaxWindow,
+  BrokerConfig.env.depositMaxWindow
+])
+
 /**
  * The configuration provider of a command: the given flags under their variable names, then the
- * process environment.
+ * process environment. Durations, from a flag or a variable, take the command line's syntax (`2s`,
+ * `500ms`, `"10 seconds"`); one that is not a duration is an `InvalidData` error naming the variable.
  *
  * @example
  * import { ClientOptions } from "@broker-history/cli"
@@ -136,7 +149,7 @@ export const options: Options.Options<Values> = Options.all(
 export const provider = (
   values: Values,
   env: Readonly<Record<string, string | undefined>>
-): ConfigProvider.ConfigProvider => {
+): Either.Either<ConfigProvider.ConfigProvider, ConfigError.ConfigError> => {
   const map = new Map<string, string>()
   for (const f of flags) {
     const value = values[f.flag]
@@ -145,7 +158,14 @@ export const provider = (
   for (const [name, value] of Object.entries(env)) {
     if (value !== undefined && value !== "" && !map.has(name)) map.set(name, value)
   }
-  return ConfigProvider.fromMap(map)
+  for (const name of durationVariables) {
+    const text = map.get(name)
+    if (text === undefined) continue
+    const duration = TimeText.duration(text)
+    if (Either.isLeft(duration)) return Either.left(ConfigError.InvalidData([name], duration.left))
+    map.set(name, TimeText.durationText(duration.right))
+  }
+  return Either.right(ConfigProvider.fromMap(map))
 }
 
 /**
@@ -162,10 +182,15 @@ export const configLayer = (
 ): Layer.Layer<BrokerConfig.BrokerConfig, ConfigError.ConfigError> =>
   Layer.effect(
     BrokerConfig.BrokerConfig,
-    Effect.flatMap(
-      Effect.withConfigProvider(BrokerConfig.config, provider(values, env)),
-      (o) => Either.match(BrokerConfig.resolve(o, BrokerConfig.env), { onLeft: Effect.fail, onRight: Effect.succeed })
-    )
+    Either.match(provider(values, env), {
+      onLeft: Effect.fail,
+      onRight: (configProvider) =>
+        Effect.flatMap(
+          Effect.withConfigProvider(BrokerConfig.config, configProvider),
+          (o) =>
+            Either.match(BrokerConfig.resolve(o, BrokerConfig.env), { onLeft: Effect.fail, onRight: Effect.succeed })
+        )
+    })
   )
 
 /**

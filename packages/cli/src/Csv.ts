@@ -2,19 +2,42 @@
  * CSV as RFC 4180 describes it: a header row, CRLF line ends, and a field quoted (with its quotes
  * doubled) when it holds a comma, a quote, CR or LF, or starts or ends with a space.
  *
+ * Values come from outside (memos, addresses, client ids), and a spreadsheet runs a cell that starts
+ * with `=`, `+`, `-`, `@`, TAB or CR as a formula. By default such a value is written with a `'`
+ * before it, as `csv-stringify`'s `escape_formulas` does, so it opens as text; a negative decimal
+ * number (`-12.50`) is left as it is, so amounts stay numbers. `raw` writes every value unchanged.
+ *
  * @since 0.1.0
  */
 
 /**
- * One field: empty for `null`/`undefined`, the text otherwise, quoted when it has to be.
+ * How fields are written: `escapeFormulas` (the default) neutralises values a spreadsheet would run
+ * as formulas; `raw` writes them as received.
+ *
+ * @example
+ * import type { Csv } from "@broker-history/cli"
+ * const mode: Csv.Mode = "raw"
+ */
+export type Mode = "escapeFormulas" | "raw"
+
+const formulaStart = /^[=+\-@\t\r]/
+const negativeDecimal = /^-\d+(\.\d+)?$/
+
+/**
+ * One field: empty for `null`/`undefined`, the text otherwise, a formula neutralised (unless `raw`),
+ * quoted when it has to be.
  *
  * @example
  * import { Csv } from "@broker-history/cli"
  * Csv.field('say "hi", twice') // '"say ""hi"", twice"'
+ * Csv.field("=1+1") // "'=1+1"
+ * Csv.field("-12.50") // "-12.50"
+ * Csv.field("=1+1", "raw") // "=1+1"
  */
-export const field = (value: unknown): string => {
+export const field = (value: unknown, mode: Mode = "escapeFormulas"): string => {
   if (value === null || value === undefined) return ""
-  const text = typeof value === "string" ? value : String(value)
+  let text = typeof value === "string" ? value : String(value)
+  if (mode === "escapeFormulas" && formulaStart.test(text) && !negativeDecimal.test(text)) text = "'" + text
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 }
 
@@ -25,7 +48,8 @@ export const field = (value: unknown): string => {
  * import { Csv } from "@broker-history/cli"
  * Csv.row(["a", 1, null]) // "a,1,\r\n"
  */
-export const row = (values: ReadonlyArray<unknown>): string => values.map(field).join(",") + "\r\n"
+export const row = (values: ReadonlyArray<unknown>, mode: Mode = "escapeFormulas"): string =>
+  values.map((value) => field(value, mode)).join(",") + "\r\n"
 
 /**
  * The row of a record: its values in `columns` order.
@@ -34,59 +58,5 @@ export const row = (values: ReadonlyArray<unknown>): string => values.map(field)
  * import { Csv } from "@broker-history/cli"
  * Csv.recordRow(["b", "a"], { a: 1, b: "x,y" }) // "\"x,y\",1\r\n"
  */
-export const recordRow = (columns: ReadonlyArray<string>, record: object): string =>
-  row(columns.map((c) => (record as Record<string, unknown>)[c]))
-
-/**
- * Reads CSV text back into rows (the inverse of `row`, for tests and tools).
- *
- * @example
- * import { Csv } from "@broker-history/cli"
- * Csv.parse('a,"b ""c"""\r\n') // [["a", 'b "c"']]
- */
-export const parse = (text: string): Array<Array<string>> => {
-  const rows: Array<Array<string>> = []
-  let fields: Array<string> = []
-  let current = ""
-  let quoted = false
-  let i = 0
-  while (i < text.length) {
-    const c = text[i]
-    if (quoted) {
-      if (c === "\"") {
-        if (text[i + 1] === "\"") {
-          current += "\""
-          i += 2
-          continue
-        }
-        quoted = false
-      } else {
-        current += c
-      }
-      i++
-      continue
-    }
-    if (c === "\"") quoted = true
-    else if (c === ",") {
-      fields.push(current)
-      current = ""
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      fields.push(current)
-      rows.push(fields)
-      fields = []
-      current = ""
-      i++
-    } else if (c === "\n") {
-      fields.push(current)
-      rows.push(fields)
-      fields = []
-      current = ""
-    } else current += c
-    i++
-  }
-  if (current !== "" || fields.length > 0) {
-    fields.push(current)
-    rows.push(fields)
-  }
-  return rows
-}
+export const recordRow = (columns: ReadonlyArray<string>, record: object, mode: Mode = "escapeFormulas"): string =>
+  row(columns.map((c) => (record as Record<string, unknown>)[c]), mode)

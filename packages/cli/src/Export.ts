@@ -6,8 +6,9 @@
  * @since 0.1.0
  */
 import { BrokerHistory } from "@broker-history/client"
+import type { BrokerError } from "@broker-history/client"
 import type { DepositRecord as DepositRecordNs, TransferRecord as TransferRecordNs } from "@broker-history/domain"
-import { DepositRecord } from "@broker-history/domain"
+import { TransferHistoryQuery } from "@broker-history/domain"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Chunk from "effect/Chunk"
@@ -16,6 +17,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import * as Choices from "./Choices.js"
 import * as ClientOptions from "./ClientOptions.js"
 import * as Csv from "./Csv.js"
 import * as ExitCode from "./ExitCode.js"
@@ -84,7 +86,7 @@ export const depositColumns: ReadonlyArray<keyof DepositRecordNs.DepositRecord> 
  * const e = Export.encoder("json", ["a"])
  * e.start + e.record({ a: 1 }, true) + e.end(1) // '[\n{"a":1}\n]\n'
  */
-export const encoder = (format: Format, columns: ReadonlyArray<string>): {
+export const encoder = (format: Format, columns: ReadonlyArray<string>, csv: Csv.Mode = "escapeFormulas"): {
   readonly start: string
   readonly record: (record: object, first: boolean) => string
   readonly end: (count: number) => string
@@ -93,7 +95,7 @@ export const encoder = (format: Format, columns: ReadonlyArray<string>): {
     case "ndjson":
       return { start: "", record: (r) => JSON.stringify(r) + "\n", end: () => "" }
     case "csv":
-      return { start: Csv.row(columns), record: (r) => Csv.recordRow(columns, r), end: () => "" }
+      return { start: Csv.row(columns, csv), record: (r) => Csv.recordRow(columns, r, csv), end: () => "" }
     case "json":
       return {
         start: "[",
@@ -105,7 +107,8 @@ export const encoder = (format: Format, columns: ReadonlyArray<string>): {
 
 /**
  * Writes a stream of records to `Output` in `format`, one chunk (a window of records) per write,
- * counting them in `Progress`.
+ * counting them in `Progress`; once the stream has ended, completes the output (a file is put in
+ * place only then).
  *
  * @example
  * import { Export } from "@broker-history/cli"
@@ -116,12 +119,13 @@ export const write = <A extends object, E, R>(
   records: Stream.Stream<A, E, R>,
   format: Format,
   columns: ReadonlyArray<string>,
-  time: (record: A) => number
+  time: (record: A) => number,
+  csv: Csv.Mode = "escapeFormulas"
 ): Effect.Effect<void, E | Output.OutputError | ExitCode.PipeClosed, R | Output.Output | Progress.Progress> =>
   Effect.gen(function*() {
     const output = yield* Output.Output
     const progress = yield* Progress.Progress
-    const encode = encoder(format, columns)
+    const encode = encoder(format, columns, csv)
     let count = 0
     if (encode.start !== "") yield* output.write(encode.start)
     yield* Stream.runForEachChunk(records, (chunk) => {
@@ -137,6 +141,7 @@ export const write = <A extends object, E, R>(
     })
     const end = encode.end(count)
     if (end !== "") yield* output.write(end)
+    yield* output.complete
   })
 
 /**
@@ -157,7 +162,7 @@ const optionalText = (name: string, description: string) =>
 const rangeOptions = {
   since: optionalText(
     "since",
-    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms, or 90d for 90 days ago (default: one year before --until)"
+    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms (0 and up), or 90d for 90 days ago (default: one year before --until)"
   ),
   until: optionalText("until", "end of the range, inclusive, same forms as --since (default: the service's now)"),
   format: Options.choice("format", ["ndjson", "csv", "json"]).pipe(
@@ -166,7 +171,16 @@ const rangeOptions = {
       "ndjson: one JSON record a line; csv: header row + RFC 4180 rows; json: one array (default ndjson)"
     )
   ),
-  out: optionalText("out", "write to this file instead of stdout (default stdout; - is stdout)"),
+  csvRaw: Options.boolean("csv-raw").pipe(
+    Options.withDescription(
+      "with --format csv, write values exactly as received; by default a value starting with = + - @ TAB or CR " +
+        "gets a ' before it so a spreadsheet does not run it as a formula (negative decimals such as -12.50 stay numbers) (default off)"
+    )
+  ),
+  out: optionalText(
+    "out",
+    "write to this file instead of stdout; it is replaced only when the export completes, a failed export leaves it as it was (default stdout; - is stdout)"
+  ),
   concurrency: Options.integer("concurrency").pipe(
     Options.withDefault(2),
     Options.withDescription("time windows read ahead at once, 1..16; the output order is kept (default 2)")
@@ -177,16 +191,23 @@ const rangeOptions = {
 
 const usage = (message: string) => new ExitCode.UsageError({ message })
 
-/** `--since`/`--until` read into Unix ms (or undefined for the client's default). */
+/** A flag value read by `read`, or the usage error it gives. */
+const flag = <A>(read: Either.Either<A, string>) =>
+  Either.match(read, { onLeft: (message) => Effect.fail(usage(message)), onRight: Effect.succeed })
+
+/**
+ * `--since` / `--until` read into Unix ms (or undefined for the client's default).
+ *
+ * @example
+ * import { Export } from "@broker-history/cli"
+ * const range = Export.range("2024-01-01", undefined)
+ */
 export const range = (since: string | undefined, until: string | undefined, now: number = Date.now()) =>
   Effect.gen(function*() {
-    const read = (flag: string, text: string | undefined) =>
+    const read = (name: string, text: string | undefined) =>
       text === undefined
         ? Effect.succeed(undefined)
-        : Either.match(TimeText.instant(text, now), {
-          onLeft: (message) => Effect.fail(usage(`--${flag}: ${message}`)),
-          onRight: (ms) => Effect.succeed(ms)
-        })
+        : flag(Either.mapLeft(TimeText.instant(text, now), (message) => `--${name}: ${message}`))
     const s = yield* read("since", since)
     const u = yield* read("until", until)
     if (s !== undefined && u !== undefined && s > u) {
@@ -195,20 +216,42 @@ export const range = (since: string | undefined, until: string | undefined, now:
     return { since: s, until: u }
   })
 
-const runExport = <A extends object, E>(
-  label: string,
-  endpoint: string,
-  flags: { readonly out: string | undefined; readonly verbose: boolean; readonly client: ClientOptions.Values },
-  body: Effect.Effect<void, E, BrokerHistory.BrokerHistory | Output.Output | Progress.Progress>
+interface CommonFlags {
+  readonly format: Format
+  readonly csvRaw: boolean
+  readonly out: string | undefined
+  readonly verbose: boolean
+  readonly client: ClientOptions.Values
+}
+
+/**
+ * Runs one export: the flags are read first (`records` fails with a usage error before anything is
+ * opened or sent), then the records are written through the client, the output and the progress line.
+ */
+const runExport = <A extends object>(
+  flags: CommonFlags,
+  what: {
+    readonly label: string
+    readonly endpoint: string
+    readonly columns: ReadonlyArray<string>
+    readonly time: (record: A) => number
+  },
+  records: Effect.Effect<Stream.Stream<A, BrokerError.BrokerError, BrokerHistory.BrokerHistory>, ExitCode.UsageError>
 ) =>
-  body.pipe(
-    Effect.provide(Layer.mergeAll(
-      ClientOptions.layer(flags.client, process.env),
-      Output.layer(flags.out),
-      Progress.layer({ label, endpoints: [endpoint] })
-    )),
-    ExitCode.report(flags.verbose)
-  ) as Effect.Effect<void | A, ExitCode.Failure>
+  Effect.gen(function*() {
+    const stream = yield* records
+    const csv: Csv.Mode = flags.csvRaw ? "raw" : "escapeFormulas"
+    if (flags.csvRaw && flags.format !== "csv") {
+      return yield* Effect.fail(usage("--csv-raw applies to --format csv only"))
+    }
+    yield* write(stream, flags.format, what.columns, what.time, csv).pipe(
+      Effect.provide(Layer.mergeAll(
+        ClientOptions.layer(flags.client, process.env),
+        Output.layer(flags.out),
+        Progress.layer({ label: what.label, endpoints: [what.endpoint] })
+      ))
+    )
+  }).pipe(ExitCode.report(flags.verbose))
 
 /**
  * `broker-history transfers`.
@@ -220,13 +263,23 @@ const runExport = <A extends object, E>(
  */
 export const transfersCommand = Command.make("transfers", {
   fromAccountType: Options.text("from-account-type").pipe(
-    Options.withDescription("account type money left: SPOT or FUTURES (required)")
+    Options.withDescription(
+      `account type money left: ${TransferHistoryQuery.accountTypes.join(" or ")}, any letter case (required)`
+    )
   ),
   toAccountType: Options.text("to-account-type").pipe(
-    Options.withDescription("account type money went to: SPOT or FUTURES (required)")
+    Options.withDescription(
+      `account type money went to: ${TransferHistoryQuery.accountTypes.join(" or ")}, any letter case (required)`
+    )
   ),
-  fromAccount: optionalText("from-account", "sending account (default: the master account)"),
-  toAccount: optionalText("to-account", "receiving account (default: the master account)"),
+  fromAccount: optionalText(
+    "from-account",
+    "sending account (default: the master account); the service decides which accounts exist"
+  ),
+  toAccount: optionalText(
+    "to-account",
+    "receiving account (default: the master account); the service decides which accounts exist"
+  ),
   clientTranId: optionalText(
     "client-tran-id",
     "only the transfer with this client id, 32 letters or digits (default: every transfer)"
@@ -234,34 +287,28 @@ export const transfersCommand = Command.make("transfers", {
   ...rangeOptions
 }, (flags) =>
   runExport(
-    "transfers",
-    "transferHistory",
     flags,
+    { label: "transfers", endpoint: "transferHistory", columns: transferColumns, time: (t) => t.timestamp },
     Effect.gen(function*() {
-      const history = yield* BrokerHistory.BrokerHistory
+      const fromAccountType = yield* flag(Choices.accountType("--from-account-type", flags.fromAccountType))
+      const toAccountType = yield* flag(Choices.accountType("--to-account-type", flags.toAccountType))
       const { since, until } = yield* range(flags.since, flags.until)
-      const records = history.transfers({
-        fromAccountType: flags.fromAccountType,
-        toAccountType: flags.toAccountType,
-        fromAccount: flags.fromAccount,
-        toAccount: flags.toAccount,
-        clientTranId: flags.clientTranId,
-        since,
-        until,
-        concurrency: flags.concurrency
-      })
-      yield* write(records, flags.format, transferColumns, (t) => t.timestamp)
+      return Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) =>
+        history.transfers({
+          fromAccountType,
+          toAccountType,
+          fromAccount: flags.fromAccount,
+          toAccount: flags.toAccount,
+          clientTranId: flags.clientTranId,
+          since,
+          until,
+          concurrency: flags.concurrency
+        })))
     })
   )).pipe(Command.withDescription(
     "Stream the full transfer history of one account pair and one account-type pair, oldest first, each record once. " +
       "An omitted --from-account/--to-account is the master account. " + ClientOptions.variablesHelp
   ))
-
-const statusCode = (text: string): string => {
-  const upper = text.trim().toUpperCase()
-  const found = Object.entries(DepositRecord.statusNames).find(([, name]) => name === upper)
-  return found === undefined ? text.trim() : found[0]
-}
 
 /**
  * `broker-history deposits`.
@@ -272,28 +319,26 @@ const statusCode = (text: string): string => {
  * const root = Command.make("broker-history").pipe(Command.withSubcommands([Export.depositsCommand]))
  */
 export const depositsCommand = Command.make("deposits", {
-  coin: optionalText("coin", "only this coin, e.g. USDT (default: every coin)"),
+  coin: optionalText(
+    "coin",
+    "only this coin, e.g. USDT (default: every coin); the service decides which coins exist, an unknown one gives an empty export"
+  ),
   status: optionalText(
     "status",
-    "only this status: a code 1..12 or its name (SUCCESS, PENDING, …) (default: every status)"
+    "only this status: a code 1..12 or its name (SUCCESS, PENDING, …, any letter case) (default: every status)"
   ),
   ...rangeOptions
 }, (flags) =>
   runExport(
-    "deposits",
-    "depositHistory",
     flags,
+    { label: "deposits", endpoint: "depositHistory", columns: depositColumns, time: (d) => d.insertTime },
     Effect.gen(function*() {
-      const history = yield* BrokerHistory.BrokerHistory
+      const status = flags.status === undefined
+        ? undefined
+        : yield* flag(Choices.depositStatus("--status", flags.status))
       const { since, until } = yield* range(flags.since, flags.until)
-      const records = history.deposits({
-        coin: flags.coin,
-        status: flags.status === undefined ? undefined : statusCode(flags.status),
-        since,
-        until,
-        concurrency: flags.concurrency
-      })
-      yield* write(records, flags.format, depositColumns, (d) => d.insertTime)
+      return Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) =>
+        history.deposits({ coin: flags.coin, status, since, until, concurrency: flags.concurrency })))
     })
   )).pipe(Command.withDescription(
     "Stream the full deposit history, oldest first, each deposit once. " + ClientOptions.variablesHelp

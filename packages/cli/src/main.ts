@@ -1,6 +1,7 @@
 /**
  * The `broker-history` program: runs the command line and exits with the code of the outcome
- * (`ExitCode.codes`).
+ * (`ExitCode.codes`). Log lines go to stderr (stdout carries records only), and the command line
+ * parser's own errors are written like every other failure: one `broker-history: …` sentence.
  *
  * @since 0.1.0
  */
@@ -10,11 +11,29 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as ExitCode from "./ExitCode.js"
 
-const program = Cli.run(process.argv).pipe(Effect.provide(NodeContext.layer))
+// @effect/cli prints parse errors through `Console.error`; nothing else of ours uses it.
+const prefixErrors = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.consoleWith((current) =>
+    Effect.withConsole(self, {
+      ...current,
+      error: (...args: ReadonlyArray<unknown>) =>
+        Effect.sync(() => {
+          const lines = args.map(String).join(" ").split("\n").filter((line) => line.trim() !== "")
+          process.stderr.write(lines.map((line) => `broker-history: ${line}\n`).join(""))
+        })
+    })
+  )
+
+const program = Cli.run(process.argv).pipe(
+  prefixErrors,
+  Effect.provide(Logger.replace(Logger.defaultLogger, Cli.stderrLogger)),
+  Effect.provide(NodeContext.layer)
+)
 
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,

@@ -1,5 +1,6 @@
 // `transfers` / `deposits` end to end: the CLI as a child process against the reference service on
 // 127.0.0.1; what it writes is compared with the service's own data.
+import { parse as parseCsv } from "csv-parse/sync"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -63,7 +64,7 @@ describe("transfers", () => {
     const result = await cli(["transfers", ...transferArgs, "--since", "3y", "--format", "csv"], env)
     expect(result.code).toBe(0)
     expect(result.stderr).toBe("")
-    const rows = Csv.parse(result.stdout)
+    const rows = parseCsv(result.stdout) as Array<Array<string>>
     expect(rows[0]).toEqual(Export.transferColumns)
     expect(rows.slice(1)).toEqual(
       expected.map((r) => Export.transferColumns.map((c) => String(r[c])))
@@ -109,7 +110,7 @@ describe("deposits", () => {
       env
     )
     expect(result.code).toBe(0)
-    const parsed = Csv.parse(result.stdout)
+    const parsed = parseCsv(result.stdout) as Array<Array<string>>
     expect(parsed[0]).toEqual(Export.depositColumns)
     const expected = rows.map((r) => Export.depositColumns.map((c) => String(r[c])))
     const byKey = (a: Array<string>, b: Array<string>) => a.join("\u0000") < b.join("\u0000") ? -1 : 1
@@ -164,9 +165,18 @@ describe("failures: one sentence, exit code by kind", () => {
   })
 
   it("the service refuses → 1 with its code and message", async () => {
-    const result = await cli(["transfers", "--from-account-type", "MARGIN", "--to-account-type", "SPOT"], env)
-    expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^broker-history: .*33333 Param is error/)
+    // A service whose transfer window is shorter than the client was told: it answers 33333.
+    const strict = await startServer({ maxWindow: { transfers: "1 day" } })
+    try {
+      const result = await cli(["transfers", "--from-account-type", "SPOT", "--to-account-type", "SPOT"], {
+        ...env,
+        BROKER_BASE_URL: strict.server.baseUrl
+      })
+      expect(result.code).toBe(1)
+      expect(result.stderr).toMatch(/^broker-history: .*33333 Param is error/)
+    } finally {
+      await strict.close()
+    }
   })
 
   it("nobody listening → 4 after the retries; --verbose adds the cause", async () => {

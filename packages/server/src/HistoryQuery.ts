@@ -95,7 +95,6 @@ const windowRule = (
     : undefined
 }
 
-
 /**
  * Reads transfer-history parameters. Omitted `fromAccount`/`toAccount` select the master account
  * (`null`). With a maximum window configured, a missing `endTime` is now and a missing
