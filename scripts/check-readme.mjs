@@ -1,15 +1,20 @@
-// Checks that every README code block introduced by `<!-- file: PATH -->` equals that file, so the
-// README's usage examples are exactly the example programs that `tsc -b` type-checks.
-import { readFileSync } from "node:fs"
+// Checks the READMEs a newcomer follows:
+// - every README.md code block introduced by `<!-- file: PATH -->` equals that file, so the usage
+//   examples are exactly the example programs that `tsc -b` type-checks;
+// - every pnpm command in a README runs unattended: `npx --yes pnpm@<the pinned version>` (without
+//   --yes, npx asks for confirmation on a terminal and fails in a script when pnpm is not cached).
+import { readdirSync, readFileSync } from "node:fs"
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+const root = new URL("../", import.meta.url)
+const read = (path) => readFileSync(new URL(path, root), "utf8")
+let failed = 0
+
+const readme = read("README.md")
 const pattern = /<!-- file: (\S+) -->\s*```ts\n([\s\S]*?)```/g
 let checked = 0
-let failed = 0
 for (const [, path, code] of readme.matchAll(pattern)) {
   checked++
-  const actual = readFileSync(new URL(`../${path}`, import.meta.url), "utf8")
-  if (actual !== code) {
+  if (read(path) !== code) {
     failed++
     console.error(`README block for ${path} differs from the file; copy the file into the README.`)
   }
@@ -18,5 +23,26 @@ if (checked === 0) {
   console.error("README has no `<!-- file: … -->` example blocks")
   process.exit(1)
 }
-console.log(`README examples: ${checked} checked, ${failed} differ`)
+
+const pinned = JSON.parse(read("package.json")).packageManager
+const readmes = ["README.md", ...readdirSync(new URL("packages/", root)).map((p) => `packages/${p}/README.md`)]
+let commands = 0
+for (const path of readmes) {
+  let text
+  try {
+    text = read(path)
+  } catch {
+    continue
+  }
+  for (const [line, index] of text.split("\n").map((l, i) => [l, i + 1])) {
+    for (const [call] of line.matchAll(/npx(\s+-{1,2}[a-z-]+)*\s+pnpm(@\S*)?/g)) {
+      commands++
+      if (!/\s--yes\s/.test(call) || !call.endsWith(` ${pinned}`)) {
+        failed++
+        console.error(`${path}:${index}: "${call}" must be "npx --yes ${pinned}" (runs unattended, pinned version)`)
+      }
+    }
+  }
+}
+console.log(`README examples: ${checked} checked; pnpm commands: ${commands} checked; ${failed} wrong`)
 process.exit(failed === 0 ? 0 : 1)
