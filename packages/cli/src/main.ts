@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The `broker-history` program: runs the command line and exits with the code of the outcome
  * (`ExitCode.codes`). Log lines go to stderr (stdout carries records only), and the command line
