@@ -7,10 +7,11 @@
  *
  * @since 0.1.0
  */
-import { BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { ApiKeys } from "@broker-history/server"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
@@ -75,12 +76,12 @@ export const run = async (options: Options, log: (line: string) => void = () => 
   const shape: PageServer.Shape = { ...PageServer.defaultShape, pages }
   const total = pages * PageServer.pageSize
   const server = await PageServer.spawn(shape)
-  const runtime = ManagedRuntime.make(BrokerHistory.layerOptions({
+  const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
     baseUrl: server.baseUrl,
     apiKey: Redacted.make(ApiKeys.demo.apiKey),
     secretKey: Redacted.make(ApiKeys.demo.secretKey),
     rateLimit: { limit: 100_000, interval: "1 millis" }
-  }))
+  }))))
   try {
     const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
     const [since, until] = PageServer.range(shape)

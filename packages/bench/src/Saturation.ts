@@ -171,12 +171,12 @@ const runOnce = (
   Effect.gen(function*() {
     const exchanges: Array<Exchange> = []
     const context = yield* Layer.build(
-      BrokerHistory.layerWith(BrokerConfig.layer({
+      BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer({
         baseUrl,
         apiKey: Redacted.make(ApiKeys.demo.apiKey),
         secretKey: Redacted.make(ApiKeys.demo.secretKey),
         rateLimit: { limit: budget, interval: `${intervalMillis} millis` }
-      })).pipe(Layer.provide(recordingTransport(exchanges)))
+      }))).pipe(Layer.provide(recordingTransport(exchanges)))
     )
     const history = Context.get(context, BrokerHistory.BrokerHistory)
     const out = yield* Stream.runCollect(history.transfers({

@@ -180,14 +180,14 @@ export const runSeed = (
     const since = end - options.days * day + 1
     const sent: Array<Sent> = []
     const history = yield* Layer.build(
-      BrokerHistory.layerWith(BrokerConfig.layer({
+      BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer({
         baseUrl: server.baseUrl,
         apiKey: Redacted.make(ApiKeys.demo.apiKey),
         secretKey: Redacted.make(ApiKeys.demo.secretKey),
         requestTimeout: `${options.requestTimeoutMillis ?? 300} millis`,
         retry: { maxRetries: 12, baseDelay: "5 millis", maxDelay: "40 millis" },
         rateLimit: { limit: 5000, interval: "1 second" }
-      })).pipe(Layer.provide(recordingTransport(sent)))
+      }))).pipe(Layer.provide(recordingTransport(sent)))
     ).pipe(Effect.map(Context.get(BrokerHistory.BrokerHistory)))
 
     // The client logs each retry at debug level; counting those lines counts its retries, per seed.

@@ -7,13 +7,14 @@
  *
  * @since 0.1.0
  */
-import { BrokerHistory } from "@broker-history/client"
-import { Signature } from "@broker-history/domain"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import { ApiKeys } from "@broker-history/server"
 import ccxt from "ccxt"
 import type * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -137,7 +138,7 @@ const rawQuery = (shape: PageServer.Shape, k: number): string => {
   const [startTime, endTime] = PageServer.pageWindow(shape, k)
   const query =
     `${filters}&startTime=${startTime}&endTime=${endTime}&page=1&limit=${PageServer.pageSize}&timestamp=${Date.now()}`
-  return `${query}&signature=${Signature.hmacSha256Hex(key.secretKey, query)}`
+  return `${query}&signature=${NodeSignature.hmacSha256Hex(key.secretKey, query)}`
 }
 
 const rawHeaders = { "X-MEXC-APIKEY": key.apiKey, "content-type": "application/json", accept: "application/json" }
@@ -197,13 +198,13 @@ const makeReaders = async (
     return records
   }
 
-  const runtime = ManagedRuntime.make(BrokerHistory.layerOptions({
+  const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
     baseUrl: server.baseUrl,
     apiKey: Redacted.make(key.apiKey),
     secretKey: Redacted.make(key.secretKey),
     // The budget never binds here: the service is local and the point is the client's own cost.
     rateLimit: { limit: 100_000, interval: "1 millis" }
-  }))
+  }))))
   const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
 
   const pageCalls: Reader = (from, to) =>

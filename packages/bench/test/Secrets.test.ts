@@ -1,7 +1,7 @@
 // Secrets never leak: the soak runs with debug logging and a capturing tracer, then failing calls of
 // every kind add their errors; the secret and every signature sent appear nowhere, and the API key
 // travels only in its header.
-import { BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import type { Faults } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
 import { capture, haystack } from "@broker-history/testing/Capture"
@@ -41,13 +41,13 @@ const failures = (errors: Array<unknown>, observe: <A, E>(self: Effect.Effect<A,
   Effect.gen(function*() {
     const server = yield* ReferenceServer.ReferenceServer
     const client = (secretKey: string) =>
-      BrokerHistory.layerOptions({
+      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
         baseUrl: server.baseUrl,
         apiKey: Redacted.make(ApiKeys.demo.apiKey),
         secretKey: Redacted.make(secretKey),
         requestTimeout: "200 millis",
         retry: { maxRetries: 1, baseDelay: "5 millis", maxDelay: "10 millis" }
-      })
+      })))
     const settings: ReadonlyArray<Faults.FaultOptions> = [
       { serverError: 1 },
       { rateLimited: 1 },

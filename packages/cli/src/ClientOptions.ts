@@ -205,4 +205,4 @@ export const layer = (
   values: Values,
   env: Readonly<Record<string, string | undefined>>
 ): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError> =>
-  BrokerHistory.layerUndiciWith(configLayer(values, env))
+  BrokerHistory.layerUndici.pipe(Layer.provide(configLayer(values, env)))

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import type { BrokerHistory as BrokerHistoryNs } from "@broker-history/client"
-import { BrokerHistory, BrokerHttpClient } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import * as Command from "@effect/cli/Command"
@@ -206,13 +206,16 @@ elapsed: transfers ${((transfersDone - started) / 1000).toFixed(1)} s, deposits 
 // A user's client for the running service: the demo key, and a request budget equal to the
 // service's own limit (500 per 10 s), shared by every stream.
 const client = Layer.unwrapEffect(
-  Effect.map(ReferenceServer.ReferenceServer, (server) =>
-    BrokerHistory.layerOptions({
-      baseUrl: server.baseUrl,
-      apiKey: Redacted.make(ApiKeys.demo.apiKey),
-      secretKey: Redacted.make(ApiKeys.demo.secretKey),
-      rateLimit: { limit: 50, interval: "1 second" }
-    }))
+  Effect.map(
+    ReferenceServer.ReferenceServer,
+    (server) =>
+      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
+        baseUrl: server.baseUrl,
+        apiKey: Redacted.make(ApiKeys.demo.apiKey),
+        secretKey: Redacted.make(ApiKeys.demo.secretKey),
+        rateLimit: { limit: 50, interval: "1 second" }
+      })))
+  )
 )
 
 /**

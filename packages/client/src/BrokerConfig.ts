@@ -334,18 +334,32 @@ function optionalValue<A>(o: { readonly _tag: "Some"; readonly value: A } | { re
 }
 
 /**
- * Configuration from the environment: `BROKER_BASE_URL` (default `https://api.mexc.com`),
- * `BROKER_API_KEY`, `BROKER_SECRET_KEY` (required, kept `Redacted`), `BROKER_RECV_WINDOW`, and the
- * other variables in `env`.
+ * Configuration read with `config`, checked like `layer`'s options. By default `config` is
+ * `BrokerConfig.config`: the `BROKER_*` environment variables (`BROKER_BASE_URL`, default
+ * `https://api.mexc.com`; `BROKER_API_KEY` and `BROKER_SECRET_KEY`, required, kept `Redacted`; the
+ * others in `env`), and errors name those variables. Pass your own `Config`s to read elsewhere.
  *
  * @example
  * import { BrokerConfig } from "@broker-history/client"
- * const ConfigLive = BrokerConfig.layerConfig
+ * import { Config } from "effect"
+ * const FromEnvironment = BrokerConfig.layerConfig()
+ * const Custom = BrokerConfig.layerConfig({
+ *   apiKey: Config.redacted("MEXC_KEY"),
+ *   secretKey: Config.redacted("MEXC_SECRET"),
+ *   rateLimit: { limit: Config.succeed(10) }
+ * })
  */
-export const layerConfig: Layer.Layer<BrokerConfig, ConfigError.ConfigError> = Layer.effect(
-  BrokerConfig,
-  Effect.flatMap(
-    config,
-    (options) => Either.match(resolve(options, env), { onLeft: Effect.fail, onRight: Effect.succeed })
+export const layerConfig = (
+  wrapped: Config.Config.Wrap<Options> = config
+): Layer.Layer<BrokerConfig, ConfigError.ConfigError> =>
+  Layer.effect(
+    BrokerConfig,
+    Effect.flatMap(
+      Config.unwrap(wrapped),
+      (options) =>
+        Either.match(resolve(options, wrapped === config ? env : optionNames), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+    )
   )
-)

@@ -11,7 +11,6 @@ import {
   TransferHistoryQuery,
   TransferRecord
 } from "@broker-history/domain"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -63,7 +62,17 @@ export interface StreamOptions {
   readonly limit?: number | undefined
   /** Windows fetched ahead concurrently (1..16, default 1 = strictly lazy); output order is kept. */
   readonly concurrency?: number | undefined
-  /** Never end: keep polling for new records and updates. */
+}
+
+/**
+ * The options of a change stream: the range options, and `follow` to keep it running.
+ *
+ * @example
+ * import type { BrokerHistory } from "@broker-history/client"
+ * const live: BrokerHistory.ChangeOptions = { since: "2025-01-01T00:00:00Z", follow: { interval: "30 seconds" } }
+ */
+export interface ChangeOptions extends StreamOptions {
+  /** Never end: after reaching `until`, keep polling for new records and updates. */
   readonly follow?: FollowOptions | undefined
 }
 
@@ -93,19 +102,6 @@ export interface DepositStreamQuery extends StreamOptions {
   readonly coin?: string | undefined
   readonly status?: string | undefined
 }
-
-/**
- * The element type of `transfers` / `deposits`: the record itself, or with `follow` a `Change`
- * that says whether the record is new or an update.
- *
- * @example
- * import type { BrokerHistory } from "@broker-history/client"
- * import type { TransferRecord } from "@broker-history/domain"
- * type Plain = BrokerHistory.Element<{ fromAccountType: "SPOT"; toAccountType: "FUTURES" }, TransferRecord.TransferRecord>
- */
-export type Element<Q, A> = Q extends { readonly follow: FollowOptions } ? Checkpoint.Change<A>
-  : "follow" extends keyof Q ? [Q[Extract<"follow", keyof Q>]] extends [undefined] ? A : A | Checkpoint.Change<A>
-  : A
 
 /**
  * The lookback used when `since` is not given.
@@ -155,22 +151,25 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   ) => Effect.Effect<ReadonlyArray<DepositRecordNs.DepositRecord>, BrokerError>
   /**
    * The complete transfer history of the range as a lazy stream: every record once, ascending by
-   * time (ties by id), in bounded memory. With `follow`, elements are `Change`s and it never ends.
+   * time (ties by id), in bounded memory. It ends at `until`; `transferChanges` can follow.
    */
-  readonly transfers: <const Q extends TransferStreamQuery>(
-    query: Q
-  ) => Stream.Stream<Element<Q, TransferRecordNs.TransferRecord>, BrokerError>
-  /** As `transfers`, each record with `kind` and the checkpoint to resume after it. */
-  readonly transferChanges: (
+  readonly transfers: (
     query: TransferStreamQuery
+  ) => Stream.Stream<TransferRecordNs.TransferRecord, BrokerError>
+  /**
+   * As `transfers`, each record with `kind` and the checkpoint to resume after it; with `follow`
+   * it never ends and also emits updates of records already seen.
+   */
+  readonly transferChanges: (
+    query: TransferStreamQuery & ChangeOptions
   ) => Stream.Stream<Checkpoint.Change<TransferRecordNs.TransferRecord>, BrokerError>
   /** The complete deposit history of the range as a lazy stream (see `transfers`). */
-  readonly deposits: <const Q extends DepositStreamQuery>(
-    query: Q
-  ) => Stream.Stream<Element<Q, DepositRecordNs.DepositRecord>, BrokerError>
-  /** As `deposits`, each record with `kind` and the checkpoint to resume after it. */
-  readonly depositChanges: (
+  readonly deposits: (
     query: DepositStreamQuery
+  ) => Stream.Stream<DepositRecordNs.DepositRecord, BrokerError>
+  /** As `deposits`, each record with `kind` and the checkpoint to resume after it (see `transferChanges`). */
+  readonly depositChanges: (
+    query: DepositStreamQuery & ChangeOptions
   ) => Stream.Stream<Checkpoint.Change<DepositRecordNs.DepositRecord>, BrokerError>
 }>() {}
 
@@ -222,9 +221,15 @@ export const make = Effect.gen(function*() {
   const historyOf = <Q, A>(history: HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
-    const optionsFor = (query: StreamOptions) =>
+    const optionsFor = (query: ChangeOptions, options: ReadonlySet<string>) =>
       Effect.gen(function*() {
-        const filters = yield* validateFilters(history.endpoint.name, query, history.filters, history.validate)
+        const filters = yield* validateFilters(
+          history.endpoint.name,
+          query,
+          history.filters,
+          options,
+          history.validate
+        )
         const range = yield* resolveRange(history.endpoint, query, maxWindowMillis, clock)
         return {
           ...range,
@@ -238,14 +243,10 @@ export const make = Effect.gen(function*() {
         } satisfies FullHistory.Options<A>
       })
     return {
-      changes: (query: StreamOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query), FullHistory.changes)),
-      records: (query: StreamOptions): Stream.Stream<A | Checkpoint.Change<A>, BrokerError> =>
-        Stream.unwrap(Effect.map(
-          optionsFor(query),
-          (options): Stream.Stream<A | Checkpoint.Change<A>, BrokerError> =>
-            options.follow === undefined ? FullHistory.records(options) : FullHistory.changes(options)
-        ))
+      changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
+        Stream.unwrap(Effect.map(optionsFor(query, changeOptionNames), FullHistory.changes)),
+      records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
+        Stream.unwrap(Effect.map(optionsFor(query, streamOptionNames), FullHistory.records))
     }
   }
 
@@ -257,8 +258,8 @@ export const make = Effect.gen(function*() {
     depositHistory: pageOf(depositKind),
     transferChanges: transferHistories.changes,
     depositChanges: depositHistories.changes,
-    transfers: (query) => transferHistories.records(query) as any,
-    deposits: (query) => depositHistories.records(query) as any
+    transfers: transferHistories.records,
+    deposits: depositHistories.records
   })
 })
 
@@ -300,13 +301,15 @@ const depositKind: HistoryKind<DepositHistoryQuery.DepositHistoryQuery, DepositR
   fingerprint: (r) => r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
 }
 
-const streamOptionNames = new Set(["since", "until", "resume", "limit", "concurrency", "follow"])
+const streamOptionNames: ReadonlySet<string> = new Set(["since", "until", "resume", "limit", "concurrency"])
+const changeOptionNames: ReadonlySet<string> = new Set([...streamOptionNames, "follow"])
 
 /** The filters of a stream query, checked by the page query's rules; unknown options are errors. */
 const validateFilters = <Q>(
   endpoint: string,
   query: object,
   names: ReadonlyArray<string>,
+  optionNames: ReadonlySet<string>,
   validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
 ) =>
   Effect.suspend(() => {
@@ -317,9 +320,15 @@ const validateFilters = <Q>(
     for (const [name, value] of Object.entries(query)) {
       if (names.includes(name)) {
         if (value !== undefined) filters[name] = value
-      } else if (!streamOptionNames.has(name)) {
+      } else if (!optionNames.has(name)) {
         return Effect.fail(
-          new InvalidQuery({ endpoint, parameter: name, rule: "is not an option of this stream" })
+          new InvalidQuery({
+            endpoint,
+            parameter: name,
+            rule: name === "follow"
+              ? "is an option of the change streams: use transferChanges / depositChanges to follow"
+              : "is not an option of this stream"
+          })
         )
       }
     }
@@ -347,7 +356,7 @@ const toMillis = (endpoint: string, parameter: string, input: DateTime.DateTime.
 /** The stream's range and reading options, with defaults; `until` is pinned here, once. */
 const resolveRange = (
   endpoint: Endpoint.Endpoint,
-  query: StreamOptions,
+  query: ChangeOptions,
   maxWindow: number | undefined,
   clock: ServerClock.ServerClock["Type"]
 ) =>
@@ -403,79 +412,55 @@ const resolveRange = (
   })
 
 /**
- * The service over a `BrokerHttpClient`.
- *
- * @example
- * import { BrokerHistory } from "@broker-history/client"
- * const HistoryLive = BrokerHistory.layer // needs BrokerHttpClient, BrokerConfig, ServerClock
- */
-export const layer: Layer.Layer<
-  BrokerHistory,
-  never,
-  BrokerHttpClient.BrokerHttpClient | BrokerConfig.BrokerConfig | ServerClock.ServerClock
-> = Layer.effect(
-  BrokerHistory,
-  make
-)
-
-/**
- * Everything from a `BrokerConfig` layer except the transport: signer (HMAC-SHA256), server clock,
- * request pipeline and the service. Provide an `HttpClient` (undici, fetch, or a mock in tests).
+ * The service over any platform `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`,
+ * a mock): the request pipeline, WebCrypto HMAC-SHA256 signing and the server clock included. Runs
+ * on any runtime with WebCrypto and `fetch`.
  *
  * @example
  * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
  * import { FetchHttpClient } from "@effect/platform"
  * import { Layer, Redacted } from "effect"
- * const HistoryLive = BrokerHistory.layerWith(
- *   BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })
- * ).pipe(Layer.provide(FetchHttpClient.layer))
+ * const HistoryLive = BrokerHistory.layer.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })),
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
  */
-export const layerWith = <E, R>(
-  config: Layer.Layer<BrokerConfig.BrokerConfig, E, R>
-): Layer.Layer<BrokerHistory, E, R | HttpClient.HttpClient> =>
-  layer.pipe(
+export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig | HttpClient.HttpClient> = Layer
+  .effect(BrokerHistory, make).pipe(
     Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layer)),
-    Layer.provide(config)
+    Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layer))
   )
 
 /**
- * Everything from a `BrokerConfig` layer over Node's undici, with its own connection pool (closed with
- * the layer): page requests drive undici directly (`BrokerHttpClient.layerUndici`), the occasional
- * server-time request goes through the platform client over the same pool.
+ * The service over Node's undici with its own connection pool (closed with the layer): the fastest
+ * transport on Node, with `node:crypto` signing (`NodeTransport.layer`, loaded when the layer is
+ * built, so importing this module loads nothing Node-only).
  *
  * @example
  * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
- * import { Redacted } from "effect"
- * const HistoryLive = BrokerHistory.layerUndiciWith(
- *   BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })
+ * import { Layer, Redacted } from "effect"
+ * const HistoryLive = BrokerHistory.layerUndici.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") }))
  * )
  */
-export const layerUndiciWith = <E, R>(
-  config: Layer.Layer<BrokerConfig.BrokerConfig, E, R>
-): Layer.Layer<BrokerHistory, E, R> =>
-  layer.pipe(
-    Layer.provide(BrokerHttpClient.layerUndiciWithoutDispatcher),
-    Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layer)),
-    Layer.provide(config),
-    Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
-    Layer.provide(NodeHttpClient.dispatcherLayer)
+export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig> = Layer.unwrapEffect(
+  Effect.map(
+    Effect.tryPromise({
+      try: () => import("./NodeTransport.js"),
+      catch: (cause) =>
+        new Error(
+          "BrokerHistory.layerUndici needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer " +
+            "with FetchHttpClient.layer",
+          { cause }
+        )
+    }).pipe(Effect.orDie),
+    (node) => node.layer
   )
+)
 
 /**
- * The service from options over Node's undici (see `layerUndiciWith`).
- *
- * @example
- * import { BrokerHistory } from "@broker-history/client"
- * import { Redacted } from "effect"
- * const HistoryLive = BrokerHistory.layerOptions({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })
- */
-export const layerOptions = (
-  options: BrokerConfig.Options
-): Layer.Layer<BrokerHistory, ConfigError.ConfigError> => layerUndiciWith(BrokerConfig.layer(options))
-
-/**
- * The service wired entirely from the environment (`BROKER_*` variables) over Node's undici.
+ * The service wired entirely from the environment (`BROKER_*` variables, see `BrokerConfig.config`)
+ * over Node's undici (`layerUndici`): the one-line set-up.
  *
  * @example
  * import { BrokerHistory } from "@broker-history/client"
@@ -483,6 +468,6 @@ export const layerOptions = (
  * declare const program: Effect.Effect<void, never, BrokerHistory.BrokerHistory>
  * program.pipe(Effect.provide(BrokerHistory.layerConfig))
  */
-export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerUndiciWith(
-  BrokerConfig.layerConfig
+export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerUndici.pipe(
+  Layer.provide(BrokerConfig.layerConfig())
 )

@@ -1,6 +1,7 @@
 /**
- * Request signing. The default signs with HMAC-SHA256 and the configured secret; supply your own
- * `Signer` (a KMS or HSM call) and the secret never needs to be in this process.
+ * Request signing. The default signs with HMAC-SHA256 and the configured secret through WebCrypto,
+ * so it runs on any runtime (the Node transport signs with `node:crypto`, see `NodeTransport`).
+ * Supply your own `Signer` (a KMS or HSM call) and the secret never needs to be in this process.
  *
  * @since 0.1.0
  */
@@ -25,20 +26,22 @@ export class Signer extends Context.Tag("@broker-history/client/Signer")<Signer,
 }>() {}
 
 /**
- * A signer from an HMAC secret.
+ * A WebCrypto HMAC-SHA256 signer from the secret: the key is imported once (not extractable), each
+ * signature is one `crypto.subtle.sign`.
  *
  * @example
  * import { Signer } from "@broker-history/client"
  * import { Effect, Redacted } from "effect"
- * const signer = Signer.makeHmacSha256(Redacted.make("secret"))
- * Effect.runSync(signer.sign("a=1")).length // 64
+ * const signature = Effect.flatMap(Signer.makeHmacSha256(Redacted.make("secret")), (signer) => signer.sign("a=1"))
  */
-export const makeHmacSha256 = (secretKey: Redacted.Redacted<string>): Context.Tag.Service<Signer> => ({
-  sign: (payload) => Effect.sync(() => Signature.hmacSha256Hex(Redacted.value(secretKey), payload))
-})
+export const makeHmacSha256 = (secretKey: Redacted.Redacted<string>): Effect.Effect<Context.Tag.Service<Signer>> =>
+  Effect.map(
+    Effect.promise(() => Signature.hmacSha256(Redacted.value(secretKey))),
+    (sign) => ({ sign: (payload) => Effect.promise(() => sign(payload)) })
+  )
 
 /**
- * HMAC-SHA256 with `BrokerConfig`'s `secretKey`, as the service expects.
+ * HMAC-SHA256 with `BrokerConfig`'s `secretKey`, as the service expects, through WebCrypto.
  *
  * @example
  * import { BrokerConfig, Signer } from "@broker-history/client"
@@ -49,5 +52,5 @@ export const makeHmacSha256 = (secretKey: Redacted.Redacted<string>): Context.Ta
  */
 export const layerHmacSha256: Layer.Layer<Signer, never, BrokerConfig> = Layer.effect(
   Signer,
-  Effect.map(BrokerConfig, (config) => makeHmacSha256(config.secretKey))
+  Effect.flatMap(BrokerConfig, (config) => makeHmacSha256(config.secretKey))
 )

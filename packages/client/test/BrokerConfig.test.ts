@@ -7,7 +7,7 @@ const credentials = { apiKey: Redacted.make("k"), secretKey: Redacted.make("s") 
 const fromEnv = (env: Record<string, string>) =>
   Effect.either(
     BrokerConfig.BrokerConfig.pipe(
-      Effect.provide(BrokerConfig.layerConfig),
+      Effect.provide(BrokerConfig.layerConfig()),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
     )
   )

@@ -1,5 +1,5 @@
 import { BrokerError, BrokerHistory } from "@broker-history/client"
-import { Signature } from "@broker-history/domain"
+import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { historyLayer, mockService, secretKey, transferWire } from "./support/MockService.js"
@@ -26,7 +26,7 @@ describe("BrokerHistory page calls", () => {
         /^fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=\d+&signature=[0-9a-f]{64}$/
       )
       const [payload, signature] = seen!.query.split("&signature=")
-      expect(signature).toBe(Signature.hmacSha256Hex(secretKey, payload!))
+      expect(signature).toBe(NodeSignature.hmacSha256Hex(secretKey, payload!))
       expect(seen?.headers["x-mexc-apikey"]).toBe("mock-api-key-3f9a1c")
       expect(seen?.headers["content-type"]).toBe("application/json")
     }))
@@ -45,7 +45,7 @@ describe("BrokerHistory page calls", () => {
       const query = mock.seen[0]!.query
       expect(query).toContain("fromAccount=a%20b%2A%28x%29%40mail")
       const [payload, signature] = query.split("&signature=")
-      expect(signature).toBe(Signature.hmacSha256Hex(secretKey, payload!))
+      expect(signature).toBe(NodeSignature.hmacSha256Hex(secretKey, payload!))
     }))
 
   it.effect.each([

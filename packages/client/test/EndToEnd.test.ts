@@ -112,7 +112,7 @@ const startServer = (mode: Mode) =>
       })
   )
 
-type Options = Parameters<typeof BrokerHistory.layerOptions>[0]
+type Options = BrokerConfig.Options
 
 const options = (baseUrl: string, overrides: Partial<Options>): Options => ({
   baseUrl,
@@ -125,10 +125,14 @@ const options = (baseUrl: string, overrides: Partial<Options>): Options => ({
 
 /** The two carriers: undici driven directly (the ready-made layers) and the platform `HttpClient`. */
 const carriers = [
-  ["undici driven directly (layerOptions)", (o: Options) => BrokerHistory.layerOptions(o)],
   [
-    "platform HttpClient (layerWith + NodeHttpClient.layerUndici)",
-    (o: Options) => BrokerHistory.layerWith(BrokerConfig.layer(o)).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    "undici driven directly (layerUndici)",
+    (o: Options) => BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(o)))
+  ],
+  [
+    "platform HttpClient (layer + NodeHttpClient.layerUndici)",
+    (o: Options) =>
+      BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(o))).pipe(Layer.provide(NodeHttpClient.layerUndici))
   ]
 ] as const
 

@@ -1,5 +1,7 @@
 import { QueryString, Signature } from "@broker-history/domain"
+import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
 import { createHmac } from "node:crypto"
 
 const secret = "45d0b3c26f2644f19bfb98b07741b2f5"
@@ -18,9 +20,10 @@ describe("Signature", () => {
       "coin=USDT&limit=20&page=1&recvWindow=5000&timestamp=1644489390087",
       "545b2e54564f813cabded38ce012d654a915223a72a7e62a3255a14f69599c50"
     ]
-  ])("signs DECISIONS.md vector %s", (payload, expected) => {
-    expect(Signature.hmacSha256Hex(secret, payload)).toBe(expected)
-    expect(Signature.verify(secret, payload, expected)).toBe(true)
+  ])("signs the documented vector %s (WebCrypto and node:crypto)", async (payload, expected) => {
+    expect(await (await Signature.hmacSha256(secret))(payload)).toBe(expected)
+    expect(NodeSignature.hmacSha256Hex(secret, payload)).toBe(expected)
+    expect(NodeSignature.verify(secret, payload, expected)).toBe(true)
   })
 
   it("the canonical query string reproduces vector 2 from its parameters", () => {
@@ -31,23 +34,36 @@ describe("Signature", () => {
       ["limit", "500"],
       ["timestamp", "1644489390087"]
     ])
-    expect(Signature.hmacSha256Hex(secret, payload)).toBe(
+    expect(NodeSignature.hmacSha256Hex(secret, payload)).toBe(
       "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
     )
   })
 
   it("verify rejects a wrong, uppercase, short or non-hex signature", () => {
-    const good = Signature.hmacSha256Hex(secret, "a=1")
-    expect(Signature.verify(secret, "a=2", good)).toBe(false)
-    expect(Signature.verify(secret, "a=1", good.toUpperCase())).toBe(false)
-    expect(Signature.verify(secret, "a=1", good.slice(1))).toBe(false)
-    expect(Signature.verify(secret, "a=1", "z".repeat(64))).toBe(false)
-    expect(Signature.verify("other", "a=1", good)).toBe(false)
+    const good = NodeSignature.hmacSha256Hex(secret, "a=1")
+    expect(NodeSignature.verify(secret, "a=2", good)).toBe(false)
+    expect(NodeSignature.verify(secret, "a=1", good.toUpperCase())).toBe(false)
+    expect(NodeSignature.verify(secret, "a=1", good.slice(1))).toBe(false)
+    expect(NodeSignature.verify(secret, "a=1", "z".repeat(64))).toBe(false)
+    expect(NodeSignature.verify("other", "a=1", good)).toBe(false)
   })
 
-  it("agrees with an independent node:crypto HMAC on arbitrary text", () => {
-    const payload = "coin=%E2%82%AC&note=a%20b"
-    expect(Signature.hmacSha256Hex("k", payload)).toBe(createHmac("sha256", "k").update(payload).digest("hex"))
+  it("constant-time equality: equal only for the same text, whatever the lengths", () => {
+    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
+      expect(Signature.equalInConstantTime(a, b)).toBe(a === b)
+      expect(Signature.equalInConstantTime(a, a)).toBe(true)
+    }))
+  })
+
+  it("WebCrypto and node:crypto agree with an independent HMAC on arbitrary secrets and text", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1 }), fc.string(), async (key, payload) => {
+        const independent = createHmac("sha256", key).update(payload, "utf8").digest("hex")
+        expect(NodeSignature.hmacSha256Hex(key, payload)).toBe(independent)
+        expect(await (await Signature.hmacSha256(key))(payload)).toBe(independent)
+      }),
+      { numRuns: 200 }
+    )
   })
 })
 

@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Endpoint, ErrorBody, QueryString, Signature } from "@broker-history/domain"
+import { Endpoint, ErrorBody, QueryString } from "@broker-history/domain"
+import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as Either from "effect/Either"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
@@ -86,7 +87,7 @@ export const check = (request: {
   // The signature covers the query string exactly as received, so re-encoding can never make a
   // tampered request pass.
   const signed = QueryString.splitSignature(request.rawQuery)
-  if (signed === undefined || !Signature.verify(request.key.secretKey, signed.payload, signed.signature)) {
+  if (signed === undefined || !NodeSignature.verify(request.key.secretKey, signed.payload, signed.signature)) {
     return Either.left(ErrorBody.Errors.badSignature)
   }
   if (!(timestamp < request.now + 1000 && request.now - timestamp <= recvWindow)) {

@@ -1,7 +1,7 @@
 // The client against the reference service over real HTTP on 127.0.0.1: page calls, full-history
 // streams (property tests), live inserts, injected faults, resume and interruption.
-import type { BrokerConfig, Checkpoint } from "@broker-history/client"
-import { BrokerHistory } from "@broker-history/client"
+import type { Checkpoint } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import type { Faults, Store } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
@@ -29,14 +29,14 @@ const withService = <A, E>(
     Effect.provide(
       Layer.provideMerge(
         Layer.unwrapEffect(Effect.map(ReferenceServer.ReferenceServer, (server) =>
-          BrokerHistory.layerOptions({
+          BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
             baseUrl: server.baseUrl,
             apiKey: Redacted.make(ApiKeys.demo.apiKey),
             secretKey: Redacted.make(ApiKeys.demo.secretKey),
             rateLimit: { limit: 5000, interval: "1 second" },
             retry: { maxRetries: 8, baseDelay: "5 millis", maxDelay: "50 millis" },
             ...clientOptions
-          }))),
+          }))))),
         ReferenceServer.layer({ rateLimit: { limit: 100_000, window: "1 second" }, ...serverOptions })
       )
     )

@@ -82,7 +82,8 @@ export const testOptions = (overrides: Partial<BrokerConfig.Options> = {}): Brok
 export const historyLayer = (
   mock: ReturnType<typeof mockService>,
   overrides: Partial<BrokerConfig.Options> = {}
-) => BrokerHistory.layerWith(BrokerConfig.layer(testOptions(overrides))).pipe(Layer.provide(mock.client))
+) =>
+  BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(testOptions(overrides)))).pipe(Layer.provide(mock.client))
 
 export const transferWire = (tranId: string, timestamp: number) => ({
   tranId,

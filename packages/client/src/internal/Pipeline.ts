@@ -1,0 +1,252 @@
+/**
+ * The request pipeline over one carrier (`Exchange`): the shared request budget, a fresh timestamp
+ * and signature on every attempt, status → typed error, retries, one clock resync, decoding, spans
+ * and counters. `BrokerHttpClient.make` runs it over a platform `HttpClient`, `NodeTransport` over
+ * undici.
+ *
+ * @internal
+ */
+import type { Endpoint, QueryString as QS } from "@broker-history/domain"
+import { Field, QueryString } from "@broker-history/domain"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as Metric from "effect/Metric"
+import type * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import type * as Schema from "effect/Schema"
+import * as Tracer from "effect/Tracer"
+import { BrokerConfig } from "../BrokerConfig.js"
+import type { BrokerError } from "../BrokerError.js"
+import type { BrokerHttpClient } from "../BrokerHttpClient.js"
+import { ServerClock } from "../ServerClock.js"
+import { Signer } from "../Signer.js"
+import * as Answer from "./Answer.js"
+import type * as Exchange from "./Exchange.js"
+import * as Retry from "./Retry.js"
+import * as SlidingWindow from "./SlidingWindow.js"
+
+/**
+ * Counters of the request pipeline, tagged with `endpoint` (public as `BrokerHttpClient.metrics`).
+ */
+export const metrics = {
+  /** Every attempt sent. */
+  requests: Metric.counter("broker_history_requests_total", { description: "HTTP attempts sent", incremental: true }),
+  /** Attempts that were retried (the failed attempt is counted). */
+  retries: Metric.counter("broker_history_retries_total", { description: "attempts retried", incremental: true }),
+  /** Attempts that had to wait for the client's rate limiter. */
+  rateLimitWaits: Metric.counter("broker_history_rate_limit_waits_total", {
+    description: "attempts delayed by the client rate limiter",
+    incremental: true
+  }),
+  /** 429/418 answers received. */
+  rateLimited: Metric.counter("broker_history_rate_limited_total", {
+    description: "429/418 answers received",
+    incremental: true
+  })
+}
+
+const countersByEndpoint = new Map<string, typeof metrics>()
+const countersFor = (endpoint: Endpoint.Endpoint): typeof metrics => {
+  let counters = countersByEndpoint.get(endpoint.name)
+  if (counters === undefined) {
+    counters = {
+      requests: Metric.tagged(metrics.requests, "endpoint", endpoint.name),
+      retries: Metric.tagged(metrics.retries, "endpoint", endpoint.name),
+      rateLimitWaits: Metric.tagged(metrics.rateLimitWaits, "endpoint", endpoint.name),
+      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint.name)
+    }
+    countersByEndpoint.set(endpoint.name, counters)
+  }
+  return counters
+}
+
+// Built once per schema. The record pages carry a compiled decoder (the schema's field rules in one
+// pass, with the schema itself as the fallback that reports what is wrong): with a generic Schema
+// decoder, decoding a page of 500 records cost several times the HTTP exchange (see packages/bench).
+const decoders = new WeakMap<object, (u: unknown) => Either.Either<any, ParseResult.ParseError>>()
+const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.Either<A, ParseResult.ParseError> => {
+  let decode = decoders.get(schema)
+  if (decode === undefined) {
+    decode = Field.decoder(schema)
+    decoders.set(schema, decode)
+  }
+  return decode
+}
+
+/**
+ * The pipeline over one carrier. The request budget (a sliding-window limiter) is created here,
+ * once: every call and stream through this service shares it.
+ */
+export const make = (
+  exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange
+): Effect.Effect<BrokerHttpClient["Type"], never, BrokerConfig | Signer | ServerClock> =>
+  Effect.gen(function*() {
+    const config = yield* BrokerConfig
+    const signer = yield* Signer
+    const clock = yield* ServerClock
+    const exchange = exchangeFor(config)
+    const waitForBudget = yield* SlidingWindow.make(
+      config.rateLimit.limit,
+      Duration.sum(config.rateLimit.interval, config.rateLimit.margin)
+    )
+    const apiKeyHeader = config.apiKeyHeader
+    const { origin, pathname } = new URL(config.baseUrl)
+    const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
+    // The same on every attempt; neither carrier changes it (the platform request copies it).
+    const headers: Record<string, string> = Object.freeze({
+      [apiKeyHeader]: Redacted.value(config.apiKey),
+      "content-type": "application/json",
+      accept: "application/json"
+    })
+    const authParams: ReadonlyArray<QS.Param> = config.recvWindow === undefined
+      ? []
+      : [["recvWindow", String(config.recvWindow)]]
+
+    const get = <A, I>(
+      endpoint: Endpoint.Endpoint,
+      params: ReadonlyArray<QS.Param>,
+      schema: Schema.Schema<A, I>
+    ): Effect.Effect<A, BrokerError> => {
+      const ctx = Answer.endpointContext(endpoint, params)
+      const decode = decoderFor(schema)
+      const counters = countersFor(endpoint)
+      const path = basePath + endpoint.path + "?"
+      const signedParams = authParams.length === 0 ? params : [...params, ...authParams]
+
+      /** The answer as the result or a typed error. */
+      const outcome = (
+        reply: Exchange.Reply,
+        n: number,
+        span: Tracer.Span | undefined
+      ): Effect.Effect<A, BrokerError> => {
+        span?.attribute("http.response.status_code", reply.status)
+        if (reply.status >= 200 && reply.status < 300) {
+          const body = Answer.decodeBody(ctx, reply.status, reply.body, decode, n)
+          return Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
+        }
+        return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
+          const error = Answer.refusal(ctx, reply.status, reply.body, Answer.retryAfterMillis(reply.retryAfter, now), n)
+          return error._tag === "RateLimited"
+            ? Effect.zipRight(Metric.increment(counters.rateLimited), Effect.fail(error))
+            : Effect.fail(error)
+        })
+      }
+
+      /** Attempt `n`: the budget, then a fresh timestamp and signature (never stale after a wait), then the exchange. */
+      const attempt = (n: number, span: Tracer.Span | undefined): Effect.Effect<A, BrokerError> =>
+        Effect.flatMap(waitForBudget, (waited) => {
+          const send = Effect.flatMap(clock.now, (timestamp) => {
+            const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
+            return Effect.flatMap(signer.sign(query), (signature) =>
+              Effect.zipRight(
+                Metric.increment(counters.requests),
+                Effect.flatMap(
+                  exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n),
+                  (reply) => outcome(reply, n, span)
+                )
+              ))
+          })
+          return waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+        })
+
+      const onRetry = (error: BrokerError, n: number, delay: Duration.Duration) =>
+        Effect.zipRight(
+          Metric.increment(counters.retries),
+          Effect.logDebug("broker request retried").pipe(
+            Effect.annotateLogs({
+              endpoint: endpoint.name,
+              attempt: n,
+              error: error._tag,
+              delayMillis: Duration.toMillis(delay)
+            })
+          )
+        )
+
+      /**
+       * The attempts with retries, and after a timestamp rejection (our clock drifted from the
+       * server's) one clock measurement and one more round. `sent` numbers attempts across both.
+       */
+      const attempts = (traced: Tracer.Span | undefined): Effect.Effect<A, BrokerError> => {
+        let sent = 0
+        const one = () => {
+          const n = ++sent
+          return traced === undefined ? attempt(n, undefined) : withSpan(
+            "BrokerHttpClient.attempt",
+            { parent: traced, attributes: { "broker.attempt": n } },
+            (span) => attempt(n, span)
+          )
+        }
+        const rounds = Retry.retrying(config.retry, one, onRetry)
+        return Effect.catchTag(rounds, "TimestampRejected", (rejected) =>
+          Effect.zipRight(
+            Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
+              Effect.annotateLogs({ endpoint: endpoint.name })
+            ),
+            Effect.flatMap(
+              Effect.either(clock.sync),
+              (synced) => Either.isLeft(synced) ? Effect.fail(rejected) : Retry.retrying(config.retry, one, onRetry)
+            )
+          ))
+      }
+
+      // Spans cost a good share of a request; the built-in tracer keeps none, so none are made for it.
+      return Effect.withFiberRuntime<A, BrokerError>((fiber) =>
+        !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.currentTracer === builtInTracer
+          ? Effect.suspend(() => attempts(undefined))
+          : withSpan(
+            `BrokerHttpClient.get ${endpoint.name}`,
+            { kind: "client", attributes: spanAttributes(endpoint, params) },
+            (span) =>
+              Effect.withParentSpan(
+                Effect.tap(attempts(span), (result) => {
+                  if (Array.isArray(result)) span.attribute("broker.records", result.length)
+                }),
+                span
+              )
+          )
+      )
+    }
+
+    return { get }
+  })
+
+const builtInTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
+
+/**
+ * A span around `use(span)`, without the two costs that matter per page: the span does not keep a
+ * successful result (the native span stores its exit, and spans holding 500-record pages made every
+ * page survive into the old generation), and no stack trace is captured for it. A failure is
+ * recorded as usual. The span is not installed as the current span: callers that need it as a parent
+ * pass it on.
+ */
+const withSpan = <A, E>(
+  name: string,
+  options: Tracer.SpanOptions,
+  use: (span: Tracer.Span) => Effect.Effect<A, E>
+): Effect.Effect<A, E> =>
+  Effect.flatMap(Effect.makeSpan(name, { ...options, captureStackTrace: false }), (span) =>
+    Effect.onExit(
+      use(span),
+      (exit) => Effect.map(Clock.currentTimeNanos, (now) => span.end(now, Exit.isSuccess(exit) ? Exit.void : exit))
+    ))
+
+const spanAttributes = (endpoint: Endpoint.Endpoint, params: ReadonlyArray<QS.Param>): Record<string, unknown> => {
+  const attributes: Record<string, unknown> = {
+    "broker.endpoint": endpoint.name,
+    "http.request.method": "GET",
+    "url.path": endpoint.path
+  }
+  for (const [name, value] of params) {
+    if (name === "startTime") attributes["broker.window.start"] = Number(value)
+    else if (name === "endTime") attributes["broker.window.end"] = Number(value)
+    else if (name === "page") attributes["broker.page"] = Number(value)
+    else if (name === "limit") attributes["broker.limit"] = Number(value)
+  }
+  return attributes
+}
