@@ -114,7 +114,8 @@ export class ReferenceServer
 
 /**
  * The server could not start: the database could not be opened or migrated, or the address could
- * not be bound.
+ * not be bound. `address` is the `host:port` it tried to listen on. The message names the cause
+ * (the port is in use, the address is not this machine's, …) and what to do about it.
  *
  * @example
  * import { ReferenceServer } from "@broker-history/server"
@@ -128,12 +129,46 @@ export class ReferenceServer
 export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
   readonly reason: "Database" | "Listen"
   readonly cause: unknown
+  readonly address?: string | undefined
 }> {
   override get message(): string {
-    const detail = this.cause instanceof Error ? this.cause.message : String(this.cause)
-    return this.reason === "Database"
-      ? `cannot open the database: ${detail}`
-      : `cannot listen: ${detail}`
+    if (this.reason === "Database") return `cannot open the database: ${innermostMessage(this.cause)}`
+    const where = this.address === undefined ? "" : ` on ${this.address}`
+    return `cannot listen${where}: ${listenProblem(this.cause)}`
+  }
+}
+
+// The platform wraps Node's error (ServeError, whose own message is empty): the detail sits at the
+// end of the `cause` chain.
+const causeChain = (cause: unknown): ReadonlyArray<unknown> => {
+  const chain: Array<unknown> = []
+  for (let at = cause; at !== undefined && at !== null && chain.length < 10; at = (at as { cause?: unknown }).cause) {
+    chain.push(at)
+    if (typeof at !== "object") break
+  }
+  return chain
+}
+
+const innermostMessage = (cause: unknown): string => {
+  const messages = causeChain(cause).map((c) => c instanceof Error ? c.message : typeof c === "object" ? "" : String(c))
+    .filter((m) => m !== "")
+  return messages.at(-1) ?? String(cause)
+}
+
+const listenProblem = (cause: unknown): string => {
+  const code = causeChain(cause).map((c) => (c as { code?: unknown } | null)?.code).find((c) => typeof c === "string")
+  switch (code) {
+    case "EADDRINUSE":
+      return "the address is already in use (EADDRINUSE); choose another --port or stop the process using it"
+    case "EACCES":
+      return "permission denied (EACCES); ports below 1024 need privileges: choose another --port"
+    case "EADDRNOTAVAIL":
+      return "the address is not one of this machine's (EADDRNOTAVAIL); choose another --host, such as 127.0.0.1"
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `the host name does not resolve (${code}); choose another --host, such as 127.0.0.1`
+    default:
+      return innermostMessage(cause)
   }
 }
 
@@ -314,9 +349,17 @@ const make = (options: Options) =>
       if (error.code === "ECONNRESET" || !socket.writable) socket.destroy()
       else socket.end(malformedRequest)
     })
+    const listenHost = options.host ?? "127.0.0.1"
+    const listenPort = options.port ?? 0
     const listening = yield* Layer.build(
-      NodeHttpServer.layer(() => nodeServer, { host: options.host ?? "127.0.0.1", port: options.port ?? 0 })
-    ).pipe(Effect.mapError((cause) => new StartError({ reason: "Listen", cause })))
+      NodeHttpServer.layer(() => nodeServer, { host: listenHost, port: listenPort })
+    ).pipe(Effect.mapError((cause) =>
+      new StartError({
+        reason: "Listen",
+        cause,
+        address: `${listenHost.includes(":") ? `[${listenHost}]` : listenHost}:${listenPort}`
+      })
+    ))
     // Runs before the server's own close, which would otherwise wait for hung requests forever.
     yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer.closeAllConnections()))
     yield* HttpServer.serveEffect(app).pipe(Effect.provide(listening))

@@ -28,6 +28,13 @@ if (Either.isLeft(command)) {
 } else {
   const options = command.right.options
   const program = ReferenceServer.serveForever(options).pipe(
+    // A start failure (port in use, database unreadable) is one line that says what to do, exit 1:
+    // no stack trace, which would bury the reason.
+    Effect.catchTag("ReferenceServerStartError", (error) =>
+      Effect.sync(() => {
+        console.error(error.message)
+        process.exitCode = 1
+      })),
     Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger))
   )
   NodeRuntime.runMain(program, { disablePrettyLogger: true })

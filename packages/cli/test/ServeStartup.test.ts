@@ -1,0 +1,38 @@
+// `broker-history serve` at start, as a child process: a port in use, a non-loopback host with the
+// published demo key, and the seeded sub-accounts named in the listening line.
+import * as Net from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import { cli, cliEnv, killChildren, spawn, until } from "./support/Harness.js"
+
+afterEach(killChildren)
+
+/** A loopback port held by a plain node:net server until `close`. */
+const occupyPort = () =>
+  new Promise<{ readonly port: number; readonly close: () => Promise<void> }>((resolve, reject) => {
+    const server = Net.createServer((socket) => socket.destroy())
+    server.once("error", reject)
+    server.listen({ host: "127.0.0.1", port: 0 }, () => {
+      const address = server.address() as Net.AddressInfo
+      resolve({ port: address.port, close: () => new Promise((done) => server.close(() => done())) })
+    })
+  })
+
+describe("serve at start", () => {
+  it("a port in use: one sentence that says so, exit 1, no stack trace", async () => {
+    const busy = await occupyPort()
+    try {
+      const result = await cli(
+        ["serve", "--port", String(busy.port), "--transfers", "0", "--deposits", "0"],
+        cliEnv("http://unused.invalid")
+      )
+      expect(result.code).toBe(1)
+      expect(result.stderr).toBe(
+        `broker-history: cannot listen on 127.0.0.1:${busy.port}: the address is already in use (EADDRINUSE); ` +
+          "choose another --port or stop the process using it\n"
+      )
+      expect(result.stdout + result.stderr).not.toContain("    at ")
+    } finally {
+      await busy.close()
+    }
+  }, 60_000)
+})

@@ -1,0 +1,83 @@
+// main.ts as a child process: what a person sees when the port is taken, when the host is not
+// loopback with the published demo key, and which sub-accounts the seeded history holds.
+import * as ChildProcess from "node:child_process"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+
+const packageDir = Path.join(import.meta.dirname, "..")
+
+interface Result {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const children = new Set<ChildProcess.ChildProcess>()
+
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+  children.clear()
+})
+
+/** The environment without BROKER_SERVER_* from the outside, so only the flags count. */
+const cleanEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("BROKER_")) env[k] = v
+  return env
+}
+
+/**
+ * Runs `src/main.ts args…`; resolves when it exits, or (when `until` is given) as soon as stdout
+ * matches, then stops it with SIGTERM. Killed with SIGKILL after `timeoutMs` in any case.
+ */
+const run = (args: ReadonlyArray<string>, until?: RegExp, timeoutMs = 30_000) =>
+  new Promise<Result>((resolve) => {
+    const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+      cwd: packageDir,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    children.add(child)
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d
+      if (until !== undefined && until.test(stdout)) child.kill("SIGTERM")
+    })
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      children.delete(child)
+      resolve({ code, stdout, stderr })
+    })
+  })
+
+/** A loopback port held by a plain node:net server until `close`. */
+const occupyPort = () =>
+  new Promise<{ readonly port: number; readonly close: () => Promise<void> }>((resolve, reject) => {
+    const server = Net.createServer((socket) => socket.destroy())
+    server.once("error", reject)
+    server.listen({ host: "127.0.0.1", port: 0 }, () => {
+      const address = server.address() as Net.AddressInfo
+      resolve({ port: address.port, close: () => new Promise((done) => server.close(() => done())) })
+    })
+  })
+
+describe("main.ts at start", () => {
+  it("a port in use: one plain line that says so, exit 1, no stack trace", async () => {
+    const busy = await occupyPort()
+    try {
+      const result = await run(["--port", String(busy.port), "--transfers", "0", "--deposits", "0"])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toBe(
+        `cannot listen on 127.0.0.1:${busy.port}: the address is already in use (EADDRINUSE); ` +
+          "choose another --port or stop the process using it\n"
+      )
+      expect(result.stdout + result.stderr).not.toContain("    at ")
+    } finally {
+      await busy.close()
+    }
+  }, 40_000)
+})
