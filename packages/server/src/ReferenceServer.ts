@@ -13,6 +13,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -21,6 +22,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import type { ApiKey } from "./ApiKeys.js"
@@ -191,13 +193,38 @@ const loggablePath = (url: string): string => {
   return shown.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c))
 }
 
-const malformedRequest = (() => {
-  const row = ErrorBody.Errors.invalidParameter("malformed HTTP request")
+// An answer written straight to a socket that Node hands over without a request (a request it
+// cannot parse, a CONNECT): a `{code,msg}` body, then the connection is closed.
+const rawAnswer = (row: ErrorBody.ErrorRow, reason: string, headers: string = "") => {
   const body = JSON.stringify({ code: row.code, msg: row.msg })
-  return `HTTP/1.1 ${row.status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${
+  return `HTTP/1.1 ${row.status} ${reason}\r\n${headers}Content-Type: application/json\r\nContent-Length: ${
     Buffer.byteLength(body)
   }\r\nConnection: close\r\n\r\n${body}`
-})()
+}
+
+const malformedRequest = rawAnswer(ErrorBody.Errors.invalidParameter("malformed HTTP request"), "Bad Request")
+
+// Every route answers GET (and HEAD, its body left out); any other method on a route's path gets
+// 405 with `Allow`, borrowing the HTTP status as its code as `WireFormat.notFound` does.
+const allowedMethods = "GET, HEAD"
+const methodNotAllowed = { status: 405, code: 405, msg: "Method not allowed: this endpoint answers GET." } as const
+const connectRefused = rawAnswer(methodNotAllowed, "Method Not Allowed", `Allow: ${allowedMethods}\r\n`)
+
+// Paths match exactly, as on the exchange: no second slash, no trailing slash, no other letter case.
+const exactPaths = {
+  ignoreDuplicateSlashes: false,
+  ignoreTrailingSlash: false,
+  caseSensitive: true
+}
+
+const getOnly = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request) =>
+      request.method === "GET" || request.method === "HEAD"
+        ? handler
+        : Effect.succeed(failure(methodNotAllowed, { allow: allowedMethods }))
+  )
 
 const make = (options: Options) =>
   Effect.gen(function*() {
@@ -251,12 +278,13 @@ const make = (options: Options) =>
         return success(rows)
       })
 
+    // `all`: the route's path is matched first, then `getOnly` answers 405 to other methods.
     const router = HttpRouter.empty.pipe(
-      HttpRouter.get(Endpoint.timePath, Effect.sync(() => success({ serverTime: Date.now() }))),
-      HttpRouter.get(Endpoint.pingPath, Effect.succeed(success({}))),
-      HttpRouter.get(
+      HttpRouter.all(Endpoint.timePath, getOnly(Effect.sync(() => success({ serverTime: Date.now() })))),
+      HttpRouter.all(Endpoint.pingPath, getOnly(Effect.succeed(success({})))),
+      HttpRouter.all(
         Endpoint.transferHistory.path as HttpRouter.PathInput,
-        signed(
+        getOnly(signed(
           Endpoint.transferHistory,
           HistoryQuery.transfers,
           (filter, page) =>
@@ -264,20 +292,28 @@ const make = (options: Options) =>
               store.transferPage(filter, page),
               (rows) => rows.map((r) => WireFormat.transfer(r, masterAccount))
             )
-        )
+        ))
       ),
-      HttpRouter.get(
+      HttpRouter.all(
         Endpoint.depositHistory.path as HttpRouter.PathInput,
-        signed(
+        getOnly(signed(
           Endpoint.depositHistory,
           HistoryQuery.deposits,
           (filter, page) => Effect.map(store.depositPage(filter, page), (rows) => rows.map(WireFormat.deposit))
-        )
+        ))
       )
     )
+    const paths = new Set(Chunk.toReadonlyArray(router.routes).map((route) => route.path as string))
+    const routed = yield* HttpRouter.toHttpApp(router).pipe(HttpRouter.withRouterConfig(exactPaths))
 
-    const answer = router.pipe(
-      Effect.catchTag("RouteNotFound", () => Effect.succeed(failure(WireFormat.notFound))),
+    const answer = routed.pipe(
+      Effect.catchTag("RouteNotFound", (notFound) =>
+        // A method the router does not know (QUERY, …) on a route's exact path is still a 405.
+        Effect.succeed(
+          paths.has(RawQuery.pathOfUrl(notFound.request.url))
+            ? failure(methodNotAllowed, { allow: allowedMethods })
+            : failure(WireFormat.notFound)
+        )),
       // A defect never shows its cause to the client.
       Effect.catchAllDefect((defect) =>
         Effect.logError("request failed", defect).pipe(Effect.as(failure(ErrorBody.Errors.internal)))
@@ -343,11 +379,24 @@ const make = (options: Options) =>
       return response
     }).pipe(Effect.withClock(Clock.make()))
 
+    const runtime = yield* Effect.runtime<never>()
     const nodeServer = Http.createServer()
     // Requests Node cannot even parse still get a `{code,msg}` body.
     nodeServer.on("clientError", (error: NodeJS.ErrnoException, socket: Net.Socket) => {
       if (error.code === "ECONNRESET" || !socket.writable) socket.destroy()
       else socket.end(malformedRequest)
+    })
+    // Node hands a CONNECT over as a socket, not a request; without this listener it closes the
+    // connection with no answer at all. This service proxies nothing: a 405, then the socket closes.
+    nodeServer.on("connect", (request: Http.IncomingMessage, socket: Net.Socket) => {
+      counters.requests++
+      countStatus(405)
+      if (options.logRequests === true) {
+        Runtime.runFork(runtime)(Effect.logInfo(`CONNECT ${loggablePath(request.url ?? "")} 405 0ms`))
+      }
+      socket.on("error", () => socket.destroy())
+      if (socket.writable) socket.end(connectRefused)
+      else socket.destroy()
     })
     const listenHost = options.host ?? "127.0.0.1"
     const listenPort = options.port ?? 0
