@@ -80,5 +80,6 @@ export const command = Command.make(
 ).pipe(Command.withDescription(
   "Run the reference service (both history endpoints over SQLite, API keys, rate limit, fault injection) until " +
     "SIGINT/SIGTERM. Signed requests use the public demo key unless --key is given: apiKey mx0vglDEMOKEY0000000000000000000, " +
-    "secretKey 45d0b3c26f2644f19bfb98b07741b2f5. Flags win over the variables."
+    "secretKey 45d0b3c26f2644f19bfb98b07741b2f5. That secret is public, so a --host other than loopback " +
+    "(127.0.0.1, localhost, ::1) is refused unless --key is given. Flags win over the variables."
 ))

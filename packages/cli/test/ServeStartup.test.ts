@@ -2,7 +2,7 @@
 // published demo key, and the seeded sub-accounts named in the listening line.
 import * as Net from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { cli, cliEnv, killChildren, spawn, until } from "./support/Harness.js"
+import { cli, cliEnv, killChildren } from "./support/Harness.js"
 
 afterEach(killChildren)
 
@@ -34,5 +34,17 @@ describe("serve at start", () => {
     } finally {
       await busy.close()
     }
+  }, 60_000)
+
+  // 192.0.2.1 (TEST-NET-1) is no address of this machine: even a regression could not listen there.
+  it("a non-loopback --host without --key is a usage error (exit 2)", async () => {
+    const result = await cli(
+      ["serve", "--host", "192.0.2.1", "--port", "0", "--transfers", "0", "--deposits", "0"],
+      cliEnv("http://unused.invalid")
+    )
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("broker-history: --host 192.0.2.1 is not a loopback address")
+    expect(result.stderr).toContain("--key apiKey:secretKey:PERMS")
+    expect(result.stdout).not.toMatch(/listening on/)
   }, 60_000)
 })

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
+import * as Net from "node:net"
 import { parseArgs } from "node:util"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
@@ -30,7 +31,13 @@ interface Switch {
  * CommandLine.switches.find((s) => s.flag === "port")?.env // "BROKER_SERVER_PORT"
  */
 export const switches: ReadonlyArray<Switch> = [
-  { flag: "host", env: "BROKER_SERVER_HOST", kind: "text", fallback: "127.0.0.1", description: "address to listen on" },
+  {
+    flag: "host",
+    env: "BROKER_SERVER_HOST",
+    kind: "text",
+    fallback: "127.0.0.1",
+    description: "address to listen on; any address but loopback (127.0.0.1, localhost, ::1) needs --key"
+  },
   {
     flag: "port",
     env: "BROKER_SERVER_PORT",
@@ -218,6 +225,33 @@ export type Command = { readonly _tag: "Help" } | { readonly _tag: "Run"; readon
 const integerText = /^-?[0-9]{1,15}$/
 
 /**
+ * Whether `host` is this machine's loopback only: `localhost`, `127.0.0.0/8`, `::1` (or an
+ * IPv4-mapped `127.x`). Anything else, `0.0.0.0` and `::` included, may be reachable from elsewhere.
+ *
+ * @since 0.1.0
+ * @example
+ * import { CommandLine } from "@broker-history/server"
+ * CommandLine.isLoopback("127.0.0.1") // true
+ * CommandLine.isLoopback("0.0.0.0") // false
+ */
+export const isLoopback = (host: string): boolean => {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host
+  if (bare.toLowerCase() === "localhost") return true
+  if (Net.isIPv4(bare)) return bare.startsWith("127.")
+  if (!Net.isIPv6(bare)) return false
+  // The URL parser writes an IPv6 address in its one canonical form.
+  const canonical = new URL(`http://[${bare}]/`).hostname
+  return canonical === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical)
+}
+
+// The demo key's secret is published, so off loopback it would let anyone who reaches the port
+// read the history: there, a key must be chosen on purpose.
+const demoKeyOffLoopback = (host: string): string =>
+  `--host ${host} is not a loopback address, and without --key the service accepts the demo key, whose ` +
+  "secret is published: anyone who can reach the port could read the history. Pass your own key with " +
+  "--key apiKey:secretKey:PERMS (or BROKER_SERVER_KEYS), or bind --host 127.0.0.1"
+
+/**
  * Reads flags (`argv` without the node and script entries) over environment variables.
  *
  * @example
@@ -320,8 +354,10 @@ export const parse = (
   }
   const maxTransfers = integer("max-window-transfers-ms", 1)
   const maxDeposits = integer("max-window-deposits-ms", 1)
+  const host = text("host") ?? "127.0.0.1"
+  if (raw(find("key")) === undefined && !isLoopback(host)) errors.push(demoKeyOffLoopback(host))
   const options: Options = {
-    host: text("host") ?? "127.0.0.1",
+    host,
     port: integer("port", 0) ?? 8080,
     database: text("database") ?? ":memory:",
     keys: keys() ?? [ApiKeys.demo],

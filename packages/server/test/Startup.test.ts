@@ -4,6 +4,7 @@ import * as ChildProcess from "node:child_process"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { CommandLine } from "../src/index.js"
 
 const packageDir = Path.join(import.meta.dirname, "..")
 
@@ -80,4 +81,46 @@ describe("main.ts at start", () => {
       await busy.close()
     }
   }, 40_000)
+
+  // 192.0.2.1 (TEST-NET-1) is no address of this machine: even a regression could not listen there.
+  it("a non-loopback --host without --key is refused (exit 2): the demo key's secret is public", async () => {
+    const result = await run(["--host", "192.0.2.1", "--port", "0", "--transfers", "0", "--deposits", "0"])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("--host 192.0.2.1 is not a loopback address")
+    expect(result.stderr).toContain("--key apiKey:secretKey:PERMS")
+    expect(result.stderr).toContain("--host 127.0.0.1")
+    expect(result.stdout).not.toMatch(/listening on/)
+  }, 40_000)
+})
+
+describe("CommandLine: hosts and keys", () => {
+  const hostOf = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => CommandLine.parse(argv, env)
+
+  it("loopback hosts serve with the demo key", () => {
+    for (
+      const host of [
+        "127.0.0.1",
+        "127.0.0.2",
+        "localhost",
+        "LOCALHOST",
+        "::1",
+        "[::1]",
+        "0:0:0:0:0:0:0:1",
+        "::ffff:127.0.0.1"
+      ]
+    ) {
+      expect(hostOf(["--host", host])._tag).toBe("Right")
+    }
+  })
+
+  it("other hosts need an explicit key: a flag or BROKER_SERVER_KEYS", () => {
+    for (const host of ["0.0.0.0", "::", "192.168.1.10", "::ffff:10.0.0.1", "example.test", "128.0.0.1"]) {
+      const refused = hostOf(["--host", host])
+      expect(refused._tag).toBe("Left")
+      expect(refused._tag === "Left" ? refused.left : "").toContain(`--host ${host} is not a loopback address`)
+      expect(hostOf(["--host", host, "--key", "k1:s1:SPOT_TRANSFER_READ"])._tag).toBe("Right")
+      expect(hostOf(["--host", host], { BROKER_SERVER_KEYS: "k1:s1:SPOT_DEPOSIT_READ" })._tag).toBe("Right")
+    }
+    expect(hostOf([], { BROKER_SERVER_HOST: "0.0.0.0" })._tag).toBe("Left")
+  })
 })
