@@ -10,6 +10,8 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as HashSet from "effect/HashSet"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as ExitCode from "./ExitCode.js"
@@ -74,7 +76,9 @@ export const command = Command.make(
       const options = parsed.right.options
       yield* ReferenceServer.serveForever(options)
     }).pipe(
-      Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger)),
+      // The service's lines replace every logger in place (the command line's own logfmt one on
+      // stderr included): `Logger.replace` of the default logger would print each line twice.
+      Effect.locally(FiberRef.currentLoggers, HashSet.make(lineLogger)),
       ExitCode.report(flags.verbose)
     )
 ).pipe(Command.withDescription(
