@@ -9,7 +9,11 @@ import * as fs from "node:fs"
 
 const file = process.env.CHECKPOINT_FILE ?? "deposits.checkpoint.json"
 
-const load = Effect.sync(() => (fs.existsSync(file) ? Checkpoint.decode(fs.readFileSync(file, "utf8")) : undefined))
+const load = Effect.gen(function*() {
+  if (!fs.existsSync(file)) return undefined
+  // A damaged file fails with a CheckpointError saying what is wrong with it (delete it to start over).
+  return yield* Checkpoint.decode(fs.readFileSync(file, "utf8"))
+})
 
 // Write-then-rename: a crash leaves the old checkpoint or the new one, never half of one.
 const save = (checkpoint: Checkpoint.Checkpoint) =>

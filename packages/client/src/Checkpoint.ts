@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 
 /**
@@ -40,13 +41,84 @@ export type Checkpoint = typeof Checkpoint.Type
 export const encode = (checkpoint: Checkpoint): string => JSON.stringify(checkpoint)
 
 /**
- * Reads a stored checkpoint; throws a `ParseError` describing what is wrong when it is not one.
+ * A stored checkpoint could not be read: `message` says in one sentence what is wrong with the
+ * text (not JSON, not an object, a time that is not Unix ms, ids that are not texts).
  *
  * @example
  * import { Checkpoint } from "@broker-history/client"
- * Checkpoint.decode('{"time":5,"ids":["a"]}').time // 5
+ * new Checkpoint.CheckpointError({ text: "null", problem: "is null, not an object { time, ids }" }).message
+ * // "the checkpoint null is null, not an object { time, ids }"
  */
-export const decode = (json: string): Checkpoint => Schema.decodeSync(Schema.parseJson(Checkpoint))(json)
+export class CheckpointError extends Schema.TaggedError<CheckpointError>("@broker-history/client/CheckpointError")(
+  "CheckpointError",
+  { text: Schema.String, problem: Schema.String }
+) {
+  override get message(): string {
+    return `the checkpoint ${quote(this.text)} ${this.problem}`
+  }
+}
+
+/** The damaged text on one line, shortened: a message stays one readable sentence. */
+const quote = (text: string): string => {
+  const line = text.replace(/\s+/g, " ").trim()
+  return line === "" ? "(empty text)" : line.length > 80 ? `${line.slice(0, 80)}… (${text.length} characters)` : line
+}
+
+const kindOf = (value: unknown): string =>
+  value === null
+    ? "null"
+    : Array.isArray(value)
+    ? "an array"
+    : typeof value === "string"
+    ? "a string"
+    : typeof value === "object"
+    ? "an object"
+    : `a ${typeof value}`
+
+const problemOf = (text: string): string | undefined => {
+  if (text.trim() === "") return "is not JSON { time, ids }"
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return "is not JSON: expected { time, ids } as Checkpoint.encode writes it"
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `is ${kindOf(value)}, not an object { time, ids }`
+  }
+  const record = value as Record<string, unknown>
+  if (!("time" in record)) return "has no time (Unix ms)"
+  const time = record.time
+  if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0) {
+    return `has time ${JSON.stringify(time)}, which is not a Unix time in ms (an integer from 0)`
+  }
+  if (!("ids" in record)) return "has no ids (the ids of the records at its time)"
+  const ids = record.ids
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) return "has ids that are not a list of texts"
+  return undefined
+}
+
+const decodeJson = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
+
+/**
+ * Reads a stored checkpoint (`Checkpoint.encode`'s JSON), or a `CheckpointError` saying what is
+ * wrong with the text. Never throws.
+ *
+ * @example
+ * import { Checkpoint } from "@broker-history/client"
+ * import { Either } from "effect"
+ * Checkpoint.decode('{"time":5,"ids":["a"]}') // Either.right({ time: 5, ids: ["a"] })
+ * Either.isLeft(Checkpoint.decode("{garbage")) // true
+ */
+export const decode = (json: string): Either.Either<Checkpoint, CheckpointError> => {
+  const problem = problemOf(json)
+  if (problem !== undefined) return Either.left(new CheckpointError({ text: json, problem }))
+  // The checks above are the schema's rules; the schema still has the last word.
+  return Either.mapLeft(
+    decodeJson(json),
+    () => new CheckpointError({ text: json, problem: "is not a checkpoint { time, ids }" })
+  )
+}
 
 /**
  * One element of a change stream: a record, whether it is `new` or an `update` of a record emitted
