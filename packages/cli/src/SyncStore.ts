@@ -226,32 +226,49 @@ export const make = (dialect: "sqlite" | "pg") =>
 export const isPostgres = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
 
 /**
+ * The URL's password replaced by `***`, by its text alone: also for a URL that does not parse. Up to
+ * the last `@`, so that a password with an unencoded `@` never shows in part.
+ */
+const hidePassword = (db: string): string => db.replace(/^([a-z]+:\/\/[^:/@]*:).*@/i, "$1***@")
+
+const parses = (db: string): boolean => {
+  try {
+    new URL(db)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
  * The database named without its password, for messages.
  *
  * @example
  * import { SyncStore } from "@broker-history/cli"
  * SyncStore.describe("postgres://u:secret@h/db") // "postgres://u:***@h/db"
+ * SyncStore.describe("postgres://u:secret@[bad/db") // "postgres://u:***@[bad/db"
  */
 export const describe = (db: string): string => {
   if (!isPostgres(db)) return db
-  try {
-    const url = new URL(db)
-    if (url.password !== "") url.password = "***"
-    return url.toString()
-  } catch {
-    return "the PostgreSQL database"
-  }
+  if (!parses(db)) return hidePassword(db)
+  const url = new URL(db)
+  if (url.password !== "") url.password = "***"
+  return url.toString()
 }
 
 const setupError = (db: string) => (error: unknown) =>
   new SyncSetupError({
-    message: `cannot open ${isPostgres(db) ? "the PostgreSQL database" : "the SQLite database"} ${describe(db)} (${
-      String((error as { message?: unknown })?.message ?? error).replace(/\.\s*$/, "")
-    }); check --db${
-      isPostgres(db)
-        ? " (host, port, user, password, database) and that PostgreSQL is running"
-        : " (the directory must exist and be writable)"
-    }`
+    message: isPostgres(db) && !parses(db)
+      ? `cannot open the PostgreSQL database ${
+        describe(db)
+      }: --db is not a valid URL; write it as postgres://user:password@host:port/database (percent-encode special characters in the password)`
+      : `cannot open ${isPostgres(db) ? "the PostgreSQL database" : "the SQLite database"} ${describe(db)} (${
+        String((error as { message?: unknown })?.message ?? error).replace(/\.\s*$/, "")
+      }); check --db${
+        isPostgres(db)
+          ? " (host, port, user, password, database) and that PostgreSQL is running"
+          : " (the directory must exist and be writable)"
+      }`
   })
 
 /**
