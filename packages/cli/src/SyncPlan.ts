@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
+import * as Choices from "./Choices.js"
 
 /**
  * One transfer stream: its filters and the id its checkpoint is stored under.
@@ -145,7 +146,8 @@ const account = (word: string): string | undefined => masterWords.has(word.toLow
 
 /**
  * Reads a pairs file: one pair a line, `FROM TO` or `FROM TO FROM_TYPE TO_TYPE`, where `-` or
- * `master` is the master account; `#` starts a comment.
+ * `master` is the master account; `#` starts a comment. Account types must be known ones (any letter
+ * case; the exchange's spelling is kept).
  *
  * @example
  * import { SyncPlan } from "@broker-history/cli"
@@ -163,11 +165,41 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
         }`
       )
     }
-    out.push({
-      fromAccount: account(words[0]),
-      toAccount: account(words[1]),
-      ...(words.length === 4 ? { fromAccountType: words[2], toAccountType: words[3] } : {})
-    })
+    let types = {}
+    if (words.length === 4) {
+      // Known account types only, in the exchange's spelling (`spot` is read as `SPOT`).
+      const from = Choices.accountType(`line ${n}: FROM_TYPE`, words[2])
+      if (Either.isLeft(from)) return Either.left(from.left)
+      const to = Choices.accountType(`line ${n}: TO_TYPE`, words[3])
+      if (Either.isLeft(to)) return Either.left(to.left)
+      types = { fromAccountType: from.right, toAccountType: to.right }
+    }
+    out.push({ fromAccount: account(words[0]), toAccount: account(words[1]), ...types })
   }
   return out.length === 0 ? Either.left("the pairs file lists no pair") : Either.right(out)
+}
+
+/**
+ * What a plan of `--sub-accounts` does not read, as a sentence for the sync summary, or `undefined`
+ * when it leaves nothing out that it could name. Transfers between two sub-accounts are read only
+ * through `--pairs`: n sub-accounts have n × (n − 1) ordered pairs, each for every account-type pair.
+ *
+ * @example
+ * import { SyncPlan } from "@broker-history/cli"
+ * SyncPlan.uncovered(["a@x", "b@x", "c@x"], ["SPOT", "FUTURES"])
+ * // "sub→sub transfers are not read: 6 ordered sub-account pairs × 4 account-type pairs not covered; list them with --pairs FILE"
+ */
+export const uncovered = (
+  subAccounts: ReadonlyArray<string>,
+  accountTypes: ReadonlyArray<string>
+): string | undefined => {
+  const n = subAccounts.length
+  if (n === 0) {
+    return "only the master account's own transfers are read; name sub-accounts with --sub-accounts or --sub-accounts-file, or list pairs with --pairs FILE"
+  }
+  if (n === 1) return undefined
+  const types = typePairs(accountTypes).length
+  return `sub→sub transfers are not read: ${n * (n - 1)} ordered sub-account pairs × ${types} account-type ${
+    types === 1 ? "pair" : "pairs"
+  } not covered; list them with --pairs FILE`
 }
