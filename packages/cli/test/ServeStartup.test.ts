@@ -2,7 +2,7 @@
 // published demo key, and the seeded sub-accounts named in the listening line.
 import * as Net from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { cli, cliEnv, killChildren } from "./support/Harness.js"
+import { cli, cliEnv, killChildren, spawn, until } from "./support/Harness.js"
 
 afterEach(killChildren)
 
@@ -46,5 +46,17 @@ describe("serve at start", () => {
     expect(result.stderr).toContain("broker-history: --host 192.0.2.1 is not a loopback address")
     expect(result.stderr).toContain("--key apiKey:secretKey:PERMS")
     expect(result.stdout).not.toMatch(/listening on/)
+  }, 60_000)
+
+  it("the listening line names the seeded sub-accounts and their count", async () => {
+    const server = spawn(
+      ["serve", "--port", "0", "--transfers", "200", "--deposits", "20", "--sub-accounts", "7", "--no-log"],
+      cliEnv("http://unused.invalid"),
+      60_000
+    )
+    await until(() => /listening on .*\n/.test(server.stdout()), 30_000, "the server to listen")
+    expect(server.stdout()).toContain("sub-accounts: sub001@broker.test … sub007@broker.test (7)")
+    server.process.kill("SIGTERM")
+    expect((await server.done).code).toBe(0)
   }, 60_000)
 })

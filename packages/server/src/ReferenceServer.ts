@@ -1,7 +1,7 @@
 /**
- * The reference service: both history endpoints, `/api/v3/time` and `/api/v3/ping` over HTTP, with
- * API keys, signature and timestamp checks, a per-key rate limit and fault injection, reading the
- * SQLite store. Its layer listens while its scope is open.
+ * The reference service: both history endpoints, the broker's sub-account list, `/api/v3/time` and
+ * `/api/v3/ping` over HTTP, with API keys, signature and timestamp checks, a per-key rate limit and
+ * fault injection, reading the SQLite store. Its layer listens while its scope is open.
  *
  * @since 0.1.0
  */
@@ -93,6 +93,11 @@ export interface Service {
   readonly port: number
   /** The store the server reads: insert or update records while clients read. */
   readonly store: Store.Service
+  /**
+   * The sub-accounts `GET /api/v3/broker/sub-account/list` answers, by name: the seed's names when
+   * this start seeded the history, otherwise the sub-accounts the stored transfers name.
+   */
+  readonly subAccounts: ReadonlyArray<string>
   /** Replaces the fault settings (and restarts their generator from the new seed). */
   readonly setFaults: (faults: FaultOptions) => Effect.Effect<void>
   /** A snapshot of the counters. */
@@ -174,6 +179,65 @@ const listenProblem = (cause: unknown): string => {
   }
 }
 
+/**
+ * `GET /api/v3/broker/sub-account/list`, the exchange's broker endpoint that lists sub-accounts.
+ * Signed like the history endpoints; any key holding a history permission may call it (the
+ * exchange asks for SPOT_ACCOUNT_READ, which this service does not know). Parameters `subAccount`
+ * (exact name), `page` (from 1) and `limit` (default 10, at most 200); the answer is
+ * `[{"subAccount": "sub001@broker.test", "note": "", "timestamp": <ms>}, …]` by name.
+ *
+ * @since 0.1.0
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * ReferenceServer.subAccountListPath // "/api/v3/broker/sub-account/list"
+ */
+export const subAccountListPath = "/api/v3/broker/sub-account/list"
+
+const subAccountList = { defaultLimit: 10, maxLimit: 200 } as const
+const positiveInteger = /^[1-9][0-9]{0,8}$/
+
+// The list's parameters, checked as the history endpoints check theirs: decodable, known, not
+// repeated, then each rule (33333 for any of them).
+const readSubAccountQuery = (
+  params: ReadonlyArray<RawQuery.Param>
+): Either.Either<HistoryQuery.Read<{ readonly subAccount: string | undefined }>, ErrorBody.ErrorRow> => {
+  const record: Record<string, string> = Object.create(null)
+  for (const p of params) {
+    if (p.name === undefined || p.value === undefined) {
+      return Either.left(
+        ErrorBody.Errors.invalidParameter(`${RawQuery.label(p.name ?? p.rawName)} is not valid percent-encoded UTF-8`)
+      )
+    }
+    if (!["subAccount", "page", "limit"].includes(p.name)) {
+      return Either.left(
+        ErrorBody.Errors.invalidParameter(`${RawQuery.label(p.name)} is not a parameter of this endpoint`)
+      )
+    }
+    if (p.name in record) return Either.left(ErrorBody.Errors.invalidParameter(`${p.name} is repeated`))
+    record[p.name] = p.value
+  }
+  const page = record.page === undefined ? 1 : positiveInteger.test(record.page) ? Number(record.page) : NaN
+  if (Number.isNaN(page)) return Either.left(ErrorBody.Errors.invalidParameter("page must be an integer >= 1"))
+  const limit = record.limit === undefined
+    ? subAccountList.defaultLimit
+    : positiveInteger.test(record.limit)
+    ? Number(record.limit)
+    : NaN
+  if (!(limit <= subAccountList.maxLimit)) {
+    return Either.left(
+      ErrorBody.Errors.invalidParameter(`limit must be an integer from 1 to ${subAccountList.maxLimit}`)
+    )
+  }
+  const subAccount = record.subAccount === undefined || record.subAccount === "" ? undefined : record.subAccount
+  return Either.right({ filter: { subAccount }, page: { page, limit }, matchesNothing: false })
+}
+
+// A few names in full, more as the first and the last: the log line stays one readable line.
+const compactList = (names: ReadonlyArray<string>): string =>
+  names.length === 0
+    ? "none"
+    : `${names.length <= 3 ? names.join(", ") : `${names[0]} … ${names[names.length - 1]}`} (${names.length})`
+
 const jsonHeaders = { contentType: "application/json" } as const
 
 const failure = (row: ErrorBody.ErrorRow, headers?: Record<string, string>) =>
@@ -231,10 +295,22 @@ const make = (options: Options) =>
     const store = yield* Store.Store
     yield* store.putKeys(options.keys ?? [ApiKeys.demo])
     // A database file that already holds a history keeps it: seeding again would duplicate ids.
+    let seeded = false
     if (options.seed !== undefined) {
       const counts = yield* store.counts
-      if (counts.transfers === 0 && counts.deposits === 0) yield* Seed.seed(options.seed)
+      if (counts.transfers === 0 && counts.deposits === 0) {
+        yield* Seed.seed(options.seed)
+        seeded = true
+      }
     }
+    // The seed draws from `Seed.subAccountNames` (at least two); a history kept in a database file
+    // is read back instead, since it may come from other seed options.
+    const subAccounts = seeded
+      ? Seed.subAccountNames(Math.max(2, options.seed?.subAccounts ?? 40))
+      : yield* Effect.map(store.allTransfers(), (rows) =>
+        [...new Set(rows.flatMap((r) => [r.fromAccount, r.toAccount]).filter((a) => a !== null))].sort())
+    // The reference service keeps no creation times: every sub-account is listed as of the start.
+    const listedSince = Date.now()
 
     const masterAccount = options.masterAccount ?? Seed.masterAccount
     const maxWindow: HistoryQuery.MaxWindow = {
@@ -252,7 +328,7 @@ const make = (options: Options) =>
     }
 
     const signed = <F>(
-      endpoint: Endpoint.Endpoint,
+      endpoint: Endpoint.Endpoint | ((key: ApiKey) => Endpoint.Endpoint),
       read: (
         params: ReadonlyArray<RawQuery.Param>,
         now: number,
@@ -264,23 +340,39 @@ const make = (options: Options) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         const apiKey = request.headers[Endpoint.apiKeyHeader.toLowerCase()]
         const key = apiKey === undefined || apiKey === "" ? Option.none() : yield* store.findKey(apiKey)
-        if (Option.isNone(key)) return failure(ErrorBody.Errors.invalidApiKey)
+        if (Option.isNone(key)) {
+          return failure(ErrorBody.Errors.invalidApiKey)
+        }
         const now = Date.now()
         const budget = limiter.take(key.value.apiKey, now)
         if (!budget.allowed) {
           return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(budget.retryAfterSeconds) })
         }
-        const verified = Authentication.check({ rawQuery: RawQuery.ofUrl(request.url), key: key.value, endpoint, now })
-        if (Either.isLeft(verified)) return failure(verified.left)
+        const verified = Authentication.check({
+          rawQuery: RawQuery.ofUrl(request.url),
+          key: key.value,
+          endpoint: typeof endpoint === "function" ? endpoint(key.value) : endpoint,
+          now
+        })
+        if (Either.isLeft(verified)) {
+          return failure(verified.left)
+        }
         const query = read(verified.right.params, now, maxWindow)
-        if (Either.isLeft(query)) return failure(query.left)
+        if (Either.isLeft(query)) {
+          return failure(query.left)
+        }
         const rows = query.right.matchesNothing ? [] : yield* fetch(query.right.filter, query.right.page)
         return success(rows)
       })
 
     // `all`: the route's path is matched first, then `getOnly` answers 405 to other methods.
     const router = HttpRouter.empty.pipe(
-      HttpRouter.all(Endpoint.timePath, getOnly(Effect.sync(() => success({ serverTime: Date.now() })))),
+      HttpRouter.all(
+        Endpoint.timePath,
+        getOnly(Effect.sync(() =>
+          success({ serverTime: Date.now() })
+        ))
+      ),
       HttpRouter.all(Endpoint.pingPath, getOnly(Effect.succeed(success({})))),
       HttpRouter.all(
         Endpoint.transferHistory.path as HttpRouter.PathInput,
@@ -300,6 +392,21 @@ const make = (options: Options) =>
           Endpoint.depositHistory,
           HistoryQuery.deposits,
           (filter, page) => Effect.map(store.depositPage(filter, page), (rows) => rows.map(WireFormat.deposit))
+        ))
+      ),
+      HttpRouter.all(
+        subAccountListPath,
+        getOnly(signed(
+          // Authentication checks the permission of the endpoint it is given: the one the key holds.
+          (key) => ApiKeys.allows(key, "SPOT_TRANSFER_READ") ? Endpoint.transferHistory : Endpoint.depositHistory,
+          (params) => readSubAccountQuery(params),
+          (filter, page) =>
+            Effect.succeed(
+              subAccounts
+                .filter((name) => filter.subAccount === undefined || name === filter.subAccount)
+                .slice((page.page - 1) * page.limit, page.page * page.limit)
+                .map((subAccount) => ({ subAccount, note: "", timestamp: listedSince }))
+            )
         ))
       )
     )
@@ -421,6 +528,7 @@ const make = (options: Options) =>
       baseUrl: `http://${host}:${address.port}`,
       port: address.port,
       store,
+      subAccounts,
       setFaults: (faults) => Effect.sync(() => injector.set(faults)),
       stats: Effect.sync(() => ({
         requests: counters.requests,
@@ -453,7 +561,8 @@ export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, Start
   )
 
 /**
- * Starts the service, logs one line (address, seeded counts, API keys) and serves until interrupted:
+ * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists)
+ * and serves until interrupted:
  * the body of `main.ts` and of the CLI's `serve` command.
  *
  * @example
@@ -467,7 +576,7 @@ export const serveForever = (options: Options = {}): Effect.Effect<never, StartE
     yield* Effect.logInfo(
       `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
         (options.keys ?? []).map((k) => k.apiKey).join(", ")
-      })`
+      }; sub-accounts: ${compactList(server.subAccounts)})`
     )
     return yield* Effect.never
   }).pipe(Effect.provide(layer(options)))

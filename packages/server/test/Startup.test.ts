@@ -91,6 +91,17 @@ describe("main.ts at start", () => {
     expect(result.stderr).toContain("--host 127.0.0.1")
     expect(result.stdout).not.toMatch(/listening on/)
   }, 40_000)
+
+  it("the listening line names the seeded sub-accounts and their count", async () => {
+    const result = await run(
+      ["--port", "0", "--transfers", "200", "--deposits", "20", "--sub-accounts", "5", "--no-log"],
+      /listening on .*\n/
+    )
+    const line = /.*listening on .*/.exec(result.stdout)?.[0] ?? ""
+    expect(line).toContain("sub-accounts: sub001@broker.test … sub005@broker.test (5)")
+    const many = await run(["--port", "0", "--transfers", "200", "--deposits", "20", "--no-log"], /listening on .*\n/)
+    expect(many.stdout).toContain("sub-accounts: sub001@broker.test … sub040@broker.test (40)")
+  }, 60_000)
 })
 
 describe("CommandLine: hosts and keys", () => {
