@@ -54,15 +54,28 @@ const createTables = Effect.gen(function*() {
     )`
 })
 
+// What each stream holds, next to its checkpoint: `covered_since` (Unix ms) is where its stored history
+// starts, so a run asking for an earlier start reads only [since, covered_since). A backfill of that
+// range stores its progress in `backfill_since` and `backfill_checkpoint` with each batch of rows, and
+// moves `covered_since` only once the whole range is stored. Rows of the first schema keep NULL: the
+// sync then counts them as covered from their checkpoint only (what an old run covered is not known).
+const coveredRange = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE sync_checkpoints ADD COLUMN covered_since BIGINT`
+  yield* sql`ALTER TABLE sync_checkpoints ADD COLUMN backfill_since BIGINT`
+  yield* sql`ALTER TABLE sync_checkpoints ADD COLUMN backfill_checkpoint TEXT`
+})
+
 /**
  * The migrations, in order.
  *
  * @example
  * import { SyncMigrations } from "@broker-history/cli"
- * Object.keys(SyncMigrations.migrations) // ["0001_create_tables"]
+ * Object.keys(SyncMigrations.migrations) // ["0001_create_tables", "0002_covered_range"]
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
-  "0001_create_tables": createTables
+  "0001_create_tables": createTables,
+  "0002_covered_range": coveredRange
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * The database a sync writes: `transfers` (keyed by `tranId`), `deposits` (keyed by txId + coin +
- * network + address) and `sync_checkpoints` (one row per stream). Every write is one transaction:
- * the batch's rows are upserted and the stream's checkpoint stored with them, so after a crash the
- * checkpoint never claims rows that are not there, and re-applying rows is harmless. A write, once
- * started, is not interrupted (SIGINT/SIGTERM let it commit).
+ * network + address) and `sync_checkpoints` (one row per stream: its checkpoint, where its stored
+ * history starts, and the progress of a backfill). Every write is one transaction: the batch's rows
+ * are upserted and the stream's position stored with them, so after a crash no position claims rows
+ * that are not there, and re-applying rows is harmless. A write, once started, is not interrupted
+ * (SIGINT/SIGTERM let it commit).
  *
  * SQLite (a file path) through `@effect/sql-sqlite-node`, PostgreSQL (`postgres://…`) through
  * `@effect/sql-pg`; the same SQL serves both.
@@ -20,6 +21,7 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as SyncMigrations from "./SyncMigrations.js"
@@ -91,6 +93,50 @@ export interface Counts {
 }
 
 /**
+ * A stream's row in `sync_checkpoints`, read back. A checkpoint that cannot be read is kept as its
+ * `CheckpointError` (the sync names the stream and skips it); a damaged backfill progress is dropped
+ * (`undefined`: the backfill starts over, which only costs requests).
+ *
+ * @example
+ * import type { SyncStore } from "@broker-history/cli"
+ * import { Either } from "effect"
+ * const row: SyncStore.StoredStream = {
+ *   checkpoint: Either.right({ time: 1_700_000_000_000, ids: ["42"] }),
+ *   coveredSince: 1_690_000_000_000,
+ *   backfill: undefined
+ * }
+ */
+export interface StoredStream {
+  readonly checkpoint: Either.Either<Checkpoint.Checkpoint, Checkpoint.CheckpointError>
+  /** Where the stream's stored history starts (Unix ms); `undefined` for a row of the first schema. */
+  readonly coveredSince: number | undefined
+  /** A backfill under way: every record from `since` up to `checkpoint` is stored. */
+  readonly backfill: { readonly since: number; readonly checkpoint: Checkpoint.Checkpoint } | undefined
+}
+
+/**
+ * What a write stores with its rows: the stream's new checkpoint (and where its history starts), or
+ * the progress of a backfill of the range before that (the checkpoint is then left alone).
+ *
+ * @example
+ * import type { SyncStore } from "@broker-history/cli"
+ * const position: SyncStore.Position = {
+ *   _tag: "Checkpoint", checkpoint: { time: 1_700_000_000_000, ids: ["42"] }, coveredSince: 0
+ * }
+ */
+export type Position =
+  | {
+    readonly _tag: "Checkpoint"
+    readonly checkpoint: Checkpoint.Checkpoint
+    readonly coveredSince: number
+  }
+  | {
+    readonly _tag: "Backfill"
+    readonly since: number
+    readonly checkpoint: Checkpoint.Checkpoint
+  }
+
+/**
  * The sync database.
  *
  * @example
@@ -101,20 +147,30 @@ export interface Counts {
 export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<SyncStore, {
   /** `sqlite` or `pg`. */
   readonly dialect: "sqlite" | "pg"
-  /** Every stored checkpoint by stream id. */
-  readonly checkpoints: Effect.Effect<ReadonlyMap<string, Checkpoint.Checkpoint>, SqlError>
-  /** Upserts transfers and, when given, stores the stream's checkpoint, in one transaction. */
+  /** Every stored stream by id. */
+  readonly streams: Effect.Effect<ReadonlyMap<string, StoredStream>, SqlError>
+  /** Upserts transfers and, when given, stores the stream's position, in one transaction. */
   readonly applyTransfers: (
     stream: string,
     records: ReadonlyArray<TransferRecord.TransferRecord>,
-    checkpoint: Checkpoint.Checkpoint | undefined
+    position: Position | undefined
   ) => Effect.Effect<void, SqlError>
-  /** Upserts deposits and, when given, stores the stream's checkpoint, in one transaction. */
+  /** Upserts deposits and, when given, stores the stream's position, in one transaction. */
   readonly applyDeposits: (
     stream: string,
     records: ReadonlyArray<DepositRecord.DepositRecord>,
-    checkpoint: Checkpoint.Checkpoint | undefined
+    position: Position | undefined
   ) => Effect.Effect<void, SqlError>
+  /**
+   * Ends a backfill whose rows are all stored: the stream's history now starts at `coveredSince`,
+   * and its backfill progress is cleared.
+   */
+  readonly completeBackfill: (stream: string, coveredSince: number) => Effect.Effect<void, SqlError>
+  /**
+   * Deletes the rows of these streams (or of every stream) from `sync_checkpoints`, in one
+   * transaction; their records stay. Returns the ids that had a row.
+   */
+  readonly reset: (streams: ReadonlyArray<string> | "all") => Effect.Effect<ReadonlyArray<string>, SqlError>
   readonly counts: Effect.Effect<Counts, SqlError>
 }>() {}
 
@@ -130,6 +186,13 @@ const lastByKey = <A>(records: ReadonlyArray<A>, key: (a: A) => string): Readonl
     byKey.set(k, r)
   }
   return [...byKey.values()]
+}
+
+/** A BIGINT column as Unix ms (PostgreSQL returns it as text); NULL or a non-time is `undefined`. */
+const time = (value: number | string | null): number | undefined => {
+  if (value === null) return undefined
+  const n = Number(value)
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
 const chunks = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> => {
@@ -150,12 +213,25 @@ export const make = (dialect: "sqlite" | "pg") =>
     const sql = yield* SqlClient.SqlClient
     yield* SyncMigrations.run
 
-    const saveCheckpoint = (stream: string, checkpoint: Checkpoint.Checkpoint) =>
-      sql`
-        INSERT INTO sync_checkpoints ${
-        sql.insert({ stream, checkpoint: Checkpoint.encode(checkpoint), updated_at: Date.now() })
-      }
-        ON CONFLICT (stream) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`
+    // A new row starts where the stream was first read from; an existing row keeps its backfill progress.
+    const savePosition = (stream: string, position: Position) =>
+      position._tag === "Checkpoint"
+        ? sql`
+          INSERT INTO sync_checkpoints ${
+          sql.insert({
+            stream,
+            checkpoint: Checkpoint.encode(position.checkpoint),
+            covered_since: position.coveredSince,
+            updated_at: Date.now()
+          })
+        }
+          ON CONFLICT (stream) DO UPDATE SET checkpoint = excluded.checkpoint,
+            covered_since = excluded.covered_since, updated_at = excluded.updated_at`
+        // A backfill runs only for a stream that has a row: it never creates one.
+        : sql`
+          UPDATE sync_checkpoints SET backfill_since = ${position.since},
+            backfill_checkpoint = ${Checkpoint.encode(position.checkpoint)}, updated_at = ${Date.now()}
+          WHERE stream = ${stream}`
 
     const upsertTransfers = (records: ReadonlyArray<TransferRecord.TransferRecord>) =>
       Effect.forEach(
@@ -189,16 +265,49 @@ export const make = (dialect: "sqlite" | "pg") =>
     (
       stream: string,
       records: ReadonlyArray<A>,
-      checkpoint: Checkpoint.Checkpoint | undefined
+      position: Position | undefined
     ) =>
       Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
         if (records.length > 0) yield* upsert(records)
-        if (checkpoint !== undefined) yield* saveCheckpoint(stream, checkpoint)
+        if (position !== undefined) yield* savePosition(stream, position)
       })))
 
-    const checkpoints = Effect.map(
-      sql<{ stream: string; checkpoint: string }>`SELECT stream, checkpoint FROM sync_checkpoints`,
-      (rows) => new Map(rows.map((r) => [r.stream, Checkpoint.decode(r.checkpoint)] as const))
+    const completeBackfill = (stream: string, coveredSince: number) =>
+      Effect.uninterruptible(
+        sql`
+          UPDATE sync_checkpoints SET covered_since = ${coveredSince}, backfill_since = NULL,
+            backfill_checkpoint = NULL, updated_at = ${Date.now()}
+          WHERE stream = ${stream}`
+      ).pipe(Effect.asVoid)
+
+    const reset = (streams: ReadonlyArray<string> | "all") =>
+      Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<{ stream: string }>`SELECT stream FROM sync_checkpoints`
+        const present = rows.map((r) => r.stream).filter((id) => streams === "all" || streams.includes(id))
+        for (const id of present) yield* sql`DELETE FROM sync_checkpoints WHERE stream = ${id}`
+        return present
+      })))
+
+    const streams = Effect.map(
+      sql<{
+        stream: string
+        checkpoint: string
+        covered_since: number | string | null
+        backfill_since: number | string | null
+        backfill_checkpoint: string | null
+      }>`SELECT stream, checkpoint, covered_since, backfill_since, backfill_checkpoint FROM sync_checkpoints`,
+      (rows) =>
+        new Map(rows.map((r) => {
+          const progress = r.backfill_checkpoint === null ? undefined : Checkpoint.decode(r.backfill_checkpoint)
+          const stored: StoredStream = {
+            checkpoint: Checkpoint.decode(r.checkpoint),
+            coveredSince: time(r.covered_since),
+            backfill: progress !== undefined && Either.isRight(progress) && time(r.backfill_since) !== undefined
+              ? { since: time(r.backfill_since)!, checkpoint: progress.right }
+              : undefined
+          }
+          return [r.stream, stored] as const
+        }))
     )
 
     const counts = Effect.map(
@@ -209,9 +318,11 @@ export const make = (dialect: "sqlite" | "pg") =>
 
     return SyncStore.of({
       dialect,
-      checkpoints,
+      streams,
       applyTransfers: apply(upsertTransfers),
       applyDeposits: apply(upsertDeposits),
+      completeBackfill,
+      reset,
       counts
     })
   })

@@ -1,12 +1,15 @@
 // `sync` into a real PostgreSQL: the exactness checks of the SQLite tests (first run, kill -9 at
-// seeded random points with changes between runs). `.ci/run` starts a throwaway cluster and sets
-// BROKER_TEST_PG_URL. In CI (CI=true) a missing PostgreSQL fails here; locally the tests are
-// skipped with the reason shown.
+// seeded random points with changes between runs), the backfill of an earlier --since (killed or
+// not), and the migration of a database of the first schema. `.ci/run` starts a throwaway cluster
+// and sets BROKER_TEST_PG_URL. In CI (CI=true) a missing PostgreSQL fails here; locally the tests
+// are skipped with the reason shown.
+import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
 import type { Running } from "./support/Harness.js"
-import { cli, cliEnv, killChildren, startServer } from "./support/Harness.js"
+import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
 import { expectTablesEqualService, killAndRestart, subAccounts, syncArgs } from "./support/Scenario.js"
-import { dropTables } from "./support/Tables.js"
+import { dropTables, legacyCopy, readCheckpointRows } from "./support/Tables.js"
 
 const url = process.env.BROKER_TEST_PG_URL
 const inCi = /^(1|true|yes)$/i.test(process.env.CI ?? "")
@@ -24,6 +27,11 @@ if (url === undefined || url === "") {
   }
 } else {
   let running: Running
+  const temp = tempDir()
+  // Fixed instants: the boundaries of every range are exact.
+  const oneYear = Date.now() - year
+  const threeYears = oneYear - 2 * year
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
   beforeAll(async () => {
     running = await startServer({
@@ -35,6 +43,7 @@ if (url === undefined || url === "") {
   afterAll(async () => {
     killChildren()
     await running?.close()
+    temp.cleanup()
   })
 
   afterEach(killChildren)
@@ -61,6 +70,49 @@ if (url === undefined || url === "") {
         expect(killedAt.some((k) => k.includes("killed")), killedAt.join("; ")).toBe(true)
       }, 120_000)
     }
+
+    it("an earlier --since backfills the missing range once", async () => {
+      await dropTables(url)
+      const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+      const first = await cli(syncSince(url, String(oneYear)), env)
+      expect(first.code).toBe(0)
+      const streams = (await readCheckpointRows(url)).length
+      const second = await cli(syncSince(url, String(threeYears)), env)
+      expect(second.stderr).toBe("")
+      expect(second.code).toBe(0)
+      expect(second.stdout).toContain(`backfilled ${streams} streams from ${date(threeYears)}`)
+      await expectTablesFrom(running, url, threeYears)
+      for (const row of await readCheckpointRows(url)) expect(row.covered_since).toBe(threeYears)
+      const third = await cli(syncSince(url, String(threeYears)), env)
+      expect(third.code).toBe(0)
+      expect(third.stdout).not.toContain("backfilled")
+    }, 120_000)
+
+    it(
+      "kill -9 during a backfill: no range is claimed before its rows are stored; a restart completes it",
+      async () => {
+        await dropTables(url)
+        const runs = await killDuringBackfill(running, url, 7, oneYear, threeYears)
+        console.log(`PostgreSQL backfill runs: ${runs.join("; ")}`)
+      },
+      180_000
+    )
+
+    it("a database of the first schema migrates and keeps its rows", async () => {
+      // The rows of a current sync (into SQLite) copied into PostgreSQL with the first schema only.
+      const current = Path.join(temp.dir, "current.db")
+      const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+      expect((await cli(syncSince(current, String(oneYear)), env)).code).toBe(0)
+      await dropTables(url)
+      await legacyCopy(current, url)
+      const streams = (await readCheckpointRows(current)).length
+      const result = await cli(syncSince(url, String(oneYear)), env)
+      expect(result.stderr).toBe("")
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain(`backfilled ${streams} streams from ${date(oneYear)}`)
+      await expectTablesFrom(running, url, oneYear)
+      for (const row of await readCheckpointRows(url)) expect(row.covered_since).toBe(oneYear)
+    }, 120_000)
 
     it("an unreachable server → exit 1 with one sentence, the password hidden", async () => {
       const bad = url.replace(/\/\/([^@/]*)@([^/]*)\//, "//postgres:hunter2@127.0.0.1:1/")

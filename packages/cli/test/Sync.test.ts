@@ -74,6 +74,8 @@ describe("sync into SQLite", () => {
     ).map((t) => t.tranId).sort()
     expect(expected.length).toBeGreaterThan(0)
     expect((await readTables(db)).transfers.map((t) => t.tran_id).sort()).toEqual(expected)
+    // The pairs are the plan: nothing is reported as left out of it.
+    expect(result.stdout).not.toContain("not read")
   }, 60_000)
 
   it("bad --db, bad --pairs, conflicting flags → exit 2 or 1 with one sentence", async () => {

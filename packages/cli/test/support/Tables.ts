@@ -1,9 +1,11 @@
 // Reads a sync database (SQLite path or postgres:// URL) back, rows normalized and sorted by key.
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Layer } from "effect"
 import { Effect, Redacted } from "effect"
+import * as SyncMigrations from "../../src/SyncMigrations.js"
 import * as SyncStore from "../../src/SyncStore.js"
 import { byKey, normalize } from "./Harness.js"
 
@@ -55,3 +57,67 @@ export const dropTables = (db: string): Promise<void> =>
       yield* sql.unsafe(`DROP TABLE IF EXISTS ${table}`)
     }
   }).pipe(Effect.provide(client(db)), Effect.scoped, Effect.runPromise)
+
+/** A checkpoint row with every column (numbers as numbers; `null` where a column is empty or absent). */
+export interface CheckpointRow {
+  readonly stream: string
+  readonly checkpoint: string
+  readonly covered_since: number | null
+  readonly backfill_since: number | null
+  readonly backfill_checkpoint: string | null
+}
+
+const numberOrNull = (v: unknown): number | null => v === null || v === undefined ? null : Number(v)
+
+/** Every row of sync_checkpoints, sorted by stream. */
+export const readCheckpointRows = (db: string): Promise<ReadonlyArray<CheckpointRow>> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM sync_checkpoints`
+    return rows.map((r) => ({
+      stream: String(r.stream),
+      checkpoint: String(r.checkpoint),
+      covered_since: numberOrNull(r.covered_since),
+      backfill_since: numberOrNull(r.backfill_since),
+      backfill_checkpoint: r.backfill_checkpoint === null || r.backfill_checkpoint === undefined
+        ? null
+        : String(r.backfill_checkpoint)
+    })).sort((a, b) => a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0)
+  }).pipe(Effect.provide(client(db)), Effect.scoped, Effect.runPromise)
+
+/** Runs SQL statements against the database, in order (test set-up: damage a row, copy rows). */
+export const execute = (
+  db: string,
+  statements: (sql: SqlClient.SqlClient) => ReadonlyArray<Effect.Effect<unknown, unknown>>
+): Promise<void> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const statement of statements(sql)) yield* statement
+  }).pipe(Effect.provide(client(db)), Effect.scoped, Effect.runPromise)
+
+/**
+ * A database as the first release of `sync` left it: only migration 0001 (no covered range), with
+ * the rows of `from` copied in (transfers, deposits, and each checkpoint's stream, JSON and time).
+ */
+export const legacyCopy = async (from: string, to: string): Promise<void> => {
+  const rows = await Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      transfers: yield* sql<Record<string, unknown>>`SELECT * FROM transfers`,
+      deposits: yield* sql<Record<string, unknown>>`SELECT * FROM deposits`,
+      sync_checkpoints: yield* sql<Record<string, unknown>>`SELECT stream, checkpoint, updated_at FROM sync_checkpoints`
+    }
+  }).pipe(Effect.provide(client(from)), Effect.scoped, Effect.runPromise)
+  await Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* Migrator.make({})({
+      loader: Migrator.fromRecord({ "0001_create_tables": SyncMigrations.migrations["0001_create_tables"] }),
+      table: "sync_migrations"
+    })
+    for (const [table, list] of Object.entries(rows)) {
+      for (let i = 0; i < list.length; i += 200) {
+        yield* sql`INSERT INTO ${sql(table)} ${sql.insert(list.slice(i, i + 200))}`
+      }
+    }
+  }).pipe(Effect.provide(client(to)), Effect.scoped, Effect.runPromise)
+}

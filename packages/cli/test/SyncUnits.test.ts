@@ -1,0 +1,87 @@
+// The sync's pure parts: what a plan leaves out, --reset-stream values, the summary's coverage lines,
+// the damaged-checkpoint sentence and database names in messages.
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import * as Sync from "../src/Sync.js"
+import * as SyncPlan from "../src/SyncPlan.js"
+import * as SyncStore from "../src/SyncStore.js"
+
+describe("SyncPlan.uncovered", () => {
+  it("counts the ordered sub→sub pairs the default plan does not read", () => {
+    expect(SyncPlan.uncovered(["a", "b", "c", "d", "e"], ["SPOT", "FUTURES"])).toBe(
+      "sub→sub transfers are not read: 20 ordered sub-account pairs × 4 account-type pairs not covered; list them with --pairs FILE"
+    )
+    expect(SyncPlan.uncovered(["a", "b"], ["SPOT"])).toContain("2 ordered sub-account pairs × 1 account-type pair not")
+    expect(SyncPlan.uncovered(["a"], ["SPOT", "FUTURES"])).toBe(undefined)
+    expect(SyncPlan.uncovered([], ["SPOT"])).toMatch(/^only the master account's own transfers are read/)
+  })
+
+  it("parsePairs: account types checked and spelled as the exchange does", () => {
+    expect(SyncPlan.parsePairs("- a@x spot futures")).toEqual(
+      Either.right([{ fromAccount: undefined, toAccount: "a@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }])
+    )
+    expect(SyncPlan.parsePairs("- a@x\n- b@x SPOTT SPOT")).toEqual(
+      Either.left("line 2: FROM_TYPE: \"SPOTT\" is not an account type; use one of SPOT, FUTURES")
+    )
+  })
+})
+
+describe("Sync.resetStreams", () => {
+  it("takes stream ids in any JSON spacing, or all", () => {
+    expect(Sync.resetStreams([])).toEqual(Either.right(undefined))
+    expect(Sync.resetStreams(["[ \"deposits\" ]", "[\"deposits\"]"])).toEqual(Either.right(["[\"deposits\"]"]))
+    expect(Sync.resetStreams(["[\"deposits\"]", "ALL"])).toEqual(Either.right("all"))
+    expect(Either.isLeft(Sync.resetStreams(["{\"a\":1}"]))).toBe(true)
+    expect(Either.isLeft(Sync.resetStreams(["[\"other\"]"]))).toBe(true)
+  })
+})
+
+describe("Sync.coverageLines", () => {
+  const outcome = (o: Partial<Sync.Outcome>): Sync.Outcome => ({
+    totals: { transfers: 0, deposits: 0, batches: 0 },
+    counts: { transfers: 0, deposits: 0 },
+    backfilled: new Map(),
+    coveredFrom: { transfers: 0, deposits: 0 },
+    damaged: [],
+    ...o
+  })
+  const options = { defaultDeposits: undefined, depositWindow: "10d", uncovered: undefined }
+
+  it("says nothing when every stream holds its whole history", () => {
+    expect(Sync.coverageLines(outcome({}), options)).toEqual([])
+  })
+
+  it("backfills, by start; history not fetched, by kind; why one year of deposits", () => {
+    const day = Date.UTC(2024, 10, 23)
+    expect(
+      Sync.coverageLines(
+        outcome({ backfilled: new Map([[day + 600_000, 1], [0, 12]]), coveredFrom: { transfers: 0, deposits: day } }),
+        { ...options, defaultDeposits: day }
+      )
+    ).toEqual([
+      "backfilled 12 streams from 1970-01-01 and 1 stream from 2024-11-23 00:10 UTC",
+      "not fetched: deposits before 2024-11-23 (without --since a first run reads one year of deposits: one request covers at most 10d of them); pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
+    ])
+    expect(Sync.coverageLines(outcome({ coveredFrom: { transfers: day, deposits: day } }), options)[0]).toBe(
+      "not fetched: history before 2024-11-23; pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
+    )
+  })
+})
+
+describe("Sync.damagedSentence", () => {
+  it("names the stream, the problem and the flag to reset it, quoted for a shell", () => {
+    expect(Sync.damagedSentence([{ stream: "[\"transfers\",\"SPOT\",\"SPOT\",\"o'k\",null]", problem: "p" }], 5))
+      .toBe(
+        "the checkpoint of 1 stream is damaged: [\"transfers\",\"SPOT\",\"SPOT\",\"o'k\",null]: p. It was skipped and the other 4 streams were synced. Run the same sync with --reset-stream '[\"transfers\",\"SPOT\",\"SPOT\",\"o'\\''k\",null]' to reset it: its rows stay and it is read again from --since, upserted (nothing duplicates)"
+      )
+  })
+})
+
+describe("SyncStore.describe", () => {
+  it("hides the password, also in a URL that does not parse", () => {
+    expect(SyncStore.describe("postgres://u:secret@h:5432/db")).toBe("postgres://u:***@h:5432/db")
+    expect(SyncStore.describe("postgres://u:secret@[bad/db")).toBe("postgres://u:***@[bad/db")
+    expect(SyncStore.describe("postgres://u:se@cret@[bad/db")).toBe("postgres://u:***@[bad/db")
+    expect(SyncStore.describe("history.db")).toBe("history.db")
+  })
+})
