@@ -11,8 +11,15 @@ const decimalText = /^-?\d+(\.\d+)?$/
  * True for decimal text (`"12.5"`, `"-3"`), the rule `DecimalString` checks, as a plain predicate.
  *
  * @example
+ * ```ts
  * import { Decimal } from "@broker-history/domain"
- * Decimal.isDecimalText("1e5") // false
+ *
+ * assert.strictEqual(Decimal.isDecimalText("-12.5"), true)
+ * assert.strictEqual(Decimal.isDecimalText("1e5"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const isDecimalText = (text: string): boolean => decimalText.test(text)
 
@@ -21,9 +28,16 @@ export const isDecimalText = (text: string): boolean => decimalText.test(text)
  * and keeps the text unchanged.
  *
  * @example
+ * ```ts
  * import { Decimal } from "@broker-history/domain"
- * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Decimal.DecimalString)("0.10000000") // "0.10000000"
+ * import { Either, Schema } from "effect"
+ *
+ * assert.strictEqual(Schema.decodeUnknownSync(Decimal.DecimalString)("0.10000000"), "0.10000000")
+ * assert.ok(Either.isLeft(Schema.decodeUnknownEither(Decimal.DecimalString)("3.")))
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const DecimalString = Schema.String.pipe(
   Schema.pattern(decimalText, { message: () => "expected decimal text such as \"12.5\"" }),
@@ -34,7 +48,16 @@ export const DecimalString = Schema.String.pipe(
  * Exact decimal text (branded string).
  *
  * @example
- * import type { Decimal } from "@broker-history/domain"
- * const describe = (amount: Decimal.DecimalString): string => `amount ${amount}`
+ * ```ts
+ * import { Decimal } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const total = (amounts: ReadonlyArray<Decimal.DecimalString>): string => amounts.join(" + ")
+ * const amount: Decimal.DecimalString = Schema.decodeUnknownSync(Decimal.DecimalString)("12.5")
+ * assert.strictEqual(total([amount, amount]), "12.5 + 12.5")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type DecimalString = typeof DecimalString.Type

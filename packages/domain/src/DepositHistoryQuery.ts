@@ -17,8 +17,17 @@ import * as QueryViolation from "./QueryViolation.js"
  * - `limit`: integer 1..1000 (service default 20); `page`: integer >= 1 (default 1).
  *
  * @example
+ * ```ts
  * import { DepositHistoryQuery } from "@broker-history/domain"
- * const q: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", limit: 1000 }
+ * import { Either, Schema } from "effect"
+ *
+ * const decode = Schema.decodeUnknownEither(DepositHistoryQuery.DepositHistoryQuery)
+ * assert.deepStrictEqual(decode({ coin: "USDT", limit: 1000 }), Either.right({ coin: "USDT", limit: 1000 }))
+ * assert.ok(Either.isLeft(decode({ startTime: 2, endTime: 1 })))
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const DepositHistoryQuery = Schema.Struct({
   coin: Schema.optional(QueryViolation.nonEmptyText("omit it to mean every coin")),
@@ -33,8 +42,16 @@ export const DepositHistoryQuery = Schema.Struct({
  * A deposit-history query.
  *
  * @example
- * import type { DepositHistoryQuery } from "@broker-history/domain"
- * const q: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", status: "5" }
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const successfulUsdt: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", status: "5", limit: 1000 }
+ * assert.ok(Either.isRight(DepositHistoryQuery.validate(successfulUsdt)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositHistoryQuery {
   readonly coin?: string | undefined
@@ -49,8 +66,14 @@ export interface DepositHistoryQuery {
  * Integer-valued parameters (sent as base-10 text).
  *
  * @example
+ * ```ts
  * import { DepositHistoryQuery } from "@broker-history/domain"
- * DepositHistoryQuery.integerParameters.includes("page") // true
+ *
+ * assert.deepStrictEqual(DepositHistoryQuery.integerParameters, ["startTime", "endTime", "limit", "page"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const integerParameters = ["startTime", "endTime", "limit", "page"] as const
 
@@ -58,9 +81,18 @@ export const integerParameters = ["startTime", "endTime", "limit", "page"] as co
  * Checks every rule; the first broken rule names the parameter.
  *
  * @example
+ * ```ts
  * import { DepositHistoryQuery } from "@broker-history/domain"
- * DepositHistoryQuery.validate({ limit: 0 })
- * // Either.left({ parameter: "limit", rule: "must be an integer from 1 to 1000", kind: "invalid" })
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   DepositHistoryQuery.validate({ limit: 0 }),
+ *   Either.left({ parameter: "limit", rule: "must be an integer from 1 to 1000", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const validate = (input: unknown): Either.Either<DepositHistoryQuery, QueryViolation.QueryViolation> =>
   QueryViolation.validate(DepositHistoryQuery, input)
@@ -69,9 +101,18 @@ export const validate = (input: unknown): Either.Either<DepositHistoryQuery, Que
  * The business parameters in the order they are signed and sent (SPEC.md table order).
  *
  * @example
+ * ```ts
  * import { DepositHistoryQuery } from "@broker-history/domain"
- * DepositHistoryQuery.toParams({ coin: "USDT", limit: 20, page: 1 })
- * // [["coin","USDT"],["limit","20"],["page","1"]]
+ *
+ * assert.deepStrictEqual(DepositHistoryQuery.toParams({ page: 1, coin: "USDT", limit: 20 }), [
+ *   ["coin", "USDT"],
+ *   ["limit", "20"],
+ *   ["page", "1"]
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const toParams = (q: DepositHistoryQuery): Array<Param> => {
   const out: Array<Param> = []
@@ -88,8 +129,20 @@ export const toParams = (q: DepositHistoryQuery): Array<Param> => {
  * Reads the business parameters as received in text (server side).
  *
  * @example
+ * ```ts
  * import { DepositHistoryQuery } from "@broker-history/domain"
- * DepositHistoryQuery.fromText({ coin: "USDT", limit: "1000" })
+ * import { Either } from "effect"
+ *
+ * const query = DepositHistoryQuery.fromText({ coin: "USDT", limit: "1000" })
+ * assert.deepStrictEqual(Either.map(query, (q) => q.limit), Either.right(1000))
+ * assert.deepStrictEqual(
+ *   DepositHistoryQuery.fromText({ limit: "20.5" }),
+ *   Either.left({ parameter: "limit", rule: "must be base-10 integer text", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const fromText = (
   params: Readonly<Record<string, string>>

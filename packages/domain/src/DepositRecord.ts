@@ -23,8 +23,14 @@ import {
  * records expose it as text (`"5"`), and unknown codes are kept.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
- * DepositRecord.statusNames["5"] // "SUCCESS"
+ *
+ * assert.strictEqual(DepositRecord.statusNames["5"], "SUCCESS")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const statusNames: Readonly<Record<string, string>> = {
   "1": "SMALL",
@@ -45,8 +51,15 @@ export const statusNames: Readonly<Record<string, string>> = {
  * The name of a deposit status (`"5"` → `"SUCCESS"`); an unknown status is returned unchanged.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
- * DepositRecord.statusName("7") // "REJECTED"
+ *
+ * assert.strictEqual(DepositRecord.statusName("7"), "REJECTED")
+ * assert.strictEqual(DepositRecord.statusName("99"), "99")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const statusName = (status: string): string => statusNames[status] ?? status
 
@@ -55,8 +68,22 @@ export const statusName = (status: string): string => statusNames[status] ?? sta
  * `status`, `unlockConfirm` and `confirmTimes` are text whatever the service sent.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
  * const show = (d: DepositRecord.DepositRecord) => `${d.amount} ${d.coin} ${DepositRecord.statusName(d.status)}`
+ * const deposit = Schema.decodeUnknownSync(DepositRecord.DepositRecord)({
+ *   amount: "50000.00000000",
+ *   coin: "USDT",
+ *   status: 5,
+ *   insertTime: 1654064568000
+ * })
+ * assert.strictEqual(show(deposit), "50000.00000000 USDT SUCCESS")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositRecord {
   readonly amount: DecimalString
@@ -76,8 +103,24 @@ export interface DepositRecord {
  * The record as it arrives.
  *
  * @example
- * import type { DepositRecord } from "@broker-history/domain"
- * const wire: DepositRecord.DepositRecordEncoded = { amount: "1", coin: "USDT", status: 5, insertTime: 1 }
+ * ```ts
+ * import { DepositRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const wire: DepositRecord.DepositRecordEncoded = {
+ *   amount: "1",
+ *   coin: "USDT",
+ *   status: 5,
+ *   network: null,
+ *   insertTime: 1
+ * }
+ * const deposit = Schema.decodeSync(DepositRecord.DepositRecord)(wire)
+ * assert.strictEqual(deposit.status, "5")
+ * assert.strictEqual(deposit.network, "")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositRecordEncoded {
   readonly amount: string
@@ -133,13 +176,30 @@ const compiledRecord: CompiledDecoder<DepositRecord> = (u) => {
  * same rules in one pass) that `Field.decoder` uses.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
  * import { Schema } from "effect"
+ *
  * const d = Schema.decodeUnknownSync(DepositRecord.DepositRecord)({
- *   amount: "50000.00000000", coin: "USDT", network: "TRC20", status: 5, address: "Txyz",
- *   addressTag: null, txId: "0xabc", unlockConfirm: "12", confirmTimes: 12, insertTime: 1654064568000, memo: null
+ *   amount: "50000.00000000",
+ *   coin: "USDT",
+ *   network: "TRC20",
+ *   status: 5,
+ *   address: "Txyz",
+ *   addressTag: null,
+ *   txId: "0xabc",
+ *   unlockConfirm: "12",
+ *   confirmTimes: 12,
+ *   insertTime: 1654064568000,
+ *   memo: null
  * })
- * d.status // "5"
+ * assert.strictEqual(d.status, "5")
+ * assert.strictEqual(d.confirmTimes, "12")
+ * assert.strictEqual(d.addressTag, "")
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const DepositRecord: Schema.Schema<DepositRecord, DepositRecordEncoded> = withCompiledDecoder(
   Schema.Struct({
@@ -162,9 +222,19 @@ export const DepositRecord: Schema.Schema<DepositRecord, DepositRecordEncoded> =
  * A page of deposit records: the body of a successful deposit-history answer.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(DepositRecord.DepositPage)([]) // []
+ *
+ * const page = Schema.decodeUnknownSync(DepositRecord.DepositPage)([
+ *   { amount: "1.5", coin: "USDT", status: "5", insertTime: "1654064568000" }
+ * ])
+ * assert.strictEqual(page[0].insertTime, 1654064568000)
+ * assert.deepStrictEqual(Schema.decodeUnknownSync(DepositRecord.DepositPage)([]), [])
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const DepositPage: Schema.Schema<ReadonlyArray<DepositRecord>, ReadonlyArray<DepositRecordEncoded>> =
   withCompiledDecoder(Schema.Array(DepositRecord), compiledArray(compiledRecord))
@@ -174,9 +244,16 @@ export const DepositPage: Schema.Schema<ReadonlyArray<DepositRecord>, ReadonlyAr
  * outputs), joined with a separator that cannot appear in those fields unescaped.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
- * declare const d: DepositRecord.DepositRecord
- * const id: string = DepositRecord.key(d)
+ *
+ * const output = { txId: "0xabc", coin: "USDT", network: "TRC20", address: "Txyz" }
+ * assert.strictEqual(DepositRecord.key(output), `["0xabc","USDT","TRC20","Txyz"]`)
+ * assert.notStrictEqual(DepositRecord.key(output), DepositRecord.key({ ...output, address: "Tother" }))
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const key = (record: Pick<DepositRecord, "txId" | "coin" | "network" | "address">): string =>
   JSON.stringify([record.txId, record.coin, record.network, record.address])
@@ -185,9 +262,20 @@ export const key = (record: Pick<DepositRecord, "txId" | "coin" | "network" | "a
  * Ascending order: by `insertTime`, ties by identity.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
- * declare const records: Array<DepositRecord.DepositRecord>
- * records.sort(DepositRecord.compare)
+ * import { Schema } from "effect"
+ *
+ * const page = Schema.decodeUnknownSync(DepositRecord.DepositPage)([
+ *   { amount: "1", coin: "USDT", txId: "0xb", insertTime: 2 },
+ *   { amount: "1", coin: "USDT", txId: "0xa", insertTime: 2 },
+ *   { amount: "1", coin: "USDT", txId: "0xc", insertTime: 1 }
+ * ])
+ * assert.deepStrictEqual([...page].sort(DepositRecord.compare).map((d) => d.txId), ["0xc", "0xa", "0xb"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const compare = (a: DepositRecord, b: DepositRecord): number =>
   a.insertTime !== b.insertTime ? (a.insertTime < b.insertTime ? -1 : 1) : compareIds(key(a), key(b))
@@ -197,10 +285,19 @@ export const compare = (a: DepositRecord, b: DepositRecord): number =>
  * `confirmTimes`, `unlockConfirm`) or in any other field.
  *
  * @example
+ * ```ts
  * import { DepositRecord } from "@broker-history/domain"
- * declare const before: DepositRecord.DepositRecord
- * declare const after: DepositRecord.DepositRecord
- * DepositRecord.changed(before, after)
+ * import { Schema } from "effect"
+ *
+ * const decode = Schema.decodeUnknownSync(DepositRecord.DepositRecord)
+ * const pending = decode({ amount: "1", coin: "USDT", txId: "0xa", status: 4, confirmTimes: 3, insertTime: 1 })
+ * const credited = decode({ amount: "1", coin: "USDT", txId: "0xa", status: 5, confirmTimes: 12, insertTime: 1 })
+ * assert.strictEqual(DepositRecord.changed(pending, credited), true)
+ * assert.strictEqual(DepositRecord.changed(credited, credited), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const changed = (a: DepositRecord, b: DepositRecord): boolean =>
   a.status !== b.status || a.confirmTimes !== b.confirmTimes || a.unlockConfirm !== b.unlockConfirm ||

@@ -9,8 +9,18 @@ import * as Duration from "effect/Duration"
  * A signed history endpoint.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.transferHistory.path // "/api/v3/broker/sub-account/universalTransfer"
+ *
+ * const describe = (e: Endpoint.Endpoint) => `GET ${e.path} (${e.permission}, up to ${e.maxLimit} per page)`
+ * assert.strictEqual(
+ *   describe(Endpoint.depositHistory),
+ *   "GET /api/v3/broker/capital/deposit/subHisrec (SPOT_DEPOSIT_READ, up to 1000 per page)"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Endpoint {
   readonly name: "transferHistory" | "depositHistory"
@@ -24,8 +34,18 @@ export interface Endpoint {
  * API-key permissions the service knows.
  *
  * @example
- * import type { Endpoint } from "@broker-history/domain"
- * const p: Endpoint.Permission = "SPOT_DEPOSIT_READ"
+ * ```ts
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * const needed: ReadonlyArray<Endpoint.Permission> = [
+ *   Endpoint.transferHistory.permission,
+ *   Endpoint.depositHistory.permission
+ * ]
+ * assert.deepStrictEqual(needed, ["SPOT_TRANSFER_READ", "SPOT_DEPOSIT_READ"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Permission = "SPOT_TRANSFER_READ" | "SPOT_DEPOSIT_READ"
 
@@ -33,8 +53,15 @@ export type Permission = "SPOT_TRANSFER_READ" | "SPOT_DEPOSIT_READ"
  * `GET /api/v3/broker/sub-account/universalTransfer`: universal transfer history.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.transferHistory.maxLimit // 500
+ *
+ * assert.strictEqual(Endpoint.transferHistory.path, "/api/v3/broker/sub-account/universalTransfer")
+ * assert.strictEqual(Endpoint.transferHistory.maxLimit, 500)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const transferHistory: Endpoint = {
   name: "transferHistory",
@@ -48,8 +75,15 @@ export const transferHistory: Endpoint = {
  * `GET /api/v3/broker/capital/deposit/subHisrec`: sub-account deposit history.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.depositHistory.defaultLimit // 20
+ *
+ * assert.strictEqual(Endpoint.depositHistory.defaultLimit, 20)
+ * assert.strictEqual(Endpoint.depositHistory.maxLimit, 1000)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const depositHistory: Endpoint = {
   name: "depositHistory",
@@ -63,8 +97,14 @@ export const depositHistory: Endpoint = {
  * `GET /api/v3/time` → `{"serverTime": <ms>}` (unsigned).
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.timePath // "/api/v3/time"
+ *
+ * assert.strictEqual(new URL(Endpoint.timePath, "https://api.mexc.com").href, "https://api.mexc.com/api/v3/time")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const timePath = "/api/v3/time"
 
@@ -72,8 +112,14 @@ export const timePath = "/api/v3/time"
  * `GET /api/v3/ping` → `{}` (unsigned).
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.pingPath // "/api/v3/ping"
+ *
+ * assert.strictEqual(Endpoint.pingPath, "/api/v3/ping")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const pingPath = "/api/v3/ping"
 
@@ -81,8 +127,15 @@ export const pingPath = "/api/v3/ping"
  * The header that carries the API key.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.apiKeyHeader // "X-MEXC-APIKEY"
+ *
+ * const headers = { [Endpoint.apiKeyHeader]: "my-api-key" }
+ * assert.deepStrictEqual(headers, { "X-MEXC-APIKEY": "my-api-key" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const apiKeyHeader = "X-MEXC-APIKEY"
 
@@ -91,8 +144,15 @@ export const apiKeyHeader = "X-MEXC-APIKEY"
  * deposit window: 10 days.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.depositDefaultWindow // Duration.days(10)
+ * import { Duration } from "effect"
+ *
+ * assert.strictEqual(Duration.toDays(Endpoint.depositDefaultWindow), 10)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const depositDefaultWindow: Duration.Duration = Duration.days(10)
 
@@ -100,7 +160,15 @@ export const depositDefaultWindow: Duration.Duration = Duration.days(10)
  * `recvWindow` bounds in milliseconds: default 5000, allowed 1..60000.
  *
  * @example
+ * ```ts
  * import { Endpoint } from "@broker-history/domain"
- * Endpoint.recvWindow.max // 60000
+ *
+ * const inRange = (ms: number) => ms >= Endpoint.recvWindow.min && ms <= Endpoint.recvWindow.max
+ * assert.strictEqual(inRange(Endpoint.recvWindow.default), true)
+ * assert.strictEqual(inRange(60001), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const recvWindow = { default: 5000, min: 1, max: 60000 } as const

@@ -9,9 +9,19 @@ import * as Schema from "effect/Schema"
  * Schema of a failure body. `code` may arrive as a number or as integer text.
  *
  * @example
+ * ```ts
  * import { ErrorBody } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(ErrorBody.ErrorBody)({ code: 700002, msg: "Signature for this request is not valid." })
+ *
+ * const decode = Schema.decodeUnknownSync(ErrorBody.ErrorBody)
+ * assert.deepStrictEqual(decode({ code: "700002", msg: "Signature for this request is not valid." }), {
+ *   code: 700002,
+ *   msg: "Signature for this request is not valid."
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const ErrorBody = Schema.Struct({
   code: Schema.Union(Schema.Int, Schema.NumberFromString.pipe(Schema.int())),
@@ -22,8 +32,15 @@ export const ErrorBody = Schema.Struct({
  * A decoded failure body.
  *
  * @example
- * import type { ErrorBody } from "@broker-history/domain"
- * const body: ErrorBody.ErrorBody = { code: 429, msg: "Too many requests." }
+ * ```ts
+ * import { ErrorBody } from "@broker-history/domain"
+ *
+ * const isRateLimit = (body: ErrorBody.ErrorBody) => body.code === ErrorBody.Code.TooManyRequests
+ * assert.strictEqual(isRateLimit({ code: 429, msg: "Too many requests." }), true)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type ErrorBody = typeof ErrorBody.Type
 
@@ -31,8 +48,14 @@ export type ErrorBody = typeof ErrorBody.Type
  * The service's error codes.
  *
  * @example
+ * ```ts
  * import { ErrorBody } from "@broker-history/domain"
- * ErrorBody.Code.BadSignature // 700002
+ *
+ * assert.strictEqual(ErrorBody.Code.BadSignature, 700002)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const Code = {
   InvalidApiKey: 700001,
@@ -48,6 +71,21 @@ export const Code = {
 
 /**
  * One row of the error table: the HTTP status and body the service answers in a situation.
+ *
+ * @example
+ * ```ts
+ * import { ErrorBody } from "@broker-history/domain"
+ *
+ * const row: ErrorBody.ErrorRow = ErrorBody.Errors.invalidParameter("limit must be an integer from 1 to 500")
+ * assert.deepStrictEqual(row, {
+ *   status: 400,
+ *   code: 33333,
+ *   msg: "Param is error: limit must be an integer from 1 to 500"
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface ErrorRow {
   readonly status: number
@@ -60,9 +98,18 @@ export interface ErrorRow {
  * Rows whose message carries a detail are functions of that detail.
  *
  * @example
+ * ```ts
  * import { ErrorBody } from "@broker-history/domain"
- * ErrorBody.Errors.mandatoryParameter("timestamp").msg
- * // "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed."
+ *
+ * assert.strictEqual(ErrorBody.Errors.badSignature.status, 401)
+ * assert.strictEqual(
+ *   ErrorBody.Errors.mandatoryParameter("timestamp").msg,
+ *   "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed."
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const Errors = {
   invalidApiKey: { status: 401, code: Code.InvalidApiKey, msg: "API-key format invalid." },

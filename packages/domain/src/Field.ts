@@ -14,8 +14,16 @@ import * as AST from "effect/SchemaAST"
  * anything else. The rule of `OptionalText`, as a plain function for compiled decoders.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * Field.readOptionalText(null) // ""
+ *
+ * assert.strictEqual(Field.readOptionalText("memo"), "memo")
+ * assert.strictEqual(Field.readOptionalText(null), "")
+ * assert.strictEqual(Field.readOptionalText(5), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const readOptionalText = (u: unknown): string | undefined =>
   typeof u === "string" ? u : u === null || u === undefined ? "" : undefined
@@ -25,8 +33,16 @@ export const readOptionalText = (u: unknown): string | undefined =>
  * `undefined` for anything else. The rule of `NumericText`.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * Field.readNumericText(5) // "5"
+ *
+ * assert.strictEqual(Field.readNumericText(5), "5")
+ * assert.strictEqual(Field.readNumericText(null), "")
+ * assert.strictEqual(Field.readNumericText(Infinity), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const readNumericText = (u: unknown): string | undefined =>
   typeof u === "string"
@@ -42,8 +58,16 @@ export const readNumericText = (u: unknown): string | undefined =>
  * anything else. The rule of `Id`.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * Field.readId(42) // "42"
+ *
+ * assert.strictEqual(Field.readId(42), "42")
+ * assert.strictEqual(Field.readId(""), undefined)
+ * assert.strictEqual(Field.readId(-1), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const readId = (u: unknown): string | undefined =>
   typeof u === "string"
@@ -59,8 +83,15 @@ const integerText = /^\d{1,16}$/
  * anything else. The rule of `Millis`.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * Field.readMillis("1644489390087") // 1644489390087
+ *
+ * assert.strictEqual(Field.readMillis("1644489390087"), 1644489390087)
+ * assert.strictEqual(Field.readMillis("1644489390.5"), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const readMillis = (u: unknown): number | undefined => {
   const n = typeof u === "number" ? u : typeof u === "string" && integerText.test(u) ? Number(u) : NaN
@@ -72,9 +103,17 @@ export const readMillis = (u: unknown): number | undefined => {
  * Encodes back to the string.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Field.OptionalText)(null) // ""
+ *
+ * const Note = Schema.Struct({ memo: Field.OptionalText })
+ * assert.deepStrictEqual(Schema.decodeUnknownSync(Note)({ memo: null }), { memo: "" })
+ * assert.deepStrictEqual(Schema.decodeUnknownSync(Note)({}), { memo: "" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const OptionalText: Schema.Schema<string, string | null | undefined> = Schema.transformOrFail(
   Schema.Unknown as Schema.Schema<string | null | undefined>,
@@ -96,9 +135,16 @@ export const OptionalText: Schema.Schema<string, string | null | undefined> = Sc
  * `null`/missing as `""`. Numbers are rendered in base 10.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Field.NumericText)(5) // "5"
+ *
+ * assert.strictEqual(Schema.decodeUnknownSync(Field.NumericText)(5), "5")
+ * assert.strictEqual(Schema.decodeUnknownSync(Field.NumericText)("5"), "5")
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const NumericText: Schema.Schema<string, string | number | null | undefined> = Schema.transformOrFail(
   Schema.Unknown as Schema.Schema<string | number | null | undefined>,
@@ -119,9 +165,16 @@ export const NumericText: Schema.Schema<string, string | number | null | undefin
  * A record identifier: non-empty text, also accepted as a non-negative integer number.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Field.Id)(11945860693) // "11945860693"
+ * import { Either, Schema } from "effect"
+ *
+ * assert.strictEqual(Schema.decodeUnknownSync(Field.Id)(11945860693), "11945860693")
+ * assert.ok(Either.isLeft(Schema.decodeUnknownEither(Field.Id)("")))
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const Id: Schema.Schema<string, string | number> = Schema.transformOrFail(
   Schema.Unknown as Schema.Schema<string | number>,
@@ -142,9 +195,15 @@ export const Id: Schema.Schema<string, string | number> = Schema.transformOrFail
  * A Unix millisecond time: a non-negative safe integer, also accepted as integer text.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Field.Millis)("1644489390087") // 1644489390087
+ *
+ * assert.strictEqual(Schema.decodeUnknownSync(Field.Millis)("1644489390087"), 1644489390087)
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const Millis: Schema.Schema<number, number | string> = Schema.transformOrFail(
   Schema.Unknown as Schema.Schema<number | string>,
@@ -168,8 +227,14 @@ const digits = /^\d+$/
  * Used for ties at one millisecond so that client and server agree on "ties by id".
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * Field.compareIds("9", "10") // -1
+ *
+ * assert.deepStrictEqual(["10", "9", "b", "a"].sort(Field.compareIds), ["9", "10", "a", "b"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const compareIds = (a: string, b: string): -1 | 0 | 1 => {
   if (a === b) return 0
@@ -181,8 +246,16 @@ export const compareIds = (a: string, b: string): -1 | 0 | 1 => {
  * The annotation that carries a schema's compiled decoder (see `withCompiledDecoder`).
  *
  * @example
- * import { Field } from "@broker-history/domain"
- * typeof Field.CompiledDecoderId // "symbol"
+ * ```ts
+ * import { Field, TransferRecord } from "@broker-history/domain"
+ * import { Option, SchemaAST } from "effect"
+ *
+ * const compiled = SchemaAST.getAnnotation(TransferRecord.TransferPage.ast, Field.CompiledDecoderId)
+ * assert.ok(Option.isSome(compiled))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const CompiledDecoderId: unique symbol = Symbol.for("@broker-history/domain/Field/CompiledDecoder")
 
@@ -192,9 +265,17 @@ export const CompiledDecoderId: unique symbol = Symbol.for("@broker-history/doma
  * then decodes it again to say which rule, where).
  *
  * @example
+ * ```ts
  * import type { Field } from "@broker-history/domain"
+ *
  * const strings: Field.CompiledDecoder<ReadonlyArray<string>> = (u) =>
  *   Array.isArray(u) && u.every((x) => typeof x === "string") ? u : undefined
+ * assert.deepStrictEqual(strings(["a", "b"]), ["a", "b"])
+ * assert.strictEqual(strings(["a", 1]), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type CompiledDecoder<A> = (input: unknown) => A | undefined
 
@@ -203,9 +284,16 @@ export type CompiledDecoder<A> = (input: unknown) => A | undefined
  * as an element is rejected.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * const strings = Field.compiledArray((u) => typeof u === "string" ? u : undefined)
- * strings(["a", "b"]) // ["a", "b"]
+ *
+ * const ids = Field.compiledArray(Field.readId)
+ * assert.deepStrictEqual(ids([1, "b"]), ["1", "b"])
+ * assert.strictEqual(ids([1, ""]), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category combinators
  */
 export const compiledArray = <A>(element: CompiledDecoder<A>): CompiledDecoder<ReadonlyArray<A>> => (u) => {
   if (!Array.isArray(u)) return undefined
@@ -223,10 +311,18 @@ export const compiledArray = <A>(element: CompiledDecoder<A>): CompiledDecoder<R
  * exactly what the schema returns (a property test holds each one to this); `decoder` uses it.
  *
  * @example
+ * ```ts
  * import { Field } from "@broker-history/domain"
- * import { Schema } from "effect"
- * const Strings = Field.withCompiledDecoder(Schema.Array(Schema.String), (u) =>
- *   Array.isArray(u) && u.every((x) => typeof x === "string") ? u : undefined)
+ * import { Either, Schema } from "effect"
+ *
+ * const Ids = Field.withCompiledDecoder(Schema.Array(Field.Id), Field.compiledArray(Field.readId))
+ * const decode = Field.decoder(Ids)
+ * assert.deepStrictEqual(decode([7, "x"]), Either.right(["7", "x"]))
+ * assert.ok(Either.isLeft(decode([7, ""])))
+ * ```
+ *
+ * @since 0.1.0
+ * @category combinators
  */
 export const withCompiledDecoder = <A, I>(
   schema: Schema.Schema<A, I>,
@@ -239,9 +335,17 @@ export const withCompiledDecoder = <A, I>(
  * Either way every field is validated.
  *
  * @example
+ * ```ts
  * import { Field, TransferRecord } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
  * const decodePage = Field.decoder(TransferRecord.TransferPage)
- * decodePage([]) // Either.right([])
+ * assert.deepStrictEqual(decodePage([]), Either.right([]))
+ * assert.ok(Either.isLeft(decodePage([{ tranId: "", asset: "BTC", amount: "1", timestamp: 1 }])))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const decoder = <A, I>(
   schema: Schema.Schema<A, I>

@@ -11,8 +11,15 @@
  * One query parameter, as a `[name, value]` pair. Order matters: it is the order signed and sent.
  *
  * @example
- * import type { QueryString } from "@broker-history/domain"
- * const p: QueryString.Param = ["coin", "USDT"]
+ * ```ts
+ * import { QueryString } from "@broker-history/domain"
+ *
+ * const params: ReadonlyArray<QueryString.Param> = [["limit", "20"], ["coin", "USDT"]]
+ * assert.strictEqual(QueryString.make(params), "limit=20&coin=USDT")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Param = readonly [name: string, value: string]
 
@@ -23,8 +30,15 @@ const extraEncode = (c: string): string => "%" + c.charCodeAt(0).toString(16).to
  * Percent-encodes one name or value per RFC 3986: everything except `A-Z a-z 0-9 - _ . ~`.
  *
  * @example
+ * ```ts
  * import { QueryString } from "@broker-history/domain"
- * QueryString.encode("a b*") // "a%20b%2A"
+ *
+ * assert.strictEqual(QueryString.encode("a b*"), "a%20b%2A")
+ * assert.strictEqual(QueryString.encode("sub@test.com"), "sub%40test.com")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const encode = (value: string): string => encodeURIComponent(value).replace(needsExtraEncoding, extraEncode)
 
@@ -32,8 +46,17 @@ export const encode = (value: string): string => encodeURIComponent(value).repla
  * Joins parameters into `name=value&…` in the order given, each part RFC 3986 encoded.
  *
  * @example
+ * ```ts
  * import { QueryString } from "@broker-history/domain"
- * QueryString.make([["coin", "USDT"], ["limit", "20"]]) // "coin=USDT&limit=20"
+ *
+ * assert.strictEqual(
+ *   QueryString.make([["fromAccount", "master@test.com"], ["limit", "20"]]),
+ *   "fromAccount=master%40test.com&limit=20"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const make = (params: Iterable<Param>): string => {
   let out = ""
@@ -48,14 +71,31 @@ export const make = (params: Iterable<Param>): string => {
  * Appends `signature=<hex>` to an already built query string (the signature goes last).
  *
  * @example
+ * ```ts
  * import { QueryString } from "@broker-history/domain"
- * QueryString.withSignature("a=1&timestamp=2", "ab") // "a=1&timestamp=2&signature=ab"
+ *
+ * assert.strictEqual(QueryString.withSignature("a=1&timestamp=2", "ab"), "a=1&timestamp=2&signature=ab")
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const withSignature = (query: string, signature: string): string =>
   query.length === 0 ? "signature=" + signature : query + "&signature=" + signature
 
 /**
  * The parts of a received query string: the payload that was signed and the signature sent with it.
+ *
+ * @example
+ * ```ts
+ * import { QueryString } from "@broker-history/domain"
+ *
+ * const received: QueryString.SignedQuery | undefined = QueryString.splitSignature("a=1&signature=ab")
+ * assert.deepStrictEqual(received, { payload: "a=1", signature: "ab" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface SignedQuery {
   readonly payload: string
@@ -67,9 +107,18 @@ export interface SignedQuery {
  * signature. The signature must be the last parameter and appear exactly once; otherwise `undefined`.
  *
  * @example
+ * ```ts
  * import { QueryString } from "@broker-history/domain"
- * QueryString.splitSignature("a=1&timestamp=2&signature=ab")
- * // { payload: "a=1&timestamp=2", signature: "ab" }
+ *
+ * assert.deepStrictEqual(QueryString.splitSignature("a=1&timestamp=2&signature=ab"), {
+ *   payload: "a=1&timestamp=2",
+ *   signature: "ab"
+ * })
+ * assert.strictEqual(QueryString.splitSignature("signature=ab&a=1"), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const splitSignature = (raw: string): SignedQuery | undefined => {
   const marker = raw.lastIndexOf("signature=")

@@ -14,8 +14,19 @@ import type * as SchemaAST from "effect/SchemaAST"
  * A broken rule: `missing` when a mandatory parameter is absent or empty, `invalid` otherwise.
  *
  * @example
- * import type { QueryViolation } from "@broker-history/domain"
- * const v: QueryViolation.QueryViolation = { parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" }
+ * ```ts
+ * import { QueryViolation } from "@broker-history/domain"
+ *
+ * const v: QueryViolation.QueryViolation = {
+ *   parameter: "limit",
+ *   rule: "must be an integer from 1 to 500",
+ *   kind: "invalid"
+ * }
+ * assert.strictEqual(QueryViolation.format(v), "limit must be an integer from 1 to 500")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface QueryViolation {
   readonly parameter: string
@@ -32,9 +43,26 @@ const missingPrefix = "is required"
  * Decodes `input` with `schema` (unknown parameters are errors) and reports the first broken rule.
  *
  * @example
+ * ```ts
  * import { QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
- * QueryViolation.validate(TransferHistoryQuery.TransferHistoryQuery, { fromAccountType: "SPOT" })
- * // Either.left({ parameter: "toAccountType", rule: "is required", kind: "missing" })
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(TransferHistoryQuery.TransferHistoryQuery, { fromAccountType: "SPOT" }),
+ *   Either.left({ parameter: "toAccountType", rule: "is required", kind: "missing" })
+ * )
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(TransferHistoryQuery.TransferHistoryQuery, {
+ *     fromAccountType: "SPOT",
+ *     toAccountType: "FUTURES",
+ *     coin: "BTC"
+ *   }),
+ *   Either.left({ parameter: "coin", rule: "is not a parameter of this endpoint", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Either.Either<A, QueryViolation> => {
   const decode = decoders.get(schema) ?? makeDecoder(schema)
@@ -63,10 +91,17 @@ const noOptions: SchemaAST.ParseOptions = {}
  * a nested struct), which then always goes through the schema.
  *
  * @example
- * import { QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+ * ```ts
+ * import { QueryViolation, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
+ *
  * const accepts = QueryViolation.compileAccepts(TransferHistoryQuery.TransferHistoryQuery.ast)!
- * accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 500 }) // true
- * accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 }) // false
+ * assert.strictEqual(accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 500 }), true)
+ * assert.strictEqual(accepts({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 }), false)
+ * assert.strictEqual(QueryViolation.compileAccepts(TransferRecord.TransferRecord.ast), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const compileAccepts = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
   const refinements: Array<SchemaAST.Refinement> = []
@@ -153,9 +188,17 @@ const toViolation = (error: ParseResult.ParseError): QueryViolation => {
  * Renders a violation as one sentence: `limit must be an integer from 1 to 500`.
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * QueryViolation.format({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" })
- * // "page must be an integer >= 1"
+ *
+ * assert.strictEqual(
+ *   QueryViolation.format({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" }),
+ *   "page must be an integer >= 1"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const format = (violation: QueryViolation): string => `${violation.parameter} ${violation.rule}`
 
@@ -163,9 +206,19 @@ export const format = (violation: QueryViolation): string => `${violation.parame
  * A required non-empty text parameter (the message marks it as missing when empty).
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * import { Schema } from "effect"
- * const Coin = QueryViolation.requiredText
+ * import { Either, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ fromAccountType: QueryViolation.requiredText })
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { fromAccountType: "" }),
+ *   Either.left({ parameter: "fromAccountType", rule: "is required", kind: "missing" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const requiredText = Schema.String.annotations({ message: () => "must be text" }).pipe(
   Schema.filter((s) => s.length > 0, { message: () => missingPrefix })
@@ -175,8 +228,23 @@ export const requiredText = Schema.String.annotations({ message: () => "must be 
  * An optional text parameter: when given it must be non-empty and free of surrounding spaces.
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * const Coin = QueryViolation.nonEmptyText("omit it to mean every coin")
+ * import { Either, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ coin: Schema.optional(QueryViolation.nonEmptyText("omit it to mean every coin")) })
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { coin: "" }),
+ *   Either.left({ parameter: "coin", rule: "must not be empty (omit it to mean every coin)", kind: "invalid" })
+ * )
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { coin: " USDT" }),
+ *   Either.left({ parameter: "coin", rule: "must not start or end with spaces", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const nonEmptyText = (whenEmpty: string) =>
   Schema.String.annotations({ message: () => "must be text" }).pipe(
@@ -188,8 +256,23 @@ export const nonEmptyText = (whenEmpty: string) =>
  * An integer parameter within bounds (inclusive; `max` may be omitted).
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * const Limit = QueryViolation.integer(1, 500)
+ * import { Either, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ limit: QueryViolation.integer(1, 500), page: QueryViolation.integer(1) })
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { limit: 20.5, page: 1 }),
+ *   Either.left({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" })
+ * )
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { limit: 20, page: 0 }),
+ *   Either.left({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const integer = (min: number, max?: number) => {
   const rule = max === undefined ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`
@@ -204,8 +287,23 @@ export const integer = (min: number, max?: number) => {
  * A Unix millisecond timestamp parameter: a non-negative safe integer.
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * const StartTime = QueryViolation.millis
+ * import { Either, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ startTime: QueryViolation.millis })
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Query, { startTime: -1 }),
+ *   Either.left({
+ *     parameter: "startTime",
+ *     rule: "must be a Unix millisecond timestamp (a non-negative integer)",
+ *     kind: "invalid"
+ *   })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const millis = Schema.Number.annotations({ message: () => "must be a Unix millisecond timestamp" }).pipe(
   Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
@@ -217,8 +315,21 @@ export const millis = Schema.Number.annotations({ message: () => "must be a Unix
  * The cross-field rule `startTime <= endTime`, reported on `startTime`.
  *
  * @example
+ * ```ts
  * import { QueryViolation } from "@broker-history/domain"
- * QueryViolation.timeOrder({ startTime: 2, endTime: 1 }) // { path: ["startTime"], message: "…" }
+ * import { Either, Schema } from "effect"
+ *
+ * const Window = Schema.Struct({ startTime: QueryViolation.millis, endTime: QueryViolation.millis }).pipe(
+ *   Schema.filter(QueryViolation.timeOrder)
+ * )
+ * assert.deepStrictEqual(
+ *   QueryViolation.validate(Window, { startTime: 2, endTime: 1 }),
+ *   Either.left({ parameter: "startTime", rule: "must not be after endTime", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const timeOrder = (q: { readonly startTime?: number | undefined; readonly endTime?: number | undefined }) =>
   q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime ||
@@ -231,8 +342,21 @@ const integerText = /^(0|[1-9]\d{0,15})$/
  * integer text; then the query schema's rules apply. `integers` names the integer parameters.
  *
  * @example
- * import { QueryViolation, DepositHistoryQuery } from "@broker-history/domain"
- * QueryViolation.fromText(DepositHistoryQuery.DepositHistoryQuery, ["limit", "page"], { limit: "20" })
+ * ```ts
+ * import { DepositHistoryQuery, QueryViolation } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const read = (params: Record<string, string>) =>
+ *   QueryViolation.fromText(DepositHistoryQuery.DepositHistoryQuery, ["limit", "page"], params)
+ * assert.deepStrictEqual(Either.map(read({ limit: "20" }), (q) => q.limit), Either.right(20))
+ * assert.deepStrictEqual(
+ *   read({ limit: "0x14" }),
+ *   Either.left({ parameter: "limit", rule: "must be base-10 integer text", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const fromText = <A, I>(
   schema: Schema.Schema<A, I>,

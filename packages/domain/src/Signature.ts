@@ -16,8 +16,14 @@ const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(
  * Lowercase hex of bytes.
  *
  * @example
+ * ```ts
  * import { Signature } from "@broker-history/domain"
- * Signature.toHex(new Uint8Array([0, 171, 255])) // "00abff"
+ *
+ * assert.strictEqual(Signature.toHex(new Uint8Array([0, 171, 255])), "00abff")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const toHex = (bytes: Uint8Array): string => {
   let hex = ""
@@ -30,10 +36,18 @@ export const toHex = (bytes: Uint8Array): string => {
  * extractable), and each call returns the lowercase hex signature of `payload`.
  *
  * @example
+ * ```ts
  * import { Signature } from "@broker-history/domain"
- * const signature = Signature.hmacSha256("45d0b3c26f2644f19bfb98b07741b2f5").then((sign) =>
- *   sign("fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087")
- * ) // "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ *
+ * const sign = await Signature.hmacSha256("45d0b3c26f2644f19bfb98b07741b2f5")
+ * assert.strictEqual(
+ *   await sign("fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087"),
+ *   "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const hmacSha256 = async (secretKey: string): Promise<(payload: string) => Promise<string>> => {
   const subtle = globalThis.crypto.subtle
@@ -49,8 +63,15 @@ const hexSignature = /^[0-9a-f]{64}$/
  * True for the shape of a signature: 64 lowercase hex digits.
  *
  * @example
+ * ```ts
  * import { Signature } from "@broker-history/domain"
- * Signature.isSignature("AB") // false
+ *
+ * assert.strictEqual(Signature.isSignature("6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"), true)
+ * assert.strictEqual(Signature.isSignature("AB"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const isSignature = (text: string): boolean => hexSignature.test(text)
 
@@ -58,8 +79,16 @@ export const isSignature = (text: string): boolean => hexSignature.test(text)
  * Compares two texts in time that depends only on their length, not on where they differ.
  *
  * @example
+ * ```ts
  * import { Signature } from "@broker-history/domain"
- * Signature.equalInConstantTime("abc", "abd") // false
+ *
+ * assert.strictEqual(Signature.equalInConstantTime("abc", "abc"), true)
+ * assert.strictEqual(Signature.equalInConstantTime("abc", "abd"), false)
+ * assert.strictEqual(Signature.equalInConstantTime("abc", "ab"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const equalInConstantTime = (a: string, b: string): boolean => {
   let difference = a.length ^ b.length

@@ -14,8 +14,15 @@ import * as QueryViolation from "./QueryViolation.js"
  * against this list before sending.
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * TransferHistoryQuery.accountTypes.includes("SPOT") // true
+ *
+ * assert.strictEqual(TransferHistoryQuery.accountTypes.includes("SPOT"), true)
+ * assert.strictEqual(TransferHistoryQuery.accountTypes.includes("MARGIN"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const accountTypes: ReadonlyArray<string> = ["SPOT", "FUTURES"]
 
@@ -29,8 +36,17 @@ export const accountTypes: ReadonlyArray<string> = ["SPOT", "FUTURES"]
  * - `page`: integer >= 1 (service default 1); `limit`: integer 1..500 (service default 500).
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * const q: TransferHistoryQuery.TransferHistoryQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 100 }
+ * import { Either, Schema } from "effect"
+ *
+ * const decode = Schema.decodeUnknownEither(TransferHistoryQuery.TransferHistoryQuery)
+ * assert.ok(Either.isRight(decode({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 100 })))
+ * assert.ok(Either.isLeft(decode({ fromAccountType: "SPOT", toAccountType: "FUTURES", clientTranId: "short" })))
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const TransferHistoryQuery = Schema.Struct({
   fromAccountType: QueryViolation.requiredText,
@@ -52,8 +68,22 @@ export const TransferHistoryQuery = Schema.Struct({
  * A transfer-history query.
  *
  * @example
- * import type { TransferHistoryQuery } from "@broker-history/domain"
- * const q: TransferHistoryQuery.TransferHistoryQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES" }
+ * ```ts
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const toSubAccount: TransferHistoryQuery.TransferHistoryQuery = {
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "SPOT",
+ *   toAccount: "sub@test.com",
+ *   startTime: 1644400000000,
+ *   endTime: 1644489390087
+ * }
+ * assert.ok(Either.isRight(TransferHistoryQuery.validate(toSubAccount)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferHistoryQuery {
   readonly fromAccountType: "SPOT" | "FUTURES" | (string & {})
@@ -71,8 +101,14 @@ export interface TransferHistoryQuery {
  * Integer-valued parameters (sent as base-10 text).
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * TransferHistoryQuery.integerParameters.includes("limit") // true
+ *
+ * assert.deepStrictEqual(TransferHistoryQuery.integerParameters, ["startTime", "endTime", "page", "limit"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const integerParameters = ["startTime", "endTime", "page", "limit"] as const
 
@@ -80,9 +116,18 @@ export const integerParameters = ["startTime", "endTime", "page", "limit"] as co
  * Checks every rule; the first broken rule names the parameter.
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * TransferHistoryQuery.validate({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 })
- * // Either.left({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" })
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   TransferHistoryQuery.validate({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 501 }),
+ *   Either.left({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const validate = (input: unknown): Either.Either<TransferHistoryQuery, QueryViolation.QueryViolation> =>
   QueryViolation.validate(TransferHistoryQuery, input)
@@ -92,9 +137,17 @@ export const validate = (input: unknown): Either.Either<TransferHistoryQuery, Qu
  * parameters present in the query.
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * TransferHistoryQuery.toParams({ fromAccountType: "SPOT", toAccountType: "FUTURES", page: 1, limit: 500 })
- * // [["fromAccountType","SPOT"],["toAccountType","FUTURES"],["page","1"],["limit","500"]]
+ *
+ * assert.deepStrictEqual(
+ *   TransferHistoryQuery.toParams({ limit: 500, page: 1, toAccountType: "FUTURES", fromAccountType: "SPOT" }),
+ *   [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"], ["page", "1"], ["limit", "500"]]
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const toParams = (q: TransferHistoryQuery): Array<Param> => {
   const out: Array<Param> = []
@@ -114,8 +167,16 @@ export const toParams = (q: TransferHistoryQuery): Array<Param> => {
  * Reads the business parameters as received in text (server side).
  *
  * @example
+ * ```ts
  * import { TransferHistoryQuery } from "@broker-history/domain"
- * TransferHistoryQuery.fromText({ fromAccountType: "SPOT", toAccountType: "FUTURES", page: "2" })
+ * import { Either } from "effect"
+ *
+ * const query = TransferHistoryQuery.fromText({ fromAccountType: "SPOT", toAccountType: "FUTURES", page: "2" })
+ * assert.deepStrictEqual(Either.map(query, (q) => q.page), Either.right(2))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const fromText = (
   params: Readonly<Record<string, string>>

@@ -22,8 +22,16 @@ import {
  * Transfer status. Documented values are listed; any other value the service sends is kept.
  *
  * @example
+ * ```ts
  * import type { TransferRecord } from "@broker-history/domain"
- * const s: TransferRecord.TransferStatus = "SUCCESS"
+ *
+ * const settled = (status: TransferRecord.TransferStatus): boolean => status !== "PENDING"
+ * assert.strictEqual(settled("SUCCESS"), true)
+ * assert.strictEqual(settled("PENDING"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type TransferStatus = "SUCCESS" | "FAILED" | "PENDING" | (string & {})
 
@@ -31,8 +39,16 @@ export type TransferStatus = "SUCCESS" | "FAILED" | "PENDING" | (string & {})
  * Account types. `SPOT` and `FUTURES` are documented; other non-empty values are accepted.
  *
  * @example
+ * ```ts
  * import type { TransferRecord } from "@broker-history/domain"
- * const t: TransferRecord.AccountType = "FUTURES"
+ *
+ * const wallet = (type: TransferRecord.AccountType): string => type === "FUTURES" ? "futures wallet" : `${type} wallet`
+ * assert.strictEqual(wallet("FUTURES"), "futures wallet")
+ * assert.strictEqual(wallet("MARGIN"), "MARGIN wallet")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type AccountType = "SPOT" | "FUTURES" | (string & {})
 
@@ -40,8 +56,14 @@ export type AccountType = "SPOT" | "FUTURES" | (string & {})
  * The documented account types.
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
- * TransferRecord.accountTypes // ["SPOT", "FUTURES"]
+ *
+ * assert.deepStrictEqual(TransferRecord.accountTypes, ["SPOT", "FUTURES"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const accountTypes = ["SPOT", "FUTURES"] as const
 
@@ -49,8 +71,14 @@ export const accountTypes = ["SPOT", "FUTURES"] as const
  * The documented transfer statuses.
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
- * TransferRecord.transferStatuses.includes("FAILED") // true
+ *
+ * assert.deepStrictEqual(TransferRecord.transferStatuses, ["SUCCESS", "FAILED", "PENDING"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const transferStatuses = ["SUCCESS", "FAILED", "PENDING"] as const
 
@@ -59,8 +87,28 @@ export const transferStatuses = ["SUCCESS", "FAILED", "PENDING"] as const
  * and `toSymbol` are `""` when the service sends `null` or omits them.
  *
  * @example
- * import type { TransferRecord } from "@broker-history/domain"
- * const show = (r: TransferRecord.TransferRecord) => `${r.tranId} ${r.amount} ${r.asset}`
+ * ```ts
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const show = (r: TransferRecord.TransferRecord) =>
+ *   `${r.tranId}: ${r.amount} ${r.asset} ${r.fromAccountType} → ${r.toAccountType}`
+ * const transfer = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: 11945860693,
+ *   asset: "BTC",
+ *   amount: "0.10000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   clientTranId: null,
+ *   status: "SUCCESS",
+ *   timestamp: 1544433325000
+ * })
+ * assert.strictEqual(show(transfer), "11945860693: 0.10000000 BTC SPOT → FUTURES")
+ * assert.strictEqual(transfer.clientTranId, "")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferRecord {
   readonly tranId: string
@@ -81,8 +129,25 @@ export interface TransferRecord {
  * The record as it arrives: both symbol spellings, nullable text, ids and times as numbers or text.
  *
  * @example
- * import type { TransferRecord } from "@broker-history/domain"
- * const wire: TransferRecord.TransferRecordEncoded = { tranId: "1", asset: "USDT", amount: "1", timestamp: 1 }
+ * ```ts
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const wire: TransferRecord.TransferRecordEncoded = {
+ *   tranId: 11945860693,
+ *   asset: "BTC",
+ *   amount: "0.1",
+ *   fromsymbol: "BTCUSDT",
+ *   timestamp: "1544433325000"
+ * }
+ * const transfer = Schema.decodeSync(TransferRecord.TransferRecord)(wire)
+ * assert.strictEqual(transfer.tranId, "11945860693")
+ * assert.strictEqual(transfer.fromSymbol, "BTCUSDT")
+ * assert.strictEqual(transfer.timestamp, 1544433325000)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferRecordEncoded {
   readonly tranId: string | number
@@ -203,14 +268,33 @@ const compiledRecord: CompiledDecoder<TransferRecord> = (u) => {
  * It carries a compiled decoder (the same rules in one pass) that `Field.decoder` uses.
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
  * import { Schema } from "effect"
+ *
  * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
- *   tranId: "11945860693", fromAccount: "master@test.com", toAccount: "sub@test.com",
- *   clientTranId: null, asset: "BTC", amount: "0.10000000", fromAccountType: "SPOT",
- *   toAccountType: "FUTURES", fromsymbol: "", tosymbol: "", status: "SUCCESS", timestamp: 1544433325000
+ *   tranId: "11945860693",
+ *   fromAccount: "master@test.com",
+ *   toAccount: "sub@test.com",
+ *   clientTranId: null,
+ *   asset: "BTC",
+ *   amount: "0.10000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   fromsymbol: "",
+ *   tosymbol: "",
+ *   status: "SUCCESS",
+ *   timestamp: 1544433325000
  * })
- * r.amount // "0.10000000"
+ * assert.strictEqual(r.amount, "0.10000000")
+ * assert.strictEqual(r.clientTranId, "")
+ * const encoded = Schema.encodeSync(TransferRecord.TransferRecord)(r)
+ * assert.strictEqual(encoded.fromSymbol, "")
+ * assert.strictEqual("fromsymbol" in encoded, false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded> = withCompiledDecoder(
   schema,
@@ -221,9 +305,20 @@ export const TransferRecord: Schema.Schema<TransferRecord, TransferRecordEncoded
  * A page of transfer records: the body of a successful transfer-history answer.
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
  * import { Schema } from "effect"
- * Schema.decodeUnknownSync(TransferRecord.TransferPage)([]) // []
+ *
+ * const page = Schema.decodeUnknownSync(TransferRecord.TransferPage)([
+ *   { tranId: 2, asset: "USDT", amount: "5", timestamp: 1544433325001 },
+ *   { tranId: 1, asset: "USDT", amount: "7.5", timestamp: 1544433325000 }
+ * ])
+ * assert.deepStrictEqual(page.map((r) => r.tranId), ["2", "1"])
+ * assert.deepStrictEqual(Schema.decodeUnknownSync(TransferRecord.TransferPage)([]), [])
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, ReadonlyArray<TransferRecordEncoded>> =
   withCompiledDecoder(Schema.Array(TransferRecord), compiledArray(compiledRecord))
@@ -232,9 +327,21 @@ export const TransferPage: Schema.Schema<ReadonlyArray<TransferRecord>, Readonly
  * The identity of a transfer: its `tranId`.
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
- * declare const r: TransferRecord.TransferRecord
- * TransferRecord.key(r) === r.tranId
+ * import { Schema } from "effect"
+ *
+ * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: 42,
+ *   asset: "BTC",
+ *   amount: "1",
+ *   timestamp: 1
+ * })
+ * assert.strictEqual(TransferRecord.key(r), "42")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const key = (record: TransferRecord): string => record.tranId
 
@@ -242,9 +349,20 @@ export const key = (record: TransferRecord): string => record.tranId
  * Ascending order: by `timestamp`, ties by `tranId` (numeric-aware).
  *
  * @example
+ * ```ts
  * import { TransferRecord } from "@broker-history/domain"
- * declare const records: Array<TransferRecord.TransferRecord>
- * records.sort(TransferRecord.compare)
+ * import { Schema } from "effect"
+ *
+ * const page = Schema.decodeUnknownSync(TransferRecord.TransferPage)([
+ *   { tranId: "10", asset: "BTC", amount: "1", timestamp: 2 },
+ *   { tranId: "9", asset: "BTC", amount: "1", timestamp: 2 },
+ *   { tranId: "11", asset: "BTC", amount: "1", timestamp: 1 }
+ * ])
+ * assert.deepStrictEqual([...page].sort(TransferRecord.compare).map(TransferRecord.key), ["11", "9", "10"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const compare = (a: TransferRecord, b: TransferRecord): number =>
   a.timestamp !== b.timestamp ? (a.timestamp < b.timestamp ? -1 : 1) : compareIds(a.tranId, b.tranId)

@@ -1,28 +1,167 @@
 /**
- * @broker-history/domain: schemas and pure protocol functions shared by client and server.
+ * `@broker-history/domain`: schemas and pure protocol functions shared by client and server.
  *
  * @since 0.1.0
  */
+// docgen reads the first statement's leading comment as the module's; this erased type-only import
+// keeps that comment from also being read as the documentation of the first re-export.
+import type {} from "./Decimal.js"
 
-/** Exact decimal text. */
+/**
+ * Exact decimal text.
+ *
+ * @example
+ * ```ts
+ * import { Decimal } from "@broker-history/domain"
+ *
+ * assert.strictEqual(Decimal.isDecimalText("0.10000000"), true)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Decimal from "./Decimal.js"
-/** Deposit records (SPEC.md §2.2). */
+/**
+ * Deposit records (SPEC.md §2.2).
+ *
+ * @example
+ * ```ts
+ * import { DepositRecord } from "@broker-history/domain"
+ *
+ * assert.strictEqual(DepositRecord.statusName("5"), "SUCCESS")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as DepositRecord from "./DepositRecord.js"
-/** Deposit-history query parameters. */
+/**
+ * Deposit-history query parameters.
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * assert.ok(Either.isRight(DepositHistoryQuery.validate({ coin: "USDT", limit: 1000 })))
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as DepositHistoryQuery from "./DepositHistoryQuery.js"
-/** Endpoints, permissions and limits. */
+/**
+ * Endpoints, permissions and limits.
+ *
+ * @example
+ * ```ts
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * assert.strictEqual(Endpoint.depositHistory.permission, "SPOT_DEPOSIT_READ")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Endpoint from "./Endpoint.js"
-/** The `{code,msg}` failure body and the error table. */
+/**
+ * The `{code,msg}` failure body and the error table.
+ *
+ * @example
+ * ```ts
+ * import { ErrorBody } from "@broker-history/domain"
+ *
+ * assert.strictEqual(ErrorBody.Errors.tooManyRequests.code, ErrorBody.Code.TooManyRequests)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as ErrorBody from "./ErrorBody.js"
-/** Tolerant field schemas and id ordering. */
+/**
+ * Tolerant field schemas and id ordering.
+ *
+ * @example
+ * ```ts
+ * import { Field } from "@broker-history/domain"
+ *
+ * assert.strictEqual(Field.compareIds("9", "10"), -1)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Field from "./Field.js"
-/** Canonical query strings. */
+/**
+ * Canonical query strings.
+ *
+ * @example
+ * ```ts
+ * import { QueryString } from "@broker-history/domain"
+ *
+ * assert.strictEqual(QueryString.make([["coin", "USDT"], ["limit", "20"]]), "coin=USDT&limit=20")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as QueryString from "./QueryString.js"
-/** Broken query rules. */
+/**
+ * Broken query rules.
+ *
+ * @example
+ * ```ts
+ * import { QueryViolation } from "@broker-history/domain"
+ *
+ * assert.strictEqual(
+ *   QueryViolation.format({ parameter: "limit", rule: "must be an integer from 1 to 500", kind: "invalid" }),
+ *   "limit must be an integer from 1 to 500"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as QueryViolation from "./QueryViolation.js"
-/** HMAC-SHA256 request signatures. */
+/**
+ * HMAC-SHA256 request signatures.
+ *
+ * @example
+ * ```ts
+ * import { Signature } from "@broker-history/domain"
+ *
+ * const sign = await Signature.hmacSha256("secret")
+ * assert.ok(Signature.isSignature(await sign("a=1&timestamp=1644489390087")))
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Signature from "./Signature.js"
-/** Transfer records (SPEC.md §2.1). */
+/**
+ * Transfer records (SPEC.md §2.1).
+ *
+ * @example
+ * ```ts
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const page = Schema.decodeUnknownSync(TransferRecord.TransferPage)([{
+ *   tranId: 1,
+ *   asset: "BTC",
+ *   amount: "1",
+ *   timestamp: 1
+ * }])
+ * assert.strictEqual(page[0].tranId, "1")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as TransferRecord from "./TransferRecord.js"
-/** Transfer-history query parameters. */
+/**
+ * Transfer-history query parameters.
+ *
+ * @example
+ * ```ts
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ *
+ * assert.deepStrictEqual(TransferHistoryQuery.toParams({ fromAccountType: "SPOT", toAccountType: "FUTURES" }), [
+ *   ["fromAccountType", "SPOT"],
+ *   ["toAccountType", "FUTURES"]
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as TransferHistoryQuery from "./TransferHistoryQuery.js"
