@@ -19,9 +19,24 @@ import * as Redacted from "effect/Redacted"
  * The resolved configuration every client service reads.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Effect } from "effect"
- * const showBase = Effect.map(BrokerConfig.BrokerConfig, (c) => c.baseUrl)
+ * import { Duration, Either, Redacted } from "effect"
+ *
+ * const settings: BrokerConfig.Settings = Either.getOrThrow(
+ *   BrokerConfig.resolve({
+ *     apiKey: Redacted.make("key"),
+ *     secretKey: Redacted.make("secret"),
+ *     baseUrl: "https://api.mexc.com/"
+ *   })
+ * )
+ * assert.strictEqual(settings.baseUrl, "https://api.mexc.com")
+ * assert.strictEqual(Duration.toSeconds(settings.requestTimeout), 10)
+ * assert.strictEqual(settings.maxWindow.transfers, undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Settings {
   /** Base URL without a trailing slash, e.g. `https://api.mexc.com`. */
@@ -59,12 +74,20 @@ export interface Settings {
  * The configuration service.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Effect } from "effect"
- * const program = Effect.gen(function*() {
+ * import { Duration, Effect, Redacted } from "effect"
+ *
+ * const budget = Effect.gen(function*() {
  *   const config = yield* BrokerConfig.BrokerConfig
- *   return config.rateLimit.limit
+ *   return `${config.rateLimit.limit} requests per ${Duration.format(config.rateLimit.interval)}`
  * })
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * assert.strictEqual(Effect.runSync(Effect.provide(budget, ConfigLive)), "20 requests per 1s")
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class BrokerConfig extends Context.Tag("@broker-history/client/BrokerConfig")<BrokerConfig, Settings>() {}
 
@@ -72,9 +95,22 @@ export class BrokerConfig extends Context.Tag("@broker-history/client/BrokerConf
  * Options for `layer`. Only the credentials are required.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Redacted } from "effect"
- * const options: BrokerConfig.Options = { apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }
+ * import { Either, Redacted } from "effect"
+ *
+ * const options: BrokerConfig.Options = {
+ *   apiKey: Redacted.make("key"),
+ *   secretKey: Redacted.make("secret"),
+ *   requestTimeout: "30 seconds",
+ *   retry: { maxRetries: 2 },
+ *   rateLimit: { limit: 10, interval: "1 second" }
+ * }
+ * assert.ok(Either.isRight(BrokerConfig.resolve(options)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Options {
   /** Default `https://api.mexc.com`. Plain `http://` only for loopback or with `allowInsecureHttp`. */
@@ -113,8 +149,17 @@ export interface Options {
  * Defaults of every optional setting.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * BrokerConfig.defaults.baseUrl // "https://api.mexc.com"
+ * import { Duration } from "effect"
+ *
+ * assert.strictEqual(BrokerConfig.defaults.baseUrl, "https://api.mexc.com")
+ * assert.strictEqual(BrokerConfig.defaults.maxRetries, 5)
+ * assert.strictEqual(Duration.toDays(BrokerConfig.defaults.depositMaxWindow), 10)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const defaults = {
   baseUrl: "https://api.mexc.com",
@@ -133,8 +178,15 @@ export const defaults = {
  * The environment variables `layerConfig` reads, each with its default.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * BrokerConfig.env.baseUrl // "BROKER_BASE_URL"
+ *
+ * assert.strictEqual(BrokerConfig.env.apiKey, "BROKER_API_KEY")
+ * assert.strictEqual(BrokerConfig.env.rateLimit, "BROKER_RATE_LIMIT")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const env = {
   baseUrl: "BROKER_BASE_URL",
@@ -171,10 +223,19 @@ const positiveDuration = (setting: string, input: Duration.DurationInput) => {
  * `names` maps each setting to the name used in error messages (option or variable name).
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Redacted } from "effect"
- * BrokerConfig.resolve({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s"), baseUrl: "http://example.com" })
- * // Either.left(ConfigError: baseUrl must use https://, …)
+ * import { Either, Redacted } from "effect"
+ *
+ * const credentials = { apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }
+ * const insecure = BrokerConfig.resolve({ ...credentials, baseUrl: "http://example.com" })
+ * assert.ok(Either.isLeft(insecure))
+ * assert.match(String(insecure.left), /baseUrl must use https:\/\/ \(example\.com is not loopback\)/)
+ * assert.ok(Either.isRight(BrokerConfig.resolve({ ...credentials, baseUrl: "http://127.0.0.1:8080" })))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const resolve = (
   options: Options,
@@ -285,13 +346,27 @@ const optionNames: Record<keyof typeof env, string> = {
  * Configuration from options.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Redacted } from "effect"
+ * import { Effect, Exit, Layer, Redacted } from "effect"
+ *
  * const ConfigLive = BrokerConfig.layer({
- *   apiKey: Redacted.make(process.env.KEY ?? ""),
- *   secretKey: Redacted.make(process.env.SECRET ?? ""),
+ *   apiKey: Redacted.make(process.env.MY_BROKER_KEY ?? "key"),
+ *   secretKey: Redacted.make(process.env.MY_BROKER_SECRET ?? "secret"),
  *   rateLimit: { limit: 10 }
  * })
+ * assert.ok(Exit.isSuccess(Effect.runSyncExit(Effect.scoped(Layer.build(ConfigLive)))))
+ *
+ * const Invalid = BrokerConfig.layer({
+ *   apiKey: Redacted.make("key"),
+ *   secretKey: Redacted.make("secret"),
+ *   recvWindow: 90_000
+ * })
+ * assert.ok(Exit.isFailure(Effect.runSyncExit(Effect.scoped(Layer.build(Invalid)))))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (options: Options): Layer.Layer<BrokerConfig, ConfigError.ConfigError> =>
   Layer.effect(BrokerConfig, Either.match(resolve(options), { onLeft: Effect.fail, onRight: Effect.succeed }))
@@ -301,9 +376,24 @@ export const layer = (options: Options): Layer.Layer<BrokerConfig, ConfigError.C
  * duration text (`"10 seconds"`, `"500 millis"`); `BROKER_RECV_WINDOW` is milliseconds.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Effect } from "effect"
- * const options = Effect.runSync(Effect.either(BrokerConfig.config))
+ * import { ConfigProvider, Duration, Effect } from "effect"
+ *
+ * const environment = ConfigProvider.fromMap(
+ *   new Map([
+ *     ["BROKER_API_KEY", "key"],
+ *     ["BROKER_SECRET_KEY", "secret"],
+ *     ["BROKER_REQUEST_TIMEOUT", "30 seconds"]
+ *   ])
+ * )
+ * const options = Effect.runSync(Effect.withConfigProvider(BrokerConfig.config, environment))
+ * assert.strictEqual(Duration.toSeconds(options.requestTimeout ?? 0), 30)
+ * assert.strictEqual(options.baseUrl, "https://api.mexc.com")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const config: Config.Config<Options> = Config.all({
   baseUrl: Config.string(env.baseUrl).pipe(Config.withDefault(defaults.baseUrl)),
@@ -340,14 +430,29 @@ function optionalValue<A>(o: { readonly _tag: "Some"; readonly value: A } | { re
  * others in `env`), and errors name those variables. Pass your own `Config`s to read elsewhere.
  *
  * @example
+ * ```ts
  * import { BrokerConfig } from "@broker-history/client"
- * import { Config } from "effect"
+ * import { Cause, Config, ConfigProvider, Effect, Exit } from "effect"
+ *
  * const FromEnvironment = BrokerConfig.layerConfig()
  * const Custom = BrokerConfig.layerConfig({
  *   apiKey: Config.redacted("MEXC_KEY"),
  *   secretKey: Config.redacted("MEXC_SECRET"),
  *   rateLimit: { limit: Config.succeed(10) }
  * })
+ *
+ * const limit = Effect.map(BrokerConfig.BrokerConfig, (config) => config.rateLimit.limit)
+ * const environment = ConfigProvider.fromMap(new Map([["MEXC_KEY", "key"], ["MEXC_SECRET", "secret"]]))
+ * assert.strictEqual(Effect.runSync(limit.pipe(Effect.provide(Custom), Effect.withConfigProvider(environment))), 10)
+ *
+ * const missing = Effect.runSyncExit(
+ *   limit.pipe(Effect.provide(FromEnvironment), Effect.withConfigProvider(environment))
+ * )
+ * assert.ok(Exit.isFailure(missing) && Cause.pretty(missing.cause).includes("BROKER_API_KEY"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerConfig = (
   wrapped: Config.Config.Wrap<Options> = config

@@ -11,8 +11,16 @@ import * as Schema from "effect/Schema"
  * Which request failed: the endpoint, and when the query had them, its time window and page.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * const where: BrokerError.RequestContext = { endpoint: "depositHistory", startTime: 0, endTime: 10, page: 2 }
+ * import { Schema } from "effect"
+ *
+ * const where = Schema.decodeUnknownSync(BrokerError.RequestContext)({ endpoint: "depositHistory", page: 2 })
+ * assert.deepStrictEqual(where, { endpoint: "depositHistory", page: 2 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const RequestContext = Schema.Struct({
   endpoint: Schema.String,
@@ -23,6 +31,25 @@ export const RequestContext = Schema.Struct({
 
 /**
  * Which request failed (see the schema of the same name).
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * const where: BrokerError.RequestContext = {
+ *   endpoint: "depositHistory",
+ *   startTime: 1735689600000,
+ *   endTime: 1736553599999,
+ *   page: 2
+ * }
+ * const error = new BrokerError.ServerError({ request: where, status: 503, attempts: 6 })
+ * assert.ok(
+ *   error.message.startsWith("depositHistory (window 2025-01-01T00:00:00.000Z..2025-01-10T23:59:59.999Z, page 2)")
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type RequestContext = typeof RequestContext.Type
 
@@ -43,8 +70,23 @@ const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attemp
  * A query broke a parameter rule. Nothing was sent. Fix the named parameter.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.InvalidQuery({ endpoint: "transferHistory", parameter: "limit", rule: "must be an integer from 1 to 500" })
+ *
+ * const error = new BrokerError.InvalidQuery({
+ *   endpoint: "transferHistory",
+ *   parameter: "limit",
+ *   rule: "must be an integer from 1 to 500"
+ * })
+ * assert.strictEqual(
+ *   error.message,
+ *   "Invalid transferHistory query: limit must be an integer from 1 to 500. Nothing was sent; fix limit."
+ * )
+ * assert.strictEqual(BrokerError.isRetryable(error), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-history/client/InvalidQuery")(
   "InvalidQuery",
@@ -60,8 +102,23 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-hist
  * without the endpoint's permission (700007). Not retried.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.AuthenticationError({ request: { endpoint: "transferHistory" }, status: 401, code: 700001, msg: "API-key format invalid.", reason: "ApiKey" })
+ *
+ * const error = new BrokerError.AuthenticationError({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 401,
+ *   code: 700002,
+ *   msg: "Signature for this request is not valid.",
+ *   reason: "Signature"
+ * })
+ * assert.ok(
+ *   error.message.endsWith("check BROKER_SECRET_KEY (or the secretKey option): it must be the secret of this API key.")
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class AuthenticationError
   extends Schema.TaggedError<AuthenticationError>("@broker-history/client/AuthenticationError")(
@@ -90,8 +147,20 @@ export class AuthenticationError
  * the request re-signed. Check the machine's clock, or raise `recvWindow` (BROKER_RECV_WINDOW).
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.TimestampRejected({ request: { endpoint: "depositHistory" }, status: 400, code: 700003, msg: "Timestamp for this request is outside of the recvWindow." })
+ *
+ * const error = new BrokerError.TimestampRejected({
+ *   request: { endpoint: "depositHistory" },
+ *   status: 400,
+ *   code: 700003,
+ *   msg: "Timestamp for this request is outside of the recvWindow."
+ * })
+ * assert.ok(error.message.includes("check the machine clock or raise BROKER_RECV_WINDOW"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class TimestampRejected
   extends Schema.TaggedError<TimestampRejected>("@broker-history/client/TimestampRejected")("TimestampRejected", {
@@ -113,8 +182,23 @@ export class TimestampRejected
  * service asked for last. Lower the client's rate-limit budget or run fewer streams at once.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.RateLimited({ request: { endpoint: "transferHistory" }, status: 429, code: 429, msg: "Too many requests.", retryAfterMillis: 1000, attempts: 6 })
+ *
+ * const error = new BrokerError.RateLimited({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 429,
+ *   code: 429,
+ *   msg: "Too many requests.",
+ *   retryAfterMillis: 1000,
+ *   attempts: 6
+ * })
+ * assert.ok(error.message.includes("retry after 1000 ms) after 6 attempts"))
+ * assert.strictEqual(BrokerError.isRetryable(error), true)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-history/client/RateLimited")("RateLimited", {
   request: RequestContext,
@@ -137,8 +221,19 @@ export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-histor
  * The service failed (5xx) on every attempt. Usually transient: try again later.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.ServerError({ request: { endpoint: "transferHistory" }, status: 503, code: 500, msg: "Internal error", attempts: 6 })
+ *
+ * const error = new BrokerError.ServerError({ request: { endpoint: "transferHistory" }, status: 503, attempts: 6 })
+ * assert.strictEqual(
+ *   error.message,
+ *   "transferHistory failed with a server error (503) after 6 attempts; " +
+ *     "the service is having trouble, try again later."
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ServerError extends Schema.TaggedError<ServerError>("@broker-history/client/ServerError")("ServerError", {
   request: RequestContext,
@@ -160,8 +255,24 @@ export class ServerError extends Schema.TaggedError<ServerError>("@broker-histor
  * the request itself must change.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.ApiError({ request: { endpoint: "depositHistory" }, status: 400, code: 33333, msg: "Param is error: window too wide" })
+ *
+ * const error = new BrokerError.ApiError({
+ *   request: { endpoint: "depositHistory" },
+ *   status: 400,
+ *   code: 33333,
+ *   msg: "Param is error: window too wide"
+ * })
+ * assert.strictEqual(
+ *   error.message,
+ *   "depositHistory was refused by the service (400 33333 Param is error: window too wide); " +
+ *     "change the request as the message says."
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", {
   request: RequestContext,
@@ -181,8 +292,24 @@ export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/clie
  * Retried; this is the last attempt's failure. Check the network and BROKER_BASE_URL.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.TransportError({ request: { endpoint: "transferHistory" }, reason: "Timeout", description: "no answer within 10 seconds", attempts: 6 })
+ *
+ * const error = new BrokerError.TransportError({
+ *   request: { endpoint: "transferHistory" },
+ *   reason: "Timeout",
+ *   description: "no answer within 10 seconds",
+ *   attempts: 6
+ * })
+ * assert.ok(
+ *   error.message.startsWith(
+ *     "transferHistory did not complete (Timeout: no answer within 10 seconds) after 6 attempts"
+ *   )
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class TransportError extends Schema.TaggedError<TransportError>("@broker-history/client/TransportError")(
   "TransportError",
@@ -205,8 +332,23 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
  * or JSON of another shape (`UnexpectedShape`). `excerpt` shows the start of the body.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * new BrokerError.ResponseDecodeError({ request: { endpoint: "transferHistory" }, status: 200, reason: "UnexpectedShape", description: "[0].amount: expected decimal text", excerpt: "[{\"amount\":1}]", attempts: 1 })
+ *
+ * const error = new BrokerError.ResponseDecodeError({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 200,
+ *   reason: "UnexpectedShape",
+ *   description: "[0].amount: expected decimal text",
+ *   excerpt: `[{"amount":1}]`,
+ *   attempts: 1
+ * })
+ * assert.ok(error.message.includes(`body starts: "[{\\"amount\\":1}]"`))
+ * assert.strictEqual(BrokerError.isRetryable(error), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ResponseDecodeError
   extends Schema.TaggedError<ResponseDecodeError>("@broker-history/client/ResponseDecodeError")(
@@ -234,10 +376,26 @@ export class ResponseDecodeError
  * Every failure a broker call can end with.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
  * import { Effect } from "effect"
- * declare const call: Effect.Effect<number, BrokerError.BrokerError>
- * call.pipe(Effect.catchTag("RateLimited", (e) => Effect.succeed(e.retryAfterMillis)))
+ *
+ * const call: Effect.Effect<number, BrokerError.BrokerError> = Effect.fail(
+ *   new BrokerError.RateLimited({
+ *     request: { endpoint: "transferHistory" },
+ *     status: 429,
+ *     code: 429,
+ *     msg: "Too many requests.",
+ *     retryAfterMillis: 1000,
+ *     attempts: 6
+ *   })
+ * )
+ * const waitFor = call.pipe(Effect.catchTag("RateLimited", (e) => Effect.succeed(e.retryAfterMillis)))
+ * assert.strictEqual(Effect.runSync(waitFor), 1000)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export type BrokerError =
   | InvalidQuery
@@ -254,9 +412,21 @@ export type BrokerError =
  * bodies. 4xx refusals and unexpected shapes are final.
  *
  * @example
+ * ```ts
  * import { BrokerError } from "@broker-history/client"
- * declare const e: BrokerError.BrokerError
- * BrokerError.isRetryable(e)
+ *
+ * const request = { endpoint: "transferHistory" }
+ * assert.strictEqual(BrokerError.isRetryable(new BrokerError.ServerError({ request, status: 502, attempts: 1 })), true)
+ * assert.strictEqual(
+ *   BrokerError.isRetryable(
+ *     new BrokerError.ApiError({ request, status: 400, code: 700004, msg: "Mandatory parameter" })
+ *   ),
+ *   false
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const isRetryable = (error: BrokerError): boolean => {
   switch (error._tag) {

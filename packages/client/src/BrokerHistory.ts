@@ -36,8 +36,18 @@ import * as Signer from "./Signer.js"
  * `settlement` (default 1 day) so that late records and records whose status changed are seen.
  *
  * @example
- * import type { BrokerHistory } from "@broker-history/client"
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect, Stream } from "effect"
+ *
  * const follow: BrokerHistory.FollowOptions = { interval: "30 seconds", settlement: "2 days" }
+ * const liveDeposits = Stream.unwrap(
+ *   Effect.map(BrokerHistory.BrokerHistory, (history) => history.depositChanges({ coin: "USDT", follow }))
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface FollowOptions {
   readonly interval: Duration.DurationInput
@@ -48,8 +58,25 @@ export interface FollowOptions {
  * Range and reading options shared by both full-history streams.
  *
  * @example
- * import type { BrokerHistory } from "@broker-history/client"
- * const range: BrokerHistory.StreamOptions = { since: "2025-01-01T00:00:00Z", concurrency: 4 }
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * const firstQuarter: BrokerHistory.StreamOptions = {
+ *   since: "2025-01-01T00:00:00Z",
+ *   until: "2025-03-31T23:59:59.999Z",
+ *   concurrency: 4
+ * }
+ * const transfers = Stream.unwrap(
+ *   Effect.map(
+ *     BrokerHistory.BrokerHistory,
+ *     (history) => history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...firstQuarter })
+ *   )
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface StreamOptions {
   /** Start of the range (inclusive): any `DateTime.DateTime.Input` (Date, ISO text, Unix ms). Default: `until` − 365 days. */
@@ -68,8 +95,22 @@ export interface StreamOptions {
  * The options of a change stream: the range options, and `follow` to keep it running.
  *
  * @example
- * import type { BrokerHistory } from "@broker-history/client"
- * const live: BrokerHistory.ChangeOptions = { since: "2025-01-01T00:00:00Z", follow: { interval: "30 seconds" } }
+ * ```ts
+ * import { BrokerHistory, Checkpoint } from "@broker-history/client"
+ * import { Effect, Either, Stream } from "effect"
+ *
+ * const stored = Either.getOrThrow(Checkpoint.decode(`{"time":1735689600000,"ids":["42"]}`))
+ * const options: BrokerHistory.ChangeOptions = { resume: stored, follow: { interval: "1 minute" } }
+ * const changes = Stream.unwrap(
+ *   Effect.map(
+ *     BrokerHistory.BrokerHistory,
+ *     (history) => history.transferChanges({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...options })
+ *   )
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface ChangeOptions extends StreamOptions {
   /** Never end: after reaching `until`, keep polling for new records and updates. */
@@ -80,8 +121,21 @@ export interface ChangeOptions extends StreamOptions {
  * A full-history transfer query: the filters of `TransferHistoryQuery` plus the range options.
  *
  * @example
- * import type { BrokerHistory } from "@broker-history/client"
- * const q: BrokerHistory.TransferStreamQuery = { fromAccountType: "SPOT", toAccountType: "FUTURES", since: "2024-01-01" }
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * const query: BrokerHistory.TransferStreamQuery = {
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "SPOT",
+ *   toAccount: "sub@test.com",
+ *   since: "2024-01-01"
+ * }
+ * const count = Effect.flatMap(BrokerHistory.BrokerHistory, (history) => Stream.runCount(history.transfers(query)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferStreamQuery extends StreamOptions {
   readonly fromAccountType: TransferHistoryQuery.TransferHistoryQuery["fromAccountType"]
@@ -95,8 +149,16 @@ export interface TransferStreamQuery extends StreamOptions {
  * A full-history deposit query: `coin` / `status` filters plus the range options.
  *
  * @example
- * import type { BrokerHistory } from "@broker-history/client"
- * const q: BrokerHistory.DepositStreamQuery = { coin: "USDT", since: Date.now() - 30 * 86_400_000 }
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * const query: BrokerHistory.DepositStreamQuery = { coin: "USDT", status: "5", since: Date.now() - 30 * 86_400_000 }
+ * const credited = Effect.flatMap(BrokerHistory.BrokerHistory, (history) => Stream.runCollect(history.deposits(query)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositStreamQuery extends StreamOptions {
   readonly coin?: string | undefined
@@ -107,9 +169,15 @@ export interface DepositStreamQuery extends StreamOptions {
  * The lookback used when `since` is not given.
  *
  * @example
+ * ```ts
  * import { BrokerHistory } from "@broker-history/client"
  * import { Duration } from "effect"
- * Duration.toDays(BrokerHistory.defaultLookback) // 365
+ *
+ * assert.strictEqual(Duration.toDays(BrokerHistory.defaultLookback), 365)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const defaultLookback: Duration.Duration = Duration.days(365)
 
@@ -117,9 +185,15 @@ export const defaultLookback: Duration.Duration = Duration.days(365)
  * The settlement window used when `follow.settlement` is not given.
  *
  * @example
+ * ```ts
  * import { BrokerHistory } from "@broker-history/client"
  * import { Duration } from "effect"
- * Duration.toDays(BrokerHistory.defaultSettlement) // 1
+ *
+ * assert.strictEqual(Duration.toDays(BrokerHistory.defaultSettlement), 1)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const defaultSettlement: Duration.Duration = Duration.days(1)
 
@@ -127,13 +201,24 @@ export const defaultSettlement: Duration.Duration = Duration.days(1)
  * The broker history service.
  *
  * @example
+ * ```ts
  * import { BrokerHistory } from "@broker-history/client"
- * import { Effect } from "effect"
+ * import { Console, Effect, Stream } from "effect"
+ *
  * const program = Effect.gen(function*() {
  *   const history = yield* BrokerHistory.BrokerHistory
+ *   // One page, exactly as asked:
  *   const page = yield* history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 100 })
- *   return page.length
+ *   yield* Console.log(`${page.length} transfers on the first page`)
+ *   // The whole range, every record once, in time order:
+ *   yield* history.deposits({ coin: "USDT", since: "2025-01-01" }).pipe(
+ *     Stream.runForEach((deposit) => Console.log(deposit.insertTime, deposit.amount, deposit.status))
+ *   )
  * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHistory")<BrokerHistory, {
   /**
@@ -177,9 +262,17 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
  * Records received, tagged with `endpoint`.
  *
  * @example
+ * ```ts
  * import { BrokerHistory } from "@broker-history/client"
- * import { Metric } from "effect"
- * const received = Metric.value(BrokerHistory.recordsReceived)
+ * import { Effect, Metric } from "effect"
+ *
+ * const depositsReceived = Metric.value(Metric.tagged(BrokerHistory.recordsReceived, "endpoint", "depositHistory"))
+ * const { count } = Effect.runSync(depositsReceived)
+ * assert.strictEqual(typeof count, "number")
+ * ```
+ *
+ * @since 0.1.0
+ * @category metrics
  */
 export const recordsReceived = Metric.counter("broker_history_records_total", {
   description: "records received",
@@ -193,8 +286,19 @@ const invalid = (endpoint: string) => (violation: { readonly parameter: string; 
  * Builds the service over `BrokerHttpClient`.
  *
  * @example
- * import { BrokerHistory } from "@broker-history/client"
- * const make = BrokerHistory.make
+ * ```ts
+ * import { BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+ * import { Layer } from "effect"
+ *
+ * // As `BrokerHistory.layer`, with a clock trusted as it is (no server-time requests).
+ * const HistoryWithLocalClock = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+ *   Layer.provide(BrokerHttpClient.layer),
+ *   Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layerFixed(0)))
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make = Effect.gen(function*() {
   const http = yield* BrokerHttpClient.BrokerHttpClient
@@ -417,13 +521,30 @@ const resolveRange = (
  * on any runtime with WebCrypto and `fetch`.
  *
  * @example
+ * ```ts
  * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
- * import { FetchHttpClient } from "@effect/platform"
- * import { Layer, Redacted } from "effect"
- * const HistoryLive = BrokerHistory.layer.pipe(
- *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") })),
- *   Layer.provide(FetchHttpClient.layer)
+ * import { FetchHttpClient, HttpClient, HttpClientResponse } from "@effect/platform"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * const HistoryLive = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(FetchHttpClient.layer))
+ *
+ * // The same service over a stand-in that answers every request with an empty page:
+ * const NoRecords = Layer.succeed(
+ *   HttpClient.HttpClient,
+ *   HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("[]"))))
  * )
+ * const HistoryTest = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(NoRecords))
+ * const page = await BrokerHistory.BrokerHistory.pipe(
+ *   Effect.flatMap((history) => history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES" })),
+ *   Effect.provide(HistoryTest),
+ *   Effect.runPromise
+ * )
+ * assert.deepStrictEqual(page, [])
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig | HttpClient.HttpClient> = Layer
   .effect(BrokerHistory, make).pipe(
@@ -437,11 +558,28 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * built, so importing this module loads nothing Node-only).
  *
  * @example
+ * ```ts
  * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
- * import { Layer, Redacted } from "effect"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
  * const HistoryLive = BrokerHistory.layerUndici.pipe(
- *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") }))
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
  * )
+ * // A query that breaks a rule fails before anything is sent:
+ * const error = await BrokerHistory.BrokerHistory.pipe(
+ *   Effect.flatMap((history) => history.depositHistory({ coin: "USDT", limit: 5000 })),
+ *   Effect.flip,
+ *   Effect.provide(HistoryLive),
+ *   Effect.runPromise
+ * )
+ * assert.strictEqual(
+ *   error.message,
+ *   "Invalid depositHistory query: limit must be an integer from 1 to 1000. Nothing was sent; fix limit."
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig> = Layer.unwrapEffect(
   Effect.map(
@@ -463,10 +601,23 @@ export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerC
  * over Node's undici (`layerUndici`): the one-line set-up.
  *
  * @example
- * import { BrokerHistory } from "@broker-history/client"
- * import { Effect } from "effect"
- * declare const program: Effect.Effect<void, never, BrokerHistory.BrokerHistory>
- * program.pipe(Effect.provide(BrokerHistory.layerConfig))
+ * ```ts
+ * import { BrokerError, BrokerHistory } from "@broker-history/client"
+ * import { ConfigError, Console, Effect, Stream } from "effect"
+ *
+ * const program = Effect.flatMap(
+ *   BrokerHistory.BrokerHistory,
+ *   (history) =>
+ *     history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES" }).pipe(Stream.runForEach(Console.log))
+ * )
+ * // Everything provided: what is left to handle is a configuration error or a broker error.
+ * const main: Effect.Effect<void, BrokerError.BrokerError | ConfigError.ConfigError> = program.pipe(
+ *   Effect.provide(BrokerHistory.layerConfig)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerUndici.pipe(
   Layer.provide(BrokerConfig.layerConfig())

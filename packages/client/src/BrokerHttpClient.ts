@@ -28,11 +28,21 @@ import type { Signer } from "./Signer.js"
  * The signed-request service.
  *
  * @example
+ * ```ts
  * import { BrokerHttpClient } from "@broker-history/client"
  * import { Endpoint, TransferRecord } from "@broker-history/domain"
  * import { Effect } from "effect"
+ *
  * const firstPage = Effect.flatMap(BrokerHttpClient.BrokerHttpClient, (client) =>
- *   client.get(Endpoint.transferHistory, [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]], TransferRecord.TransferPage))
+ *   client.get(
+ *     Endpoint.transferHistory,
+ *     [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]],
+ *     TransferRecord.TransferPage
+ *   ))
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class BrokerHttpClient extends Context.Tag("@broker-history/client/BrokerHttpClient")<BrokerHttpClient, {
   /**
@@ -50,9 +60,17 @@ export class BrokerHttpClient extends Context.Tag("@broker-history/client/Broker
  * Counters of the request pipeline, tagged with `endpoint`.
  *
  * @example
+ * ```ts
  * import { BrokerHttpClient } from "@broker-history/client"
  * import { Effect, Metric } from "effect"
- * const requestsSoFar = Metric.value(BrokerHttpClient.metrics.requests)
+ *
+ * const retries = Metric.tagged(BrokerHttpClient.metrics.retries, "endpoint", "depositHistory")
+ * const report = Effect.map(Metric.value(retries), (state) => `deposit-history retries: ${state.count}`)
+ * assert.match(Effect.runSync(report), /^deposit-history retries: \d+$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category metrics
  */
 export const metrics = Pipeline.metrics
 
@@ -61,8 +79,22 @@ export const metrics = Pipeline.metrics
  * the signed URL) and trace propagation are switched off for these requests.
  *
  * @example
+ * ```ts
  * import { BrokerHttpClient } from "@broker-history/client"
- * const make = BrokerHttpClient.make
+ * import { Effect, Layer } from "effect"
+ *
+ * // The pipeline with a log line after every call.
+ * const LoggedHttpClient = Layer.effect(
+ *   BrokerHttpClient.BrokerHttpClient,
+ *   Effect.map(BrokerHttpClient.make, (client) => ({
+ *     get: (endpoint, params, schema) =>
+ *       client.get(endpoint, params, schema).pipe(Effect.tap(() => Effect.logDebug(`GET ${endpoint.path} done`)))
+ *   }))
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make: Effect.Effect<
   BrokerHttpClient["Type"],
@@ -81,8 +113,44 @@ export const make: Effect.Effect<
  * `NodeHttpClient.layerUndici`, or a mock).
  *
  * @example
- * import { BrokerHttpClient } from "@broker-history/client"
- * const HttpLive = BrokerHttpClient.layer // needs BrokerConfig, Signer, ServerClock, HttpClient
+ * ```ts
+ * import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+ * import { Endpoint, TransferRecord } from "@broker-history/domain"
+ * import { HttpClient, HttpClientResponse } from "@effect/platform"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const sent: Array<string> = []
+ * const Recording = Layer.succeed(
+ *   HttpClient.HttpClient,
+ *   HttpClient.make((request) => {
+ *     sent.push(request.url)
+ *     return Effect.succeed(HttpClientResponse.fromWeb(request, new Response("[]")))
+ *   })
+ * )
+ * const HttpTest = BrokerHttpClient.layer.pipe(
+ *   Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layerFixed(0))),
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })),
+ *   Layer.provide(Recording)
+ * )
+ * await BrokerHttpClient.BrokerHttpClient.pipe(
+ *   Effect.flatMap((client) =>
+ *     client.get(
+ *       Endpoint.transferHistory,
+ *       [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]],
+ *       TransferRecord.TransferPage
+ *     )
+ *   ),
+ *   Effect.provide(HttpTest),
+ *   Effect.runPromise
+ * )
+ * const url = new URL(sent[0])
+ * assert.strictEqual(url.pathname, "/api/v3/broker/sub-account/universalTransfer")
+ * // The business parameters in the order given, then the timestamp, then the signature of all that.
+ * assert.match(url.search, /^\?fromAccountType=SPOT&toAccountType=FUTURES&timestamp=\d+&signature=[0-9a-f]{64}$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<
   BrokerHttpClient,

@@ -27,11 +27,29 @@ import * as WindowFill from "./internal/WindowFill.js"
  * What the walk needs to know about one kind of record and its endpoint.
  *
  * @example
- * import type { FullHistory } from "@broker-history/client"
- * import { TransferRecord } from "@broker-history/domain"
- * const kind: Pick<FullHistory.Options<TransferRecord.TransferRecord>, "time" | "key" | "compare"> = {
- *   time: (r) => r.timestamp, key: TransferRecord.key, compare: TransferRecord.compare
+ * ```ts
+ * import { FullHistory } from "@broker-history/client"
+ * import { Effect } from "effect"
+ *
+ * // An in-memory history of 25 records, one every 10 ms, served 10 to a page.
+ * const rows = Array.from({ length: 25 }, (_, i) => ({ id: `r${i}`, t: 1_000 + 10 * i }))
+ * const options: FullHistory.Options<(typeof rows)[number]> = {
+ *   fetch: (startTime, endTime, page, limit) =>
+ *     Effect.succeed(rows.filter((r) => r.t >= startTime && r.t <= endTime).slice((page - 1) * limit, page * limit)),
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || a.id.localeCompare(b.id),
+ *   fingerprint: (r) => r.id,
+ *   limit: 10,
+ *   maxWindow: undefined,
+ *   since: 0,
+ *   until: 2_000,
+ *   concurrency: 1
  * }
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Options<A> {
   /** One request: page `page` of the records with `startTime <= time <= endTime`, at most `limit`. */
@@ -83,9 +101,34 @@ interface Window {
  * The change stream: each record with `kind` and the checkpoint after it.
  *
  * @example
+ * ```ts
  * import { FullHistory } from "@broker-history/client"
- * declare const options: FullHistory.Options<{ id: string; t: number }>
- * const stream = FullHistory.changes(options)
+ * import { Chunk, Effect, Stream } from "effect"
+ *
+ * const rows = Array.from({ length: 25 }, (_, i) => ({ id: `r${i}`, t: 1_000 + 10 * i }))
+ * const options: FullHistory.Options<(typeof rows)[number]> = {
+ *   fetch: (startTime, endTime, page, limit) =>
+ *     Effect.succeed(rows.filter((r) => r.t >= startTime && r.t <= endTime).slice((page - 1) * limit, page * limit)),
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || a.id.localeCompare(b.id),
+ *   fingerprint: (r) => r.id,
+ *   limit: 10,
+ *   maxWindow: undefined,
+ *   since: 0,
+ *   until: 2_000,
+ *   concurrency: 1
+ * }
+ * const firstTen = Effect.runSync(Stream.runCollect(Stream.take(FullHistory.changes(options), 10)))
+ * const tenth = Chunk.unsafeLast(firstTen)
+ * assert.deepStrictEqual(tenth.checkpoint, { time: 1_090, ids: ["r9"] })
+ * // Started again from that checkpoint, the walk continues with the next record: no gap, no repeat.
+ * const rest = Effect.runSync(Stream.runCollect(FullHistory.records({ ...options, resume: tenth.checkpoint })))
+ * assert.deepStrictEqual(Chunk.toReadonlyArray(rest), rows.slice(10))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, BrokerError> =>
   walkWith(options, (kind, record, checkpoint) => ({ kind, record, checkpoint: checkpoint() }), true)
@@ -94,9 +137,36 @@ export const changes = <A>(options: Options<A>): Stream.Stream<Change<A>, Broker
  * The records alone, for a walk without `follow` (no checkpoint is made per record).
  *
  * @example
+ * ```ts
  * import { FullHistory } from "@broker-history/client"
- * declare const options: FullHistory.Options<{ id: string; t: number }>
- * const stream = FullHistory.records(options)
+ * import { Chunk, Effect, Stream } from "effect"
+ *
+ * const rows = Array.from({ length: 25 }, (_, i) => ({ id: `r${i}`, t: 1_000 + 10 * i }))
+ * const requests: Array<string> = []
+ * const options: FullHistory.Options<(typeof rows)[number]> = {
+ *   fetch: (startTime, endTime, page, limit) =>
+ *     Effect.sync(() => {
+ *       requests.push(`${startTime}..${endTime} page ${page}`)
+ *       return rows.filter((r) => r.t >= startTime && r.t <= endTime).slice((page - 1) * limit, page * limit)
+ *     }),
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || a.id.localeCompare(b.id),
+ *   fingerprint: (r) => r.id,
+ *   limit: 10,
+ *   maxWindow: undefined,
+ *   since: 0,
+ *   until: 2_000,
+ *   concurrency: 1
+ * }
+ * const all = Effect.runSync(Stream.runCollect(FullHistory.records(options)))
+ * assert.deepStrictEqual(Chunk.toReadonlyArray(all), rows)
+ * // Every window that was emitted came from a single short page: no page beyond the first was asked for.
+ * assert.ok(requests.every((request) => request.endsWith("page 1")))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =>
   walkWith(options, (_kind, record) => record, false)

@@ -24,9 +24,19 @@ import { Signer } from "./Signer.js"
  * An HMAC-SHA256 signer from the secret over `node:crypto`: synchronous, no promise per request.
  *
  * @example
+ * ```ts
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
  * import { Effect, Redacted } from "effect"
- * Effect.runSync(NodeTransport.makeSigner(Redacted.make("secret")).sign("a=1")).length // 64
+ *
+ * const signer = NodeTransport.makeSigner(Redacted.make("45d0b3c26f2644f19bfb98b07741b2f5"))
+ * assert.strictEqual(
+ *   Effect.runSync(signer.sign("fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087")),
+ *   "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const makeSigner = (secretKey: Redacted.Redacted<string>): Context.Tag.Service<Signer> => ({
   sign: (payload) => Effect.sync(() => NodeSignature.hmacSha256Hex(Redacted.value(secretKey), payload))
@@ -36,8 +46,20 @@ export const makeSigner = (secretKey: Redacted.Redacted<string>): Context.Tag.Se
  * `makeSigner` with `BrokerConfig`'s secret.
  *
  * @example
+ * ```ts
+ * import { BrokerConfig, Signer } from "@broker-history/client"
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
- * const SignerLive = NodeTransport.layerSigner // needs BrokerConfig
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const SignerLive = NodeTransport.layerSigner.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
+ * )
+ * const signature = Effect.flatMap(Signer.Signer, (signer) => signer.sign("a=1&timestamp=1644489390087"))
+ * assert.match(Effect.runSync(Effect.provide(signature, SignerLive)), /^[0-9a-f]{64}$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effect(
   Signer,
@@ -48,8 +70,19 @@ export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effec
  * The request pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly.
  *
  * @example
+ * ```ts
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
- * const make = NodeTransport.makeHttpClient
+ * import { DepositRecord, Endpoint } from "@broker-history/domain"
+ * import { Effect } from "effect"
+ *
+ * const usdtDeposits = Effect.flatMap(
+ *   NodeTransport.makeHttpClient,
+ *   (client) => client.get(Endpoint.depositHistory, [["coin", "USDT"]], DepositRecord.DepositPage)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const makeHttpClient: Effect.Effect<
   BrokerHttpClient["Type"],
@@ -65,10 +98,19 @@ export const makeHttpClient: Effect.Effect<
  * connection options).
  *
  * @example
+ * ```ts
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
  * import { NodeHttpClient } from "@effect/platform-node"
  * import { Layer } from "effect"
- * const HttpLive = NodeTransport.layerHttpClientWithoutDispatcher.pipe(Layer.provide(NodeHttpClient.dispatcherLayerGlobal))
+ *
+ * // Over the process-wide undici dispatcher (the one `fetch` uses).
+ * const HttpOverGlobalDispatcher = NodeTransport.layerHttpClientWithoutDispatcher.pipe(
+ *   Layer.provide(NodeHttpClient.dispatcherLayerGlobal)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerHttpClientWithoutDispatcher: Layer.Layer<
   BrokerHttpClient,
@@ -81,10 +123,25 @@ export const layerHttpClientWithoutDispatcher: Layer.Layer<
  * server-time requests through the platform client over the same dispatcher, `node:crypto` signing.
  *
  * @example
+ * ```ts
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
  * import { NodeHttpClient } from "@effect/platform-node"
- * import { Layer } from "effect"
- * const HistoryLive = NodeTransport.layerWithoutDispatcher.pipe(Layer.provide(NodeHttpClient.dispatcherLayerGlobal))
+ * import { Agent } from "@effect/platform-node/Undici"
+ * import { Effect, Layer } from "effect"
+ *
+ * // At most 4 connections to the service, closed with the layer.
+ * const FourConnections = Layer.scoped(
+ *   NodeHttpClient.Dispatcher,
+ *   Effect.acquireRelease(
+ *     Effect.sync(() => new Agent({ connections: 4 })),
+ *     (agent) => Effect.promise(() => agent.destroy())
+ *   )
+ * )
+ * const HistoryLive = NodeTransport.layerWithoutDispatcher.pipe(Layer.provide(FourConnections))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerWithoutDispatcher: Layer.Layer<
   BrokerHistory.BrokerHistory,
@@ -101,8 +158,16 @@ export const layerWithoutDispatcher: Layer.Layer<
  * `BrokerHistory.layerUndici` is.
  *
  * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client"
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
- * const HistoryLive = NodeTransport.layer // needs BrokerConfig
+ * import { Layer } from "effect"
+ *
+ * const HistoryLive = NodeTransport.layer.pipe(Layer.provide(BrokerConfig.layerConfig()))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<BrokerHistory.BrokerHistory, never, BrokerConfig> = layerWithoutDispatcher.pipe(
   Layer.provide(NodeHttpClient.dispatcherLayer)

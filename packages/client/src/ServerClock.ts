@@ -25,9 +25,18 @@ import * as Retry from "./internal/Retry.js"
  * Server-time service.
  *
  * @example
+ * ```ts
  * import { ServerClock } from "@broker-history/client"
  * import { Effect } from "effect"
+ *
  * const serverNow = Effect.flatMap(ServerClock.ServerClock, (clock) => clock.serverNow)
+ * const aheadByOneMinute = ServerClock.layerFixed(60_000)
+ * const skew = Effect.runSync(serverNow.pipe(Effect.map((now) => now - Date.now()), Effect.provide(aheadByOneMinute)))
+ * assert.ok(skew > 59_000 && skew <= 60_000)
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class ServerClock extends Context.Tag("@broker-history/client/ServerClock")<ServerClock, {
   /** Local time corrected by the last measured offset (ms). Never makes a request. */
@@ -49,8 +58,31 @@ const decodeServerTime = Schema.decodeUnknownEither(ServerTime)
  * Builds the clock over an `HttpClient` (unsigned requests to the configured base URL).
  *
  * @example
- * import { ServerClock } from "@broker-history/client"
- * const make = ServerClock.make
+ * ```ts
+ * import { BrokerConfig, ServerClock } from "@broker-history/client"
+ * import { HttpClient, HttpClientResponse } from "@effect/platform"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * // A stand-in service whose clock is 5 seconds ahead.
+ * const FiveSecondsAhead = Layer.succeed(
+ *   HttpClient.HttpClient,
+ *   HttpClient.make((request) =>
+ *     Effect.sync(() =>
+ *       HttpClientResponse.fromWeb(request, new Response(JSON.stringify({ serverTime: Date.now() + 5_000 })))
+ *     )
+ *   )
+ * )
+ * const offset = await ServerClock.make.pipe(
+ *   Effect.flatMap((clock) => clock.sync),
+ *   Effect.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })),
+ *   Effect.provide(FiveSecondsAhead),
+ *   Effect.runPromise
+ * )
+ * assert.ok(Math.abs(offset - 5_000) < 100)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, BrokerConfig | HttpClient.HttpClient> = Effect
   .gen(function*() {
@@ -109,8 +141,19 @@ export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, Broker
  * The clock, measuring against the configured service.
  *
  * @example
- * import { ServerClock } from "@broker-history/client"
- * const ClockLive = ServerClock.layer // needs BrokerConfig and an HttpClient
+ * ```ts
+ * import { BrokerConfig, ServerClock } from "@broker-history/client"
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer } from "effect"
+ *
+ * const ClockLive = ServerClock.layer.pipe(
+ *   Layer.provide(BrokerConfig.layerConfig()),
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<ServerClock, never, BrokerConfig | HttpClient.HttpClient> = Layer.effect(
   ServerClock,
@@ -121,8 +164,16 @@ export const layer: Layer.Layer<ServerClock, never, BrokerConfig | HttpClient.Ht
  * A clock with a fixed offset that never calls the service (tests, or when time is known good).
  *
  * @example
+ * ```ts
  * import { ServerClock } from "@broker-history/client"
- * const LocalTime = ServerClock.layerFixed(0)
+ * import { Effect } from "effect"
+ *
+ * const measured = Effect.flatMap(ServerClock.ServerClock, (clock) => clock.sync)
+ * assert.strictEqual(Effect.runSync(Effect.provide(measured, ServerClock.layerFixed(250))), 250)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerFixed = (offsetMillis: number): Layer.Layer<ServerClock> => {
   const now = Effect.map(Clock.currentTimeMillis, (local) => local + offsetMillis)

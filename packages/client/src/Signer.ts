@@ -17,9 +17,19 @@ import { BrokerConfig } from "./BrokerConfig.js"
  * the signature as lowercase hex.
  *
  * @example
+ * ```ts
  * import { Signer } from "@broker-history/client"
  * import { Effect, Layer } from "effect"
- * const Fixed = Layer.succeed(Signer.Signer, { sign: (_payload) => Effect.succeed("00".repeat(32)) })
+ *
+ * // A signer backed by a key-management service: the secret never enters this process.
+ * declare const kms: { readonly hmacSha256Hex: (keyId: string, payload: string) => Promise<string> }
+ * const KmsSigner = Layer.succeed(Signer.Signer, {
+ *   sign: (payload) => Effect.promise(() => kms.hmacSha256Hex("broker-api-secret", payload))
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class Signer extends Context.Tag("@broker-history/client/Signer")<Signer, {
   readonly sign: (payload: string) => Effect.Effect<string>
@@ -30,9 +40,22 @@ export class Signer extends Context.Tag("@broker-history/client/Signer")<Signer,
  * signature is one `crypto.subtle.sign`.
  *
  * @example
+ * ```ts
  * import { Signer } from "@broker-history/client"
  * import { Effect, Redacted } from "effect"
- * const signature = Effect.flatMap(Signer.makeHmacSha256(Redacted.make("secret")), (signer) => signer.sign("a=1"))
+ *
+ * const signature = Effect.flatMap(
+ *   Signer.makeHmacSha256(Redacted.make("45d0b3c26f2644f19bfb98b07741b2f5")),
+ *   (signer) => signer.sign("fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087")
+ * )
+ * assert.strictEqual(
+ *   await Effect.runPromise(signature),
+ *   "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
  */
 export const makeHmacSha256 = (secretKey: Redacted.Redacted<string>): Effect.Effect<Context.Tag.Service<Signer>> =>
   Effect.map(
@@ -44,11 +67,19 @@ export const makeHmacSha256 = (secretKey: Redacted.Redacted<string>): Effect.Eff
  * HMAC-SHA256 with `BrokerConfig`'s `secretKey`, as the service expects, through WebCrypto.
  *
  * @example
+ * ```ts
  * import { BrokerConfig, Signer } from "@broker-history/client"
- * import { Layer, Redacted } from "effect"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
  * const SignerLive = Signer.layerHmacSha256.pipe(
- *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("k"), secretKey: Redacted.make("s") }))
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
  * )
+ * const signature = Effect.flatMap(Signer.Signer, (signer) => signer.sign("a=1&timestamp=1644489390087"))
+ * assert.match(await Effect.runPromise(Effect.provide(signature, SignerLive)), /^[0-9a-f]{64}$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerHmacSha256: Layer.Layer<Signer, never, BrokerConfig> = Layer.effect(
   Signer,

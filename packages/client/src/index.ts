@@ -1,23 +1,155 @@
 /**
- * @broker-history/client: typed, signed, rate-limited access to a broker's sub-account transfer
+ * `@broker-history/client`: typed, signed, rate-limited access to a broker's sub-account transfer
  * and deposit history.
  *
  * @since 0.1.0
  */
+// docgen reads the first statement's leading comment as the module's; this erased type-only import
+// keeps that comment from also being read as the documentation of the first re-export.
+import type {} from "./BrokerConfig.js"
 
-/** Client configuration (options or environment). */
+/**
+ * Client configuration (options or environment).
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Redacted } from "effect"
+ *
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as BrokerConfig from "./BrokerConfig.js"
-/** The typed failures of every call. */
+/**
+ * The typed failures of every call.
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * const error = new BrokerError.TransportError({
+ *   request: { endpoint: "transferHistory" },
+ *   reason: "Connect",
+ *   description: "ECONNREFUSED",
+ *   attempts: 6
+ * })
+ * assert.strictEqual(BrokerError.isRetryable(error), true)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as BrokerError from "./BrokerError.js"
-/** The endpoint calls. */
+/**
+ * The endpoint calls.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect } from "effect"
+ *
+ * const firstPage = Effect.flatMap(
+ *   BrokerHistory.BrokerHistory,
+ *   (history) => history.depositHistory({ coin: "USDT", limit: 1000 })
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as BrokerHistory from "./BrokerHistory.js"
-/** The signed request pipeline. */
+/**
+ * The signed request pipeline.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHttpClient } from "@broker-history/client"
+ * import { Endpoint, TransferRecord } from "@broker-history/domain"
+ * import { Effect } from "effect"
+ *
+ * const page = Effect.flatMap(
+ *   BrokerHttpClient.BrokerHttpClient,
+ *   (client) =>
+ *     client.get(
+ *       Endpoint.transferHistory,
+ *       [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]],
+ *       TransferRecord.TransferPage
+ *     )
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as BrokerHttpClient from "./BrokerHttpClient.js"
-/** Stream checkpoints and change elements. */
+/**
+ * Stream checkpoints and change elements.
+ *
+ * @example
+ * ```ts
+ * import { Checkpoint } from "@broker-history/client"
+ * import { Either } from "effect"
+ *
+ * const text = Checkpoint.encode({ time: 1735689600000, ids: ["42"] })
+ * assert.deepStrictEqual(Checkpoint.decode(text), Either.right({ time: 1735689600000, ids: ["42"] }))
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Checkpoint from "./Checkpoint.js"
-/** The full-history walk (windows, ordering, dedup, follow). */
+/**
+ * The full-history walk (windows, ordering, dedup, follow).
+ *
+ * @example
+ * ```ts
+ * import { FullHistory } from "@broker-history/client"
+ * import { Chunk, Effect, Stream } from "effect"
+ *
+ * const rows = [{ id: "a", t: 1 }, { id: "b", t: 2 }]
+ * const walk = FullHistory.records({
+ *   fetch: (startTime, endTime) => Effect.succeed(rows.filter((r) => r.t >= startTime && r.t <= endTime)),
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t,
+ *   fingerprint: (r) => r.id,
+ *   limit: 10,
+ *   maxWindow: undefined,
+ *   since: 0,
+ *   until: 10,
+ *   concurrency: 1
+ * })
+ * assert.deepStrictEqual(Chunk.toReadonlyArray(Effect.runSync(Stream.runCollect(walk))), rows)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as FullHistory from "./FullHistory.js"
-/** The service's clock offset. */
+/**
+ * The service's clock offset.
+ *
+ * @example
+ * ```ts
+ * import { ServerClock } from "@broker-history/client"
+ * import { Effect } from "effect"
+ *
+ * const offset = Effect.flatMap(ServerClock.ServerClock, (clock) => clock.offset)
+ * assert.strictEqual(Effect.runSync(Effect.provide(offset, ServerClock.layerFixed(-40))), -40)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as ServerClock from "./ServerClock.js"
-/** Request signing. */
+/**
+ * Request signing.
+ *
+ * @example
+ * ```ts
+ * import { Signer } from "@broker-history/client"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const signature = Effect.flatMap(Signer.makeHmacSha256(Redacted.make("secret")), (signer) => signer.sign("a=1"))
+ * assert.match(await Effect.runPromise(signature), /^[0-9a-f]{64}$/)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Signer from "./Signer.js"
