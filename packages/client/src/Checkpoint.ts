@@ -13,9 +13,20 @@ import * as Schema from "effect/Schema"
  * Schema of a checkpoint (JSON-safe).
  *
  * @example
+ * ```ts
  * import { Checkpoint } from "@broker-history/client"
- * import { Schema } from "effect"
- * Schema.decodeUnknownSync(Checkpoint.Checkpoint)({ time: 1700000000000, ids: ["42"] })
+ * import { Either, Schema } from "effect"
+ *
+ * const decode = Schema.decodeUnknownEither(Checkpoint.Checkpoint)
+ * assert.deepStrictEqual(
+ *   decode({ time: 1700000000000, ids: ["42"] }),
+ *   Either.right({ time: 1700000000000, ids: ["42"] })
+ * )
+ * assert.ok(Either.isLeft(decode({ time: 1.5, ids: [] })))
+ * ```
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const Checkpoint = Schema.Struct({
   time: Schema.Number.pipe(Schema.int(), Schema.nonNegative()),
@@ -26,8 +37,16 @@ export const Checkpoint = Schema.Struct({
  * A checkpoint.
  *
  * @example
- * import type { Checkpoint } from "@broker-history/client"
- * const start: Checkpoint.Checkpoint = { time: 0, ids: [] }
+ * ```ts
+ * import { Checkpoint } from "@broker-history/client"
+ *
+ * // Every record before 2025-01-01 has been emitted, and of those at that millisecond, "42" and "43".
+ * const start: Checkpoint.Checkpoint = { time: Date.UTC(2025, 0, 1), ids: ["42", "43"] }
+ * assert.strictEqual(Checkpoint.encode(start), `{"time":1735689600000,"ids":["42","43"]}`)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Checkpoint = typeof Checkpoint.Type
 
@@ -35,8 +54,14 @@ export type Checkpoint = typeof Checkpoint.Type
  * The checkpoint as JSON text, to store.
  *
  * @example
+ * ```ts
  * import { Checkpoint } from "@broker-history/client"
- * Checkpoint.encode({ time: 5, ids: ["a"] }) // '{"time":5,"ids":["a"]}'
+ *
+ * assert.strictEqual(Checkpoint.encode({ time: 5, ids: ["a"] }), `{"time":5,"ids":["a"]}`)
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const encode = (checkpoint: Checkpoint): string => JSON.stringify(checkpoint)
 
@@ -45,9 +70,15 @@ export const encode = (checkpoint: Checkpoint): string => JSON.stringify(checkpo
  * text (not JSON, not an object, a time that is not Unix ms, ids that are not texts).
  *
  * @example
+ * ```ts
  * import { Checkpoint } from "@broker-history/client"
- * new Checkpoint.CheckpointError({ text: "null", problem: "is null, not an object { time, ids }" }).message
- * // "the checkpoint null is null, not an object { time, ids }"
+ *
+ * const error = new Checkpoint.CheckpointError({ text: "null", problem: "is null, not an object { time, ids }" })
+ * assert.strictEqual(error.message, "the checkpoint null is null, not an object { time, ids }")
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class CheckpointError extends Schema.TaggedError<CheckpointError>("@broker-history/client/CheckpointError")(
   "CheckpointError",
@@ -105,10 +136,18 @@ const decodeJson = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
  * wrong with the text. Never throws.
  *
  * @example
+ * ```ts
  * import { Checkpoint } from "@broker-history/client"
  * import { Either } from "effect"
- * Checkpoint.decode('{"time":5,"ids":["a"]}') // Either.right({ time: 5, ids: ["a"] })
- * Either.isLeft(Checkpoint.decode("{garbage")) // true
+ *
+ * assert.deepStrictEqual(Checkpoint.decode(`{"time":5,"ids":["a"]}`), Either.right({ time: 5, ids: ["a"] }))
+ * const damaged = Checkpoint.decode(`{"time":5}`)
+ * assert.ok(Either.isLeft(damaged))
+ * assert.strictEqual(damaged.left.message, `the checkpoint {"time":5} has no ids (the ids of the records at its time)`)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const decode = (json: string): Either.Either<Checkpoint, CheckpointError> => {
   const problem = problemOf(json)
@@ -125,9 +164,30 @@ export const decode = (json: string): Either.Either<Checkpoint, CheckpointError>
  * before (follow mode: status or confirmations changed), and the checkpoint after it.
  *
  * @example
+ * ```ts
  * import type { Checkpoint } from "@broker-history/client"
- * import type { TransferRecord } from "@broker-history/domain"
- * const show = (c: Checkpoint.Change<TransferRecord.TransferRecord>) => `${c.kind} ${c.record.tranId}`
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const show = (change: Checkpoint.Change<TransferRecord.TransferRecord>) =>
+ *   `${change.kind} ${change.record.tranId} ${change.record.status}`
+ *
+ * // A transfer seen before as PENDING, now SUCCESS (follow mode):
+ * const record = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: 42,
+ *   asset: "BTC",
+ *   amount: "1",
+ *   status: "SUCCESS",
+ *   timestamp: 1735689600000
+ * })
+ * assert.strictEqual(
+ *   show({ kind: "update", record, checkpoint: { time: 1735689600000, ids: ["42"] } }),
+ *   "update 42 SUCCESS"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Change<A> {
   readonly kind: "new" | "update"
