@@ -14,7 +14,6 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ExitCode from "./ExitCode.js"
-import * as OptionalDependency from "./OptionalDependency.js"
 
 /**
  * What the streams returned was not exactly the service's data.
@@ -78,10 +77,8 @@ export const config: Config.Config<Options> = Config.all({
  * Effect.runPromise(Demo.run({ ...Demo.defaults, transfers: 1000, deposits: 200 }))
  */
 export const run = (options: Options) =>
-  Effect.flatMap(
-    OptionalDependency.load("broker-history demo", () => import("./internal/DemoProgram.js")),
-    (program) => program.run(options)
-  )
+  // Loaded only now: the program starts the reference service, which the other commands never load.
+  Effect.flatMap(Effect.promise(() => import("./internal/DemoProgram.js")), (program) => program.run(options))
 
 const optionalInteger = (name: string, env: string, fallback: number, text: string) =>
   CliOptions.integer(name).pipe(

@@ -175,7 +175,6 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
           }); check --db (path or URL, permissions, the server is running)`
         }
       case "OutputError":
-      case "NotInstalled":
       case "SyncSetupError":
       case "ReferenceServerStartError":
         return { kind: "other", message }

@@ -5,25 +5,16 @@
  *
  * @since 0.1.0
  */
-import { CommandLine, ReferenceServer } from "@broker-history/server"
+import * as CommandLine from "@broker-history/server/CommandLine"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as HashSet from "effect/HashSet"
-import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as ExitCode from "./ExitCode.js"
 import { verbose } from "./Export.js"
-
-// One plain line per log entry, as the server program prints them: meant to be read and grepped.
-const lineLogger = Logger.make(({ date, logLevel, message }) => {
-  const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
-  const line = `${date.toISOString()} ${logLevel.label} ${text}`
-  if (logLevel._tag === "Error" || logLevel._tag === "Fatal") process.stderr.write(line + "\n")
-  else process.stdout.write(line + "\n")
-})
 
 const describeSwitch = (s: (typeof CommandLine.switches)[number]) =>
   `${s.description} (env ${s.env}, default ${s.fallback})`
@@ -74,11 +65,14 @@ export const command = Command.make(
       if (Either.isLeft(parsed)) return yield* Effect.fail(new ExitCode.UsageError({ message: parsed.left }))
       if (parsed.right._tag === "Help") return
       const options = parsed.right.options
-      yield* ReferenceServer.serveForever(options)
+      // The service (and its SQLite driver) is loaded only now: other commands never load it.
+      const ReferenceServer = yield* Effect.promise(() => import("@broker-history/server/ReferenceServer"))
+      yield* ReferenceServer.serveForever(options).pipe(
+        // The service's lines replace every logger in place (the command line's own logfmt one on
+        // stderr included): `Logger.replace` of the default logger would print each line twice.
+        Effect.locally(FiberRef.currentLoggers, HashSet.make(ReferenceServer.lineLogger))
+      )
     }).pipe(
-      // The service's lines replace every logger in place (the command line's own logfmt one on
-      // stderr included): `Logger.replace` of the default logger would print each line twice.
-      Effect.locally(FiberRef.currentLoggers, HashSet.make(lineLogger)),
       ExitCode.report(flags.verbose)
     )
 ).pipe(Command.withDescription(

@@ -13,8 +13,6 @@
  */
 import { Checkpoint } from "@broker-history/client"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
-import * as PgClient from "@effect/sql-pg/PgClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
@@ -391,12 +389,25 @@ const setupError = (db: string) => (error: unknown) =>
  * const StoreLive = SyncStore.layer("sync.db")
  */
 export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
+  // Each driver is loaded when its database is opened: the export commands load neither.
   const client: Layer.Layer<SqlClient.SqlClient, unknown> = isPostgres(db)
-    ? PgClient.layer({ url: Redacted.make(db), applicationName: "broker-history sync" })
-    : SqliteClient.layer({ filename: db })
+    ? Layer.unwrapEffect(Effect.map(
+      Effect.promise(() => import("@effect/sql-pg/PgClient")),
+      (PgClient) => PgClient.layer({ url: Redacted.make(db), applicationName: "broker-history sync" })
+    ))
+    : Layer.unwrapEffect(Effect.map(
+      Effect.promise(() => import("@broker-history/server/Store")).pipe(
+        Effect.flatMap((Store) => Store.sqliteDriver),
+        Effect.mapError((missing) => new SyncSetupError({ message: missing.message }))
+      ),
+      (SqliteClient) => SqliteClient.layer({ filename: db })
+    ))
   return Layer.effect(SyncStore, make(isPostgres(db) ? "pg" : "sqlite")).pipe(
     Layer.provide(client),
     // Opening a SQLite file in a missing directory throws (a defect): it is a setup failure too.
-    Layer.catchAllCause((cause) => Layer.fail(setupError(db)(Cause.squash(cause))))
+    Layer.catchAllCause((cause) => {
+      const failure = Cause.squash(cause)
+      return Layer.fail(failure instanceof SyncSetupError ? failure : setupError(db)(failure))
+    })
   )
 }

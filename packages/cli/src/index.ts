@@ -16,8 +16,6 @@ export * as Csv from "./Csv.js"
 export * as ExitCode from "./ExitCode.js"
 /** The transfers/deposits export commands. */
 export * as Export from "./Export.js"
-/** Commands that load optional dependencies when they run. */
-export * as OptionalDependency from "./OptionalDependency.js"
 /** Stdout or file output with backpressure. */
 export * as Output from "./Output.js"
 /** The progress line and summary. */

@@ -45,7 +45,7 @@ describe("serve at start", () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain("broker-history: --host 192.0.2.1 is not a loopback address")
     expect(result.stderr).toContain("--key apiKey:secretKey:PERMS")
-    expect(result.stdout).not.toMatch(/listening on/)
+    expect(result.stdout + result.stderr).not.toMatch(/listening on/)
   }, 60_000)
 
   it("the listening line names the seeded sub-accounts and their count", async () => {
@@ -54,8 +54,8 @@ describe("serve at start", () => {
       cliEnv("http://unused.invalid"),
       60_000
     )
-    await until(() => /listening on .*\n/.test(server.stdout()), 30_000, "the server to listen")
-    expect(server.stdout()).toContain("sub-accounts: sub001@broker.test … sub007@broker.test (7)")
+    await until(() => /listening on .*\n/.test(server.stderr()), 30_000, "the server to listen")
+    expect(server.stderr()).toContain("sub-accounts: sub001@broker.test … sub007@broker.test (7)")
     server.process.kill("SIGTERM")
     expect((await server.done).code).toBe(0)
   }, 60_000)

@@ -7,11 +7,11 @@
 import * as Either from "effect/Either"
 import * as Net from "node:net"
 import { parseArgs } from "node:util"
+import * as Accounts from "./Accounts.js"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
 import type { FaultOptions } from "./Faults.js"
 import type { Options } from "./ReferenceServer.js"
-import * as Seed from "./Seed.js"
 
 type Kind = "text" | "integer" | "probability" | "boolean" | "keys"
 
@@ -85,7 +85,7 @@ export const switches: ReadonlyArray<Switch> = [
     flag: "master-account",
     env: "BROKER_SERVER_MASTER_ACCOUNT",
     kind: "text",
-    fallback: Seed.masterAccount,
+    fallback: Accounts.masterAccount,
     description: "name answered for the master account"
   },
   {
@@ -372,7 +372,7 @@ export const parse = (
     maxWindow: { transfers: maxTransfers, deposits: maxDeposits },
     faults,
     logRequests: boolean("log") ?? true,
-    masterAccount: text("master-account") ?? Seed.masterAccount
+    masterAccount: text("master-account") ?? Accounts.masterAccount
   }
   const port = options.port ?? 0
   if (port > 65535) errors.push(`--port must be at most 65535, got ${port}`)

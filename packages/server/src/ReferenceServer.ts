@@ -21,10 +21,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Http from "node:http"
 import type * as Net from "node:net"
+import * as Accounts from "./Accounts.js"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Authentication from "./Authentication.js"
@@ -46,7 +48,7 @@ import * as WireFormat from "./WireFormat.js"
  * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
  * - `faults`: fault injection (default off);
  * - `logRequests`: one log line per request: method, path (never the query string), status, duration;
- * - `masterAccount`: the name answered for the master account (default `Seed.masterAccount`).
+ * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`).
  *
  * @example
  * import type { ReferenceServer } from "@broker-history/server"
@@ -303,16 +305,16 @@ const make = (options: Options) =>
         seeded = true
       }
     }
-    // The seed draws from `Seed.subAccountNames` (at least two); a history kept in a database file
+    // The seed draws from `Accounts.subAccountNames` (at least two); a history kept in a database file
     // is read back instead, since it may come from other seed options.
     const subAccounts = seeded
-      ? Seed.subAccountNames(Math.max(2, options.seed?.subAccounts ?? 40))
+      ? Accounts.subAccountNames(Math.max(2, options.seed?.subAccounts ?? 40))
       : yield* Effect.map(store.allTransfers(), (rows) =>
         [...new Set(rows.flatMap((r) => [r.fromAccount, r.toAccount]).filter((a) => a !== null))].sort())
     // The reference service keeps no creation times: every sub-account is listed as of the start.
     const listedSince = Date.now()
 
-    const masterAccount = options.masterAccount ?? Seed.masterAccount
+    const masterAccount = options.masterAccount ?? Accounts.masterAccount
     const maxWindow: HistoryQuery.MaxWindow = {
       transfers: options.maxWindow?.transfers,
       deposits: options.maxWindow?.deposits ?? HistoryQuery.defaultMaxWindow.deposits
@@ -559,6 +561,22 @@ export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, Start
       )
     )
   )
+
+/**
+ * The service's log: one plain line per entry (`time LEVEL message`), all on stderr, meant to be
+ * read and grepped by people. The logger of `main.ts` and of the CLI's `serve`.
+ *
+ * @example
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect, Logger } from "effect"
+ * const program = ReferenceServer.serveForever({ port: 0 }).pipe(
+ *   Effect.provide(Logger.replace(Logger.defaultLogger, ReferenceServer.lineLogger))
+ * )
+ */
+export const lineLogger: Logger.Logger<unknown, void> = Logger.make(({ date, logLevel, message }) => {
+  const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+  process.stderr.write(`${date.toISOString()} ${logLevel.label} ${text}\n`)
+})
 
 /**
  * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists)

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { subAccountNames } from "./Accounts.js"
 import * as Prng from "./Prng.js"
 import * as Store from "./Store.js"
 import type { DepositRow, TransferRow } from "./Store.js"
@@ -28,25 +29,6 @@ export interface SeedOptions {
 }
 
 const yearMillis = 365 * 24 * 60 * 60 * 1000
-
-/**
- * The master account's name in answers (stored as `null`).
- *
- * @example
- * import { Seed } from "@broker-history/server"
- * Seed.masterAccount // "master@broker.test"
- */
-export const masterAccount = "master@broker.test"
-
-/**
- * The sub-account names a seed uses: `sub001@broker.test`, `sub002@broker.test`, ….
- *
- * @example
- * import { Seed } from "@broker-history/server"
- * Seed.subAccountNames(2) // ["sub001@broker.test", "sub002@broker.test"]
- */
-export const subAccountNames = (count: number): ReadonlyArray<string> =>
-  Array.from({ length: count }, (_, i) => `sub${String(i + 1).padStart(3, "0")}@broker.test`)
 
 const accountTypes = ["SPOT", "FUTURES"] as const
 const typePairs: ReadonlyArray<readonly [string, string]> = accountTypes.flatMap((from) =>

@@ -4,13 +4,14 @@
  *
  * @since 0.1.0
  */
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import type { ConfigError } from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -386,11 +387,44 @@ export const layer: Layer.Layer<Store, MigrationError | SqlError, SqlClient.SqlC
 )
 
 /**
+ * The SQLite driver (`@effect/sql-sqlite-node` over better-sqlite3) could not be loaded: it is an
+ * optional dependency, compiled on install, and did not build or was left out.
+ *
+ * @example
+ * import { Store } from "@broker-history/server"
+ * new Store.SqliteDriverMissing({ reason: "Cannot find package 'better-sqlite3'" }).message
+ */
+export class SqliteDriverMissing extends Data.TaggedError("SqliteDriverMissing")<{ readonly reason: string }> {
+  override get message(): string {
+    return `the SQLite driver is not installed (${this.reason}): @effect/sql-sqlite-node and better-sqlite3 are ` +
+      "optional dependencies, compiled on install; reinstall where Python 3, make and a C++ compiler are available"
+  }
+}
+
+/**
+ * The SQLite driver's module, loaded on first use, so that importing this package loads no native
+ * code until a database is opened.
+ *
+ * @example
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * const memory = Effect.map(Store.sqliteDriver, (SqliteClient) => SqliteClient.layer({ filename: ":memory:" }))
+ */
+export const sqliteDriver: Effect.Effect<typeof SqliteClient, SqliteDriverMissing> = Effect.tryPromise({
+  try: () => import("@effect/sql-sqlite-node/SqliteClient"),
+  catch: (cause) => new SqliteDriverMissing({ reason: String((cause as Error)?.message ?? cause).split("\n")[0] })
+})
+
+/**
  * The store in a SQLite database: a file path (created and migrated if new) or `":memory:"`.
  *
  * @example
  * import { Store } from "@broker-history/server"
  * const layer = Store.layerSqlite(":memory:")
  */
-export const layerSqlite = (filename: string): Layer.Layer<Store, MigrationError | SqlError | ConfigError> =>
-  layer.pipe(Layer.provide(SqliteClient.layer({ filename })))
+export const layerSqlite = (
+  filename: string
+): Layer.Layer<Store, MigrationError | SqlError | ConfigError | SqliteDriverMissing> =>
+  Layer.unwrapEffect(
+    Effect.map(sqliteDriver, (SqliteClient) => layer.pipe(Layer.provide(SqliteClient.layer({ filename }))))
+  )

@@ -4,6 +4,8 @@
  * @since 0.1.0
  */
 
+/** The master account's and the seeded sub-accounts' names. */
+export * as Accounts from "./Accounts.js"
 /** API keys, their secrets and permissions. */
 export * as ApiKeys from "./ApiKeys.js"
 /** The database schema as migrations. */

@@ -10,14 +10,6 @@ import * as Logger from "effect/Logger"
 import * as CommandLine from "./CommandLine.js"
 import * as ReferenceServer from "./ReferenceServer.js"
 
-// One plain line per log entry: the request lines are meant to be read (and grepped) by people.
-const lineLogger = Logger.make(({ date, logLevel, message }) => {
-  const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
-  const line = `${date.toISOString()} ${logLevel.label} ${text}`
-  if (logLevel._tag === "Error" || logLevel._tag === "Fatal") console.error(line)
-  else console.log(line)
-})
-
 const command = CommandLine.parse(process.argv.slice(2), process.env)
 
 if (Either.isLeft(command)) {
@@ -35,7 +27,7 @@ if (Either.isLeft(command)) {
         console.error(error.message)
         process.exitCode = 1
       })),
-    Effect.provide(Logger.replace(Logger.defaultLogger, lineLogger))
+    Effect.provide(Logger.replace(Logger.defaultLogger, ReferenceServer.lineLogger))
   )
   NodeRuntime.runMain(program, { disablePrettyLogger: true })
 }

@@ -7,7 +7,7 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys, ReferenceServer, Seed } from "../src/index.js"
+import { Accounts, ApiKeys, ReferenceServer } from "../src/index.js"
 import { depositsPath, signedTarget, transfersPath } from "./support/Requests.js"
 
 const subAccountListPath = "/api/v3/broker/sub-account/list"
@@ -172,13 +172,13 @@ describe("sub-account list", () => {
     const reply = await list([["limit", "200"]])
     expect(reply.status).toBe(200)
     const body = JSON.parse(reply.body) as ReadonlyArray<{ subAccount: string; note: string; timestamp: number }>
-    expect(body.map((s) => s.subAccount)).toEqual(Seed.subAccountNames(4))
+    expect(body.map((s) => s.subAccount)).toEqual(Accounts.subAccountNames(4))
     for (const s of body) expect(typeof s.timestamp).toBe("number")
   })
 
   it("pages (default limit 10) and filters by subAccount", async () => {
     const first = JSON.parse((await list([["limit", "3"]])).body) as ReadonlyArray<{ subAccount: string }>
-    expect(first.map((s) => s.subAccount)).toEqual(Seed.subAccountNames(3))
+    expect(first.map((s) => s.subAccount)).toEqual(Accounts.subAccountNames(3))
     const second = JSON.parse((await list([["page", "2"], ["limit", "3"]])).body) as ReadonlyArray<
       { subAccount: string }
     >
@@ -229,10 +229,10 @@ describe("sub-account list", () => {
       )))
     try {
       const first = await subAccountsOf({ database, seed: { seed: 5, transfers: 300, deposits: 0, subAccounts: 3 } })
-      expect(first).toEqual(Seed.subAccountNames(3))
+      expect(first).toEqual(Accounts.subAccountNames(3))
       // Seeded once: the second start keeps the history, so its own seed options do not apply.
       const again = await subAccountsOf({ database, seed: { seed: 5, transfers: 300, deposits: 0, subAccounts: 9 } })
-      expect(again).toEqual(Seed.subAccountNames(3))
+      expect(again).toEqual(Accounts.subAccountNames(3))
       expect(await subAccountsOf({ seed: undefined })).toEqual([])
     } finally {
       Fs.rmSync(dir, { recursive: true, force: true })

@@ -29,8 +29,8 @@ const cleanEnv = (): Record<string, string> => {
 }
 
 /**
- * Runs `src/main.ts args…`; resolves when it exits, or (when `until` is given) as soon as stdout
- * matches, then stops it with SIGTERM. Killed with SIGKILL after `timeoutMs` in any case.
+ * Runs `src/main.ts args…`; resolves when it exits, or (when `until` is given) as soon as its log
+ * (stderr) matches, then stops it with SIGTERM. Killed with SIGKILL after `timeoutMs` in any case.
  */
 const run = (args: ReadonlyArray<string>, until?: RegExp, timeoutMs = 30_000) =>
   new Promise<Result>((resolve) => {
@@ -42,11 +42,11 @@ const run = (args: ReadonlyArray<string>, until?: RegExp, timeoutMs = 30_000) =>
     children.add(child)
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d
-      if (until !== undefined && until.test(stdout)) child.kill("SIGTERM")
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d
+      if (until !== undefined && until.test(stderr)) child.kill("SIGTERM")
     })
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.on("close", (code) => {
       clearTimeout(timer)
@@ -89,7 +89,7 @@ describe("main.ts at start", () => {
     expect(result.stderr).toContain("--host 192.0.2.1 is not a loopback address")
     expect(result.stderr).toContain("--key apiKey:secretKey:PERMS")
     expect(result.stderr).toContain("--host 127.0.0.1")
-    expect(result.stdout).not.toMatch(/listening on/)
+    expect(result.stdout + result.stderr).not.toMatch(/listening on/)
   }, 40_000)
 
   it("the listening line names the seeded sub-accounts and their count", async () => {
@@ -97,10 +97,10 @@ describe("main.ts at start", () => {
       ["--port", "0", "--transfers", "200", "--deposits", "20", "--sub-accounts", "5", "--no-log"],
       /listening on .*\n/
     )
-    const line = /.*listening on .*/.exec(result.stdout)?.[0] ?? ""
+    const line = /.*listening on .*/.exec(result.stderr)?.[0] ?? ""
     expect(line).toContain("sub-accounts: sub001@broker.test … sub005@broker.test (5)")
     const many = await run(["--port", "0", "--transfers", "200", "--deposits", "20", "--no-log"], /listening on .*\n/)
-    expect(many.stdout).toContain("sub-accounts: sub001@broker.test … sub040@broker.test (40)")
+    expect(many.stderr).toContain("sub-accounts: sub001@broker.test … sub040@broker.test (40)")
   }, 60_000)
 })
 

@@ -7,7 +7,7 @@
 import type { BrokerHistory as BrokerHistoryNs } from "@broker-history/client"
 import { BrokerConfig, BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
-import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
+import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -59,7 +59,7 @@ const program = (concurrency: number) =>
     // One transfer query covers one account pair and one account-type pair; an omitted account is
     // the master account. Read the master's own transfers and master↔sub for every sub-account.
     const types = [["SPOT", "FUTURES"], ["FUTURES", "SPOT"], ["SPOT", "SPOT"], ["FUTURES", "FUTURES"]] as const
-    const subs = Seed.subAccountNames(40)
+    const subs = Accounts.subAccountNames(40)
     const queries: Array<Omit<BrokerHistoryNs.TransferStreamQuery, "follow">> = types.flatMap((
       [fromAccountType, toAccountType]
     ) => [
