@@ -97,19 +97,26 @@ export const killDuringBackfill = async (running: Running, db: string, seed: num
   expect(first.code).toBe(0)
   const random = Prng.mulberry32(seed)
   // Slow enough that the backfill takes a few seconds.
-  const slow = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "15" })
+  const slow = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "10" })
   const runs: Array<string> = []
   let progressSeen = 0
   const progressOf = async () =>
-    JSON.stringify((await readCheckpointRows(db).catch(() => [])).map((r) => [r.backfill_since, r.backfill_checkpoint]))
+    (await readCheckpointRows(db).catch(() => [])).filter((r) => r.backfill_since !== null).map((r) =>
+      JSON.stringify([r.stream, r.backfill_since, r.backfill_checkpoint])
+    ).join(" ")
   for (let k = 0; k < 3; k++) {
     const child = spawn(syncSince(db, String(to), 15), slow)
-    const before = await progressOf()
+    // Killed as soon as the seeded n-th new state of backfill progress (a batch committed with its
+    // rows, the backfill not done) is seen: the state a crash must survive.
+    let seen = await progressOf()
+    let changes = 1 + Math.floor(random() * 4)
     const deadline = Date.now() + 30_000
-    while (Date.now() < deadline && child.process.exitCode === null && (await progressOf()) === before) {
-      await sleep(50)
+    while (Date.now() < deadline && child.process.exitCode === null && changes > 0) {
+      await sleep(20)
+      const now = await progressOf()
+      if (now !== seen && now !== "") changes--
+      seen = now
     }
-    await sleep(Math.floor(random() * 300))
     const exited = child.process.exitCode !== null
     if (!exited) child.process.kill("SIGKILL")
     const result = await child.done
