@@ -71,7 +71,7 @@ export interface Settings {
 }
 
 /**
- * The configuration service.
+ * The configuration service: its value is the resolved `Settings`.
  *
  * @example
  * ```ts

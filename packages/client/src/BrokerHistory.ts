@@ -198,7 +198,14 @@ export const defaultLookback: Duration.Duration = Duration.days(365)
 export const defaultSettlement: Duration.Duration = Duration.days(1)
 
 /**
- * The broker history service.
+ * The broker history service:
+ *
+ * - `transferHistory` / `depositHistory`: one request with exactly the parameters given, validated
+ *   first (a bad parameter fails with `InvalidQuery` and nothing is sent).
+ * - `transfers` / `deposits`: the complete history of the range as a lazy stream: every record once,
+ *   ascending by time (ties by id), in bounded memory. It ends at `until`.
+ * - `transferChanges` / `depositChanges`: the same, each record with `kind` and the checkpoint to
+ *   resume after it; with `follow` it never ends and also emits updates of records already seen.
  *
  * @example
  * ```ts

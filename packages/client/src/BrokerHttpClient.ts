@@ -25,7 +25,9 @@ import type { ServerClock } from "./ServerClock.js"
 import type { Signer } from "./Signer.js"
 
 /**
- * The signed-request service.
+ * The signed-request service: `get(endpoint, params, schema)` is one signed GET of `endpoint` with
+ * the business `params` (in the order given), retried as configured, its JSON body decoded with
+ * `schema`.
  *
  * @example
  * ```ts

@@ -22,7 +22,10 @@ import * as Answer from "./internal/Answer.js"
 import * as Retry from "./internal/Retry.js"
 
 /**
- * Server-time service.
+ * Server-time service: `now` (local time corrected by the last measured offset; never makes a
+ * request), `offset` (server time minus local time, ms), `sync` (measures the offset now with one
+ * `GET /api/v3/time`, retried like any request) and `serverNow` (the server's "now", measuring the
+ * offset first if it was never measured).
  *
  * @example
  * ```ts

@@ -14,7 +14,7 @@ import { BrokerConfig } from "./BrokerConfig.js"
 
 /**
  * Signs the exact query string that will be sent (without the `signature` parameter) and returns
- * the signature as lowercase hex.
+ * the signature as lowercase hex: `sign(payload)`.
  *
  * @example
  * ```ts
