@@ -15,7 +15,6 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/scripts/consumer"
 cd "$ROOT"
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
-pnpm() { npx --yes "pnpm@${PNPM_VERSION}" "$@"; }
 export CI="${CI:-true}" NO_COLOR=1 FORCE_COLOR=0
 PACKAGES=(domain client server cli)
 DEMO_KEY=mx0vglDEMOKEY0000000000000000000
