@@ -541,7 +541,7 @@ export const command = Command.make("sync", {
   resetStream: Options.text("reset-stream").pipe(
     Options.repeated,
     Options.withDescription(
-      "delete a stream's checkpoint before syncing (a stream id as stored in sync_checkpoints.stream, or all; repeatable): its rows stay, and it is read again from --since (use once, to repair a damaged checkpoint)"
+      "delete a stream's checkpoint before syncing (a stream id as stored in sync_checkpoints.stream, or all; repeatable): its rows stay, and it is read again from --since (use once, to repair a damaged checkpoint) (default: none)"
     )
   ),
   follow: Options.boolean("follow").pipe(
