@@ -5,8 +5,10 @@
  *
  * @since 0.1.0
  */
-import { DepositRecord, TransferHistoryQuery } from "@broker-history/domain"
+import { DepositRecord, TransferRecord } from "@broker-history/domain"
 import * as Either from "effect/Either"
+
+const known: ReadonlyArray<string> = TransferRecord.accountTypes
 
 /**
  * An account type (`SPOT`, `FUTURES`, any letter case) in the exchange's spelling.
@@ -17,11 +19,11 @@ import * as Either from "effect/Either"
  */
 export const accountType = (flag: string, text: string): Either.Either<string, string> => {
   const upper = text.trim().toUpperCase()
-  return TransferHistoryQuery.accountTypes.includes(upper)
+  return known.includes(upper)
     ? Either.right(upper)
     : Either.left(
       `${flag}: ${JSON.stringify(text)} is not an account type; use one of ${
-        TransferHistoryQuery.accountTypes.join(", ")
+        known.join(", ")
       }`
     )
 }

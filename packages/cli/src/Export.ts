@@ -8,7 +8,7 @@
 import { BrokerHistory } from "@broker-history/client"
 import type { BrokerError } from "@broker-history/client"
 import type { DepositRecord as DepositRecordNs, TransferRecord as TransferRecordNs } from "@broker-history/domain"
-import { TransferHistoryQuery } from "@broker-history/domain"
+import { TransferRecord } from "@broker-history/domain"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Chunk from "effect/Chunk"
@@ -264,12 +264,12 @@ const runExport = <A extends object>(
 export const transfersCommand = Command.make("transfers", {
   fromAccountType: Options.text("from-account-type").pipe(
     Options.withDescription(
-      `account type money left: ${TransferHistoryQuery.accountTypes.join(" or ")}, any letter case (required)`
+      `account type money left: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
     )
   ),
   toAccountType: Options.text("to-account-type").pipe(
     Options.withDescription(
-      `account type money went to: ${TransferHistoryQuery.accountTypes.join(" or ")}, any letter case (required)`
+      `account type money went to: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
     )
   ),
   fromAccount: optionalText(

@@ -9,24 +9,6 @@ import type { Param } from "./QueryString.js"
 import * as QueryViolation from "./QueryViolation.js"
 
 /**
- * The account types the exchange documents for `fromAccountType` / `toAccountType`. The schema
- * accepts any non-empty text (the service is the judge); tools that know no other value check
- * against this list before sending.
- *
- * @example
- * ```ts
- * import { TransferHistoryQuery } from "@broker-history/domain"
- *
- * assert.strictEqual(TransferHistoryQuery.accountTypes.includes("SPOT"), true)
- * assert.strictEqual(TransferHistoryQuery.accountTypes.includes("MARGIN"), false)
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
-export const accountTypes: ReadonlyArray<string> = ["SPOT", "FUTURES"]
-
-/**
  * Schema of a transfer-history query. Numbers are numbers here; they are sent as base-10 text.
  *
  * - `fromAccountType`, `toAccountType`: required, non-empty (`SPOT`, `FUTURES` documented).

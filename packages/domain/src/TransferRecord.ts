@@ -53,7 +53,8 @@ export type TransferStatus = "SUCCESS" | "FAILED" | "PENDING" | (string & {})
 export type AccountType = "SPOT" | "FUTURES" | (string & {})
 
 /**
- * The documented account types.
+ * The documented account types. The query schema accepts any non-empty text (the service is the
+ * judge); the CLI and the reference service accept only these.
  *
  * @example
  * ```ts
