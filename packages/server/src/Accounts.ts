@@ -7,20 +7,48 @@
  */
 
 /**
- * The master account's name in answers (stored as `null`).
+ * The name the service answers for the master account, which the store keeps as `null`.
  *
  * @example
- * import { Accounts } from "@broker-history/server"
- * Accounts.masterAccount // "master@broker.test"
+ * ```ts
+ * import { Accounts, WireFormat } from "@broker-history/server"
+ *
+ * assert.strictEqual(Accounts.masterAccount, "master@broker.test")
+ * const answered = WireFormat.transfer({
+ *   tranId: "1",
+ *   clientTranId: null,
+ *   fromAccount: null,
+ *   toAccount: "sub001@broker.test",
+ *   asset: "USDT",
+ *   amount: "1.00000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "SPOT",
+ *   fromSymbol: "",
+ *   toSymbol: "",
+ *   status: "SUCCESS",
+ *   timestamp: 1700000000000
+ * }, Accounts.masterAccount)
+ * assert.strictEqual(answered.fromAccount, "master@broker.test")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const masterAccount = "master@broker.test"
 
 /**
- * The sub-account names a seed uses: `sub001@broker.test`, `sub002@broker.test`, ….
+ * The names of the first `count` seeded sub-accounts: `sub001@broker.test`, `sub002@broker.test`, ….
  *
  * @example
+ * ```ts
  * import { Accounts } from "@broker-history/server"
- * Accounts.subAccountNames(2) // ["sub001@broker.test", "sub002@broker.test"]
+ *
+ * assert.deepStrictEqual(Accounts.subAccountNames(2), ["sub001@broker.test", "sub002@broker.test"])
+ * assert.strictEqual(Accounts.subAccountNames(40).at(-1), "sub040@broker.test")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const subAccountNames = (count: number): ReadonlyArray<string> =>
   Array.from({ length: count }, (_, i) => `sub${String(i + 1).padStart(3, "0")}@broker.test`)

@@ -7,11 +7,19 @@ import type { Endpoint } from "@broker-history/domain"
 import * as Either from "effect/Either"
 
 /**
- * A stored API key.
+ * An API key the service accepts: the key, its secret and the permissions it holds.
  *
  * @example
- * import type { ApiKeys } from "@broker-history/server"
- * const key: ApiKeys.ApiKey = { apiKey: "k", secretKey: "s", permissions: ["SPOT_DEPOSIT_READ"] }
+ * ```ts
+ * import { ApiKeys } from "@broker-history/server"
+ *
+ * const depositsOnly: ApiKeys.ApiKey = { apiKey: "k1", secretKey: "s1", permissions: ["SPOT_DEPOSIT_READ"] }
+ * assert.strictEqual(ApiKeys.allows(depositsOnly, "SPOT_DEPOSIT_READ"), true)
+ * assert.strictEqual(ApiKeys.allows(depositsOnly, "SPOT_TRANSFER_READ"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface ApiKey {
   readonly apiKey: string
@@ -20,21 +28,44 @@ export interface ApiKey {
 }
 
 /**
- * Every permission the service knows.
+ * Every permission the service knows, one per history endpoint.
  *
  * @example
+ * ```ts
  * import { ApiKeys } from "@broker-history/server"
- * ApiKeys.permissions // ["SPOT_TRANSFER_READ", "SPOT_DEPOSIT_READ"]
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * assert.deepStrictEqual(ApiKeys.permissions, [Endpoint.transferHistory.permission, Endpoint.depositHistory.permission])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const permissions: ReadonlyArray<Endpoint.Permission> = ["SPOT_TRANSFER_READ", "SPOT_DEPOSIT_READ"]
 
 /**
- * The deterministic demo key with both permissions: the default key of the reference server. Its
- * secret is the one published in MEXC's signing documentation, so it is public by design.
+ * The deterministic demo key with both permissions, the server's default key; its secret is the one
+ * published in MEXC's signing documentation, so it is public by design.
  *
  * @example
+ * ```ts
  * import { ApiKeys } from "@broker-history/server"
- * ApiKeys.demo.apiKey // "mx0vglDEMOKEY0000000000000000000"
+ * import * as NodeSignature from "@broker-history/domain/NodeSignature"
+ *
+ * assert.strictEqual(ApiKeys.demo.apiKey, "mx0vglDEMOKEY0000000000000000000")
+ * assert.deepStrictEqual(ApiKeys.demo.permissions, ApiKeys.permissions)
+ * // The signature of MEXC's documented example request:
+ * assert.strictEqual(
+ *   NodeSignature.hmacSha256Hex(
+ *     ApiKeys.demo.secretKey,
+ *     "fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087"
+ *   ),
+ *   "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const demo: ApiKey = {
   apiKey: "mx0vglDEMOKEY0000000000000000000",
@@ -46,13 +77,28 @@ const isPermission = (text: string): text is Endpoint.Permission =>
   (permissions as ReadonlyArray<string>).includes(text)
 
 /**
- * Reads a key written as `apiKey:secretKey:PERM1,PERM2` (the command-line form). The permission
- * list may be empty (`apiKey:secretKey:`), which makes a key that every signed endpoint refuses.
+ * Reads a key written as `apiKey:secretKey:PERM1,PERM2` (the command-line form); an empty permission
+ * list (`apiKey:secretKey:`) makes a key that every signed endpoint refuses.
  *
  * @example
+ * ```ts
  * import { ApiKeys } from "@broker-history/server"
- * ApiKeys.parse("k1:s1:SPOT_TRANSFER_READ")
- * // Either.right({ apiKey: "k1", secretKey: "s1", permissions: ["SPOT_TRANSFER_READ"] })
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   ApiKeys.parse("k1:s1:SPOT_TRANSFER_READ,SPOT_DEPOSIT_READ"),
+ *   Either.right({ apiKey: "k1", secretKey: "s1", permissions: ["SPOT_TRANSFER_READ", "SPOT_DEPOSIT_READ"] })
+ * )
+ * assert.deepStrictEqual(ApiKeys.parse("k1:s1:"), Either.right({ apiKey: "k1", secretKey: "s1", permissions: [] }))
+ * assert.deepStrictEqual(
+ *   ApiKeys.parse("k1:s1:READ_ALL"),
+ *   Either.left("unknown permission READ_ALL (known: SPOT_TRANSFER_READ, SPOT_DEPOSIT_READ)")
+ * )
+ * assert.deepStrictEqual(ApiKeys.parse("k1"), Either.left("expected apiKey:secretKey:PERMISSIONS, got 1 part(s)"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const parse = (text: string): Either.Either<ApiKey, string> => {
   const parts = text.split(":")
@@ -70,10 +116,19 @@ export const parse = (text: string): Either.Either<ApiKey, string> => {
 }
 
 /**
- * Whether a key holds a permission.
+ * True when a key holds a permission.
  *
  * @example
+ * ```ts
  * import { ApiKeys } from "@broker-history/server"
- * ApiKeys.allows(ApiKeys.demo, "SPOT_DEPOSIT_READ") // true
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * assert.strictEqual(ApiKeys.allows(ApiKeys.demo, Endpoint.depositHistory.permission), true)
+ * const noRights: ApiKeys.ApiKey = { ...ApiKeys.demo, permissions: [] }
+ * assert.strictEqual(ApiKeys.allows(noRights, Endpoint.depositHistory.permission), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const allows = (key: ApiKey, permission: Endpoint.Permission): boolean => key.permissions.includes(permission)

@@ -24,11 +24,20 @@ interface Switch {
 }
 
 /**
- * Every switch: flag, environment variable, default and meaning. Flags win over the environment.
+ * Every switch of the server program: its flag, environment variable, kind, default and meaning (flags
+ * win over the environment); `parse` and `help` are both driven by this table.
  *
  * @example
+ * ```ts
  * import { CommandLine } from "@broker-history/server"
- * CommandLine.switches.find((s) => s.flag === "port")?.env // "BROKER_SERVER_PORT"
+ *
+ * const port = CommandLine.switches.find((s) => s.flag === "port")
+ * assert.deepStrictEqual([port?.env, port?.fallback], ["BROKER_SERVER_PORT", "8080"])
+ * assert.ok(CommandLine.switches.every((s) => s.env.startsWith("BROKER_SERVER_")))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const switches: ReadonlyArray<Switch> = [
   {
@@ -190,11 +199,18 @@ export const switches: ReadonlyArray<Switch> = [
 ]
 
 /**
- * The `--help` text.
+ * The `--help` text: the demo key, the usage line, and every switch with its variable and default.
  *
  * @example
- * import { CommandLine } from "@broker-history/server"
- * CommandLine.help.includes("--port") // true
+ * ```ts
+ * import { ApiKeys, CommandLine } from "@broker-history/server"
+ *
+ * assert.ok(CommandLine.help.includes("  --port <value>\n      port (0: any free port)\n      env BROKER_SERVER_PORT, default 8080"))
+ * assert.ok(CommandLine.help.includes(ApiKeys.demo.secretKey))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const help: string = [
   "broker-history reference server: both history endpoints over SQLite, with API keys, a rate limit",
@@ -214,25 +230,43 @@ export const help: string = [
 ].join("\n")
 
 /**
- * What the command line asks for.
+ * What the command line asks for: the help text, or a run with the server's options.
  *
  * @example
- * import type { CommandLine } from "@broker-history/server"
- * const describe = (c: CommandLine.Command) => c._tag === "Help" ? "help" : `port ${c.options.port}`
+ * ```ts
+ * import { CommandLine } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const describe = (command: CommandLine.Command): string =>
+ *   command._tag === "Help" ? "print the help" : `serve on port ${command.options.port}`
+ * assert.strictEqual(describe(Either.getOrThrow(CommandLine.parse(["--help"], {}))), "print the help")
+ * assert.strictEqual(describe(Either.getOrThrow(CommandLine.parse([], {}))), "serve on port 8080")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Command = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: Options }
 
 const integerText = /^-?[0-9]{1,15}$/
 
 /**
- * Whether `host` is this machine's loopback only: `localhost`, `127.0.0.0/8`, `::1` (or an
- * IPv4-mapped `127.x`). Anything else, `0.0.0.0` and `::` included, may be reachable from elsewhere.
+ * True when `host` is this machine's loopback only: `localhost`, `127.0.0.0/8`, `::1` (or an
+ * IPv4-mapped `127.x`); anything else, `0.0.0.0` and `::` included, may be reachable from elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { CommandLine } from "@broker-history/server"
+ *
+ * assert.strictEqual(CommandLine.isLoopback("127.0.0.1"), true)
+ * assert.strictEqual(CommandLine.isLoopback("[::1]"), true)
+ * assert.strictEqual(CommandLine.isLoopback("::ffff:127.0.0.1"), true)
+ * assert.strictEqual(CommandLine.isLoopback("0.0.0.0"), false)
+ * assert.strictEqual(CommandLine.isLoopback("::"), false)
+ * ```
  *
  * @since 0.1.0
- * @example
- * import { CommandLine } from "@broker-history/server"
- * CommandLine.isLoopback("127.0.0.1") // true
- * CommandLine.isLoopback("0.0.0.0") // false
+ * @category guards
  */
 export const isLoopback = (host: string): boolean => {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host
@@ -252,12 +286,30 @@ const demoKeyOffLoopback = (host: string): string =>
   "--key apiKey:secretKey:PERMS (or BROKER_SERVER_KEYS), or bind --host 127.0.0.1"
 
 /**
- * Reads flags (`argv` without the node and script entries) over environment variables.
+ * Reads flags (`argv` without the node and script entries) over environment variables into a
+ * `Command`, or every problem found, one line each.
  *
  * @example
+ * ```ts
  * import { CommandLine } from "@broker-history/server"
- * CommandLine.parse(["--port", "0", "--fault-drop", "0.1"], {})
- * // Either.right({ _tag: "Run", options: { port: 0, faults: { drop: 0.1, … }, … } })
+ * import { Either } from "effect"
+ *
+ * const command = Either.getOrThrow(
+ *   CommandLine.parse(["--port", "0", "--fault-drop", "0.1"], { BROKER_SERVER_PORT: "9000", BROKER_SERVER_SEED: "7" })
+ * )
+ * assert.ok(command._tag === "Run")
+ * assert.strictEqual(command.options.port, 0) // the flag wins over BROKER_SERVER_PORT
+ * assert.strictEqual(command.options.seed?.seed, 7)
+ * assert.strictEqual(command.options.faults?.drop, 0.1)
+ *
+ * assert.deepStrictEqual(CommandLine.parse(["--port", "99999"], {}), Either.left("--port must be at most 65535, got 99999"))
+ * // Off loopback, the published demo key is refused: a key must be chosen.
+ * assert.ok(Either.isLeft(CommandLine.parse(["--host", "0.0.0.0"], {})))
+ * assert.ok(Either.isRight(CommandLine.parse(["--host", "0.0.0.0", "--key", "k1:s1:SPOT_DEPOSIT_READ"], {})))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const parse = (
   argv: ReadonlyArray<string>,

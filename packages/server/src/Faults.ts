@@ -9,13 +9,22 @@ import * as Duration from "effect/Duration"
 import * as Prng from "./Prng.js"
 
 /**
- * Fault switches. Probabilities are 0..1 (default 0). They are slices of one draw per request, in
- * the order serverError, rateLimited, drop, hang, truncate: when they add up to more than 1 the
- * later ones get what is left.
+ * Fault switches: probabilities from 0 to 1 (default 0) taken as slices of one draw per request, in
+ * the order serverError, rateLimited, drop, hang, truncate, plus a fixed latency.
  *
  * @example
- * import type { Faults } from "@broker-history/server"
+ * ```ts
+ * import { Faults } from "@broker-history/server"
+ * import { Duration } from "effect"
+ *
  * const flaky: Faults.FaultOptions = { seed: 7, serverError: 0.1, rateLimited: 0.05, latency: "20 millis" }
+ * const settings = Faults.normalize(flaky)
+ * assert.strictEqual(settings.probabilities.rateLimited, 0.05)
+ * assert.strictEqual(Duration.toMillis(settings.latency), 20)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface FaultOptions {
   /** Seed of the decisions (default 1): the same seed and request order replay the same faults. */
@@ -37,20 +46,34 @@ export interface FaultOptions {
 }
 
 /**
- * An injected fault.
+ * An injected fault: a 500, a 429, a dropped connection, no answer at all, or a body cut short.
  *
  * @example
- * import type { Faults } from "@broker-history/server"
- * const kind: Faults.Fault = "drop"
+ * ```ts
+ * import { Faults } from "@broker-history/server"
+ *
+ * const injector = Faults.makeInjector({ seed: 1, drop: 0.5 })
+ * const seen = new Set<Faults.Fault | undefined>(Array.from({ length: 100 }, () => injector.next()))
+ * assert.deepStrictEqual([...seen].sort(), ["drop", undefined])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Fault = "serverError" | "rateLimited" | "drop" | "hang" | "truncate"
 
 /**
- * Every fault kind, in draw order.
+ * Every fault kind, in the order the draw's slices are laid out.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
- * Faults.kinds.length // 5
+ *
+ * assert.deepStrictEqual(Faults.kinds, ["serverError", "rateLimited", "drop", "hang", "truncate"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const kinds: ReadonlyArray<Fault> = ["serverError", "rateLimited", "drop", "hang", "truncate"]
 
@@ -58,8 +81,16 @@ export const kinds: ReadonlyArray<Fault> = ["serverError", "rateLimited", "drop"
  * Fault settings with defaults applied and probabilities clamped to 0..1.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
- * Faults.normalize({ serverError: 2 }).probabilities.serverError // 1
+ *
+ * const settings: Faults.Normalized = Faults.normalize({ serverError: 2, drop: Number.NaN })
+ * assert.strictEqual(settings.probabilities.serverError, 1)
+ * assert.strictEqual(settings.probabilities.drop, 0)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Normalized {
   readonly seed: number
@@ -72,12 +103,23 @@ const probability = (p: number | undefined): number =>
   p === undefined || !Number.isFinite(p) ? 0 : Math.min(1, Math.max(0, p))
 
 /**
- * Applies defaults: seed 1, probabilities 0 (NaN and out-of-range values clamped), Retry-After 1 s
+ * Applies the defaults: seed 1, probabilities 0 (NaN and out-of-range values clamped), Retry-After 1 s
  * (at least 1, whole seconds), latency 0.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
- * Faults.normalize({}).retryAfterSeconds // 1
+ * import { Duration } from "effect"
+ *
+ * const settings = Faults.normalize({ retryAfterSeconds: 2.5 })
+ * assert.strictEqual(settings.seed, 1)
+ * assert.strictEqual(settings.retryAfterSeconds, 3)
+ * assert.ok(Duration.equals(settings.latency, Duration.zero))
+ * assert.ok(Faults.kinds.every((kind) => settings.probabilities[kind] === 0))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const normalize = (options: FaultOptions): Normalized => ({
   seed: options.seed ?? 1,
@@ -93,13 +135,21 @@ export const normalize = (options: FaultOptions): Normalized => ({
 })
 
 /**
- * Decides one request's fault from one draw in `[0, 1)`: the draw falls in a slice of the
- * cumulative probabilities, or past them (no fault).
+ * Decides one request's fault from one draw in `[0, 1)`: the slice of the cumulative probabilities the
+ * draw falls in, or no fault past them.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
- * Faults.decide(Faults.normalize({ drop: 0.5 }), 0.25) // "drop"
- * Faults.decide(Faults.normalize({ drop: 0.5 }), 0.75) // undefined
+ *
+ * const settings = Faults.normalize({ serverError: 0.1, drop: 0.4 })
+ * assert.strictEqual(Faults.decide(settings, 0.05), "serverError")
+ * assert.strictEqual(Faults.decide(settings, 0.25), "drop") // 0.1 <= draw < 0.1 + 0.4
+ * assert.strictEqual(Faults.decide(settings, 0.75), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const decide = (settings: Normalized, draw: number): Fault | undefined => {
   let edge = 0
@@ -111,13 +161,22 @@ export const decide = (settings: Normalized, draw: number): Fault | undefined =>
 }
 
 /**
- * A fault decider: the current settings and a generator seeded from them. Replacing the settings
+ * A fault decider: the current settings and a generator seeded from them; replacing the settings
  * restarts the generator from their seed, so a run replays from the moment the faults were set.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
- * const injector = Faults.makeInjector({ seed: 3, serverError: 0.5 })
- * const first = injector.next()
+ *
+ * const injector: Faults.Injector = Faults.makeInjector({ seed: 3, serverError: 0.5 })
+ * const first = Array.from({ length: 20 }, () => injector.next())
+ * injector.set({ seed: 3, serverError: 0.5 })
+ * assert.deepStrictEqual(Array.from({ length: 20 }, () => injector.next()), first)
+ * assert.strictEqual(injector.settings().probabilities.serverError, 0.5)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Injector {
   readonly settings: () => Normalized
@@ -126,12 +185,20 @@ export interface Injector {
 }
 
 /**
- * Makes an injector from initial fault options.
+ * Makes an injector from initial fault options; it draws on every request, even with every switch off.
  *
  * @example
+ * ```ts
  * import { Faults } from "@broker-history/server"
+ *
  * const injector = Faults.makeInjector({})
- * injector.next() // undefined: everything is off
+ * assert.ok(Array.from({ length: 100 }, () => injector.next()).every((fault) => fault === undefined))
+ * injector.set({ hang: 1 })
+ * assert.strictEqual(injector.next(), "hang")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const makeInjector = (options: FaultOptions): Injector => {
   let settings = normalize(options)

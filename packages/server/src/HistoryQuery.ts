@@ -16,8 +16,20 @@ import type { DepositFilter, Page, TransferFilter } from "./Store.js"
  * The longest `endTime - startTime` each endpoint accepts; `undefined` means no maximum.
  *
  * @example
- * import type { HistoryQuery } from "@broker-history/server"
- * const windows: HistoryQuery.MaxWindow = { transfers: undefined, deposits: "10 days" }
+ * ```ts
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const oneDay: HistoryQuery.MaxWindow = { transfers: undefined, deposits: "1 day" }
+ * const read = HistoryQuery.deposits(RawQuery.parse("startTime=0&endTime=172800000"), 172800000, oneDay)
+ * assert.deepStrictEqual(
+ *   Either.map(Either.flip(read), (row) => row.msg),
+ *   Either.right("Param is error: endTime - startTime must not exceed 86400000 ms (1d)")
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface MaxWindow {
   readonly transfers?: Duration.DurationInput | undefined
@@ -25,21 +37,43 @@ export interface MaxWindow {
 }
 
 /**
- * The reference server's defaults: transfers unlimited, deposits 10 days.
+ * The reference server's maximum windows: transfers unlimited, deposits 10 days.
  *
  * @example
+ * ```ts
  * import { HistoryQuery } from "@broker-history/server"
- * HistoryQuery.defaultMaxWindow.deposits // Duration.days(10)
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * assert.strictEqual(HistoryQuery.defaultMaxWindow.transfers, undefined)
+ * assert.strictEqual(HistoryQuery.defaultMaxWindow.deposits, Endpoint.depositDefaultWindow)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const defaultMaxWindow: MaxWindow = { transfers: undefined, deposits: Endpoint.depositDefaultWindow }
 
 /**
- * What to read: the filter and the page, or `matchesNothing` when a filter value can match no
+ * What to read: the store filter and page, or `matchesNothing` when a filter value can match no
  * stored record (a deposit `status` that is not a status code's text).
  *
  * @example
- * import type { HistoryQuery } from "@broker-history/server"
- * const read = (r: HistoryQuery.Read<unknown>) => r.matchesNothing ? "empty" : `page ${r.page.page}`
+ * ```ts
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * import type { Store } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const describe = (read: HistoryQuery.Read<Store.DepositFilter>): string =>
+ *   read.matchesNothing ? "no records" : `page ${read.page.page}, ${read.page.limit} a page`
+ * const now = 1700000000000
+ * const read = (query: string) =>
+ *   describe(Either.getOrThrow(HistoryQuery.deposits(RawQuery.parse(query), now, HistoryQuery.defaultMaxWindow)))
+ * assert.strictEqual(read("status=5&page=2"), "page 2, 20 a page")
+ * assert.strictEqual(read("status=SUCCESS"), "no records") // the service filters on status codes
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Read<F> {
   readonly filter: F
@@ -96,14 +130,46 @@ const windowRule = (
 }
 
 /**
- * Reads transfer-history parameters. Omitted `fromAccount`/`toAccount` select the master account
- * (`null`). With a maximum window configured, a missing `endTime` is now and a missing
- * `startTime` is `endTime` minus the maximum, as for deposits.
+ * Reads transfer-history parameters into a store filter and page; omitted `fromAccount`/`toAccount`
+ * select the master account (`null`), and with a maximum window configured a missing `endTime` is now
+ * and a missing `startTime` is `endTime` minus the maximum.
  *
  * @example
+ * ```ts
  * import { HistoryQuery, RawQuery } from "@broker-history/server"
- * HistoryQuery.transfers(RawQuery.parse("fromAccountType=SPOT&toAccountType=FUTURES"), 0, HistoryQuery.defaultMaxWindow)
- * // Either.right({ filter: { fromAccount: null, toAccount: null, … }, page: { page: 1, limit: 500 }, matchesNothing: false })
+ * import { Either } from "effect"
+ *
+ * const read = HistoryQuery.transfers(
+ *   RawQuery.parse("fromAccountType=SPOT&toAccountType=FUTURES&toAccount=sub001%40broker.test"),
+ *   1700000000000,
+ *   HistoryQuery.defaultMaxWindow
+ * )
+ * assert.deepStrictEqual(
+ *   read,
+ *   Either.right({
+ *     filter: {
+ *       fromAccount: null,
+ *       toAccount: "sub001@broker.test",
+ *       fromAccountType: "SPOT",
+ *       toAccountType: "FUTURES",
+ *       clientTranId: undefined,
+ *       startTime: undefined,
+ *       endTime: undefined
+ *     },
+ *     page: { page: 1, limit: 500 },
+ *     matchesNothing: false
+ *   })
+ * )
+ * const unknown = HistoryQuery.transfers(
+ *   RawQuery.parse("fromAccountType=SPOT&toAccountType=FUTURES&coin=USDT"),
+ *   1700000000000,
+ *   HistoryQuery.defaultMaxWindow
+ * )
+ * assert.ok(Either.isLeft(unknown) && unknown.left.msg === "Param is error: coin is not a parameter of this endpoint")
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const transfers = (
   params: ReadonlyArray<RawQuery.Param>,
@@ -146,14 +212,34 @@ export const transfers = (
 const statusCode = /^(0|[1-9][0-9]{0,8})$/
 
 /**
- * Reads deposit-history parameters. `startTime` defaults to now − 10 days and `endTime` to now,
- * each on its own; then `startTime <= endTime` and the maximum window apply. `status` filters
- * exactly: text that is not a status code's canonical text matches nothing.
+ * Reads deposit-history parameters into a store filter and page: `startTime` defaults to now − 10 days
+ * and `endTime` to now, each on its own, then `startTime <= endTime` and the maximum window apply.
  *
  * @example
+ * ```ts
  * import { HistoryQuery, RawQuery } from "@broker-history/server"
- * HistoryQuery.deposits(RawQuery.parse("coin=USDT"), 864_000_000, HistoryQuery.defaultMaxWindow)
- * // Either.right({ filter: { coin: "USDT", startTime: 0, endTime: 864000000 }, page: { page: 1, limit: 20 }, … })
+ * import { Either } from "effect"
+ *
+ * const tenDays = 864_000_000
+ * const read = HistoryQuery.deposits(RawQuery.parse("coin=USDT&status=5"), 2 * tenDays, HistoryQuery.defaultMaxWindow)
+ * assert.deepStrictEqual(
+ *   read,
+ *   Either.right({
+ *     filter: { coin: "USDT", status: 5, startTime: tenDays, endTime: 2 * tenDays },
+ *     page: { page: 1, limit: 20 },
+ *     matchesNothing: false
+ *   })
+ * )
+ * const backwards = HistoryQuery.deposits(
+ *   RawQuery.parse("startTime=2000&endTime=1000"),
+ *   2 * tenDays,
+ *   HistoryQuery.defaultMaxWindow
+ * )
+ * assert.ok(Either.isLeft(backwards) && backwards.left.msg === "Param is error: startTime must not be after endTime")
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const deposits = (
   params: ReadonlyArray<RawQuery.Param>,

@@ -66,24 +66,50 @@ const createTables = Effect.gen(function*() {
 })
 
 /**
- * The migrations, in order.
+ * The migrations of the service's database, in order, for `@effect/sql`'s `Migrator.fromRecord`.
  *
  * @example
+ * ```ts
  * import { Migrations } from "@broker-history/server"
- * Object.keys(Migrations.migrations) // ["0001_create_tables"]
+ *
+ * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "0001_create_tables": createTables
 }
 
 /**
- * Applies every pending migration to the database behind `SqlClient`.
+ * Applies every pending migration to the database behind the `SqlClient` in context, and returns the
+ * ones it applied as `[id, name]`.
  *
  * @example
+ * ```ts
  * import { Migrations } from "@broker-history/server"
+ * import { SqlClient } from "@effect/sql"
  * import { SqliteClient } from "@effect/sql-sqlite-node"
  * import { Effect } from "effect"
- * Migrations.run.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ *
+ * const program = Effect.gen(function*() {
+ *   const applied = yield* Migrations.run
+ *   const again = yield* Migrations.run
+ *   const sql = yield* SqlClient.SqlClient
+ *   const tables = yield* sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
+ *   return { applied, again, tables: tables.map((t) => t.name) }
+ * })
+ * const { again, applied, tables } = await Effect.runPromise(
+ *   program.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ * )
+ * assert.deepStrictEqual(applied, [[1, "create_tables"]])
+ * assert.deepStrictEqual(again, []) // nothing pending
+ * assert.ok(["api_keys", "deposits", "transfers"].every((table) => tables.includes(table)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
  */
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,

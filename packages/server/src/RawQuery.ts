@@ -6,12 +6,20 @@
  */
 
 /**
- * One received parameter. `name`/`value` are decoded (RFC 3986 percent-encoding; `+` is kept as a
- * plus sign) or `undefined` when the raw text is not valid percent-encoded UTF-8.
+ * One received parameter: `rawName`/`rawValue` as sent, `name`/`value` percent-decoded (RFC 3986,
+ * `+` stays a plus sign), or `undefined` when the raw text is not valid percent-encoded UTF-8.
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.parse("coin=US%44T")[0] // { rawName: "coin", rawValue: "US%44T", name: "coin", value: "USDT" }
+ *
+ * const [coin, broken]: ReadonlyArray<RawQuery.Param> = RawQuery.parse("coin=US%44T&%zz=1")
+ * assert.deepStrictEqual(coin, { rawName: "coin", rawValue: "US%44T", name: "coin", value: "USDT" })
+ * assert.deepStrictEqual(broken, { rawName: "%zz", rawValue: "1", name: undefined, value: "1" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Param {
   readonly rawName: string
@@ -21,12 +29,19 @@ export interface Param {
 }
 
 /**
- * Percent-decodes one name or value; `undefined` when malformed (`%zz`, a lone `%`, bad UTF-8).
+ * Percent-decodes one name or value, or `undefined` when it is malformed (`%zz`, a lone `%`, bad UTF-8).
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.decode("a%20b") // "a b"
- * RawQuery.decode("%E0%A4%A") // undefined
+ *
+ * assert.strictEqual(RawQuery.decode("a%20b"), "a b")
+ * assert.strictEqual(RawQuery.decode("a+b"), "a+b")
+ * assert.strictEqual(RawQuery.decode("%E0%A4%A"), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const decode = (text: string): string | undefined => {
   if (!text.includes("%")) return text
@@ -38,12 +53,19 @@ export const decode = (text: string): string | undefined => {
 }
 
 /**
- * Splits a raw query string (without `?`) at `&`, and each part at its first `=`; a part without
- * `=` is a name with an empty value. The empty string has no parameters.
+ * Splits a raw query string (without `?`) at `&`, and each part at its first `=`; a part without `=`
+ * is a name with an empty value, and the empty string has no parameters.
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.parse("a=1&b").map((p) => [p.name, p.value]) // [["a", "1"], ["b", ""]]
+ *
+ * assert.deepStrictEqual(RawQuery.parse("a=1&b&c=x=y").map((p) => [p.name, p.value]), [["a", "1"], ["b", ""], ["c", "x=y"]])
+ * assert.deepStrictEqual(RawQuery.parse(""), [])
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const parse = (raw: string): ReadonlyArray<Param> => {
   if (raw.length === 0) return []
@@ -59,8 +81,15 @@ export const parse = (raw: string): ReadonlyArray<Param> => {
  * The query part of a request target (`/path?query`), as received.
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.ofUrl("/api/v3/ping?a=1") // "a=1"
+ *
+ * assert.strictEqual(RawQuery.ofUrl("/api/v3/ping?a=1&b=%20"), "a=1&b=%20")
+ * assert.strictEqual(RawQuery.ofUrl("/api/v3/ping"), "")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const ofUrl = (url: string): string => {
   const at = url.indexOf("?")
@@ -68,11 +97,17 @@ export const ofUrl = (url: string): string => {
 }
 
 /**
- * The path part of a request target, without the query string (safe to log).
+ * The path part of a request target without its query string, which is what is safe to log.
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.pathOfUrl("/api/v3/time?signature=abc") // "/api/v3/time"
+ *
+ * assert.strictEqual(RawQuery.pathOfUrl("/api/v3/time?signature=abc"), "/api/v3/time")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const pathOfUrl = (url: string): string => {
   const at = url.indexOf("?")
@@ -80,11 +115,18 @@ export const pathOfUrl = (url: string): string => {
 }
 
 /**
- * A parameter name fit for an error message: at most 40 characters, so a hostile 10 KB name is not
- * echoed back.
+ * A parameter name fit for an error message: at most 40 characters and an ellipsis, so a hostile
+ * 10 KB name is not echoed back.
  *
  * @example
+ * ```ts
  * import { RawQuery } from "@broker-history/server"
- * RawQuery.label("x".repeat(100)).length // 41
+ *
+ * assert.strictEqual(RawQuery.label("coin"), "coin")
+ * assert.strictEqual(RawQuery.label("x".repeat(10_000)), "x".repeat(40) + "…")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const label = (name: string): string => (name.length > 40 ? name.slice(0, 40) + "…" : name)

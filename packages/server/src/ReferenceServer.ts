@@ -40,7 +40,7 @@ import * as Store from "./Store.js"
 import * as WireFormat from "./WireFormat.js"
 
 /**
- * How to run the server. Every field is optional:
+ * How to run the server; every field is optional:
  * - `host` `"127.0.0.1"`, `port` `0` (ephemeral), `database` `":memory:"` (or a SQLite file path);
  * - `keys`: the accepted API keys (default `[ApiKeys.demo]`);
  * - `seed`: seed the database at start when it holds no records (default: start empty);
@@ -51,8 +51,23 @@ import * as WireFormat from "./WireFormat.js"
  * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`).
  *
  * @example
- * import type { ReferenceServer } from "@broker-history/server"
- * const options: ReferenceServer.Options = { seed: { seed: 42, transfers: 1000, deposits: 200 } }
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const options: ReferenceServer.Options = { seed: { seed: 42, transfers: 200, deposits: 50, subAccounts: 3 } }
+ * const { counts, subAccounts } = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     return { counts: yield* server.store.counts, subAccounts: server.subAccounts }
+ *   }).pipe(Effect.provide(ReferenceServer.layer(options)))
+ * )
+ * assert.deepStrictEqual(counts, { transfers: 200, deposits: 50 })
+ * assert.deepStrictEqual(subAccounts, ["sub001@broker.test", "sub002@broker.test", "sub003@broker.test"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Options {
   readonly host?: string | undefined
@@ -72,8 +87,25 @@ export interface Options {
  * truncated answers included), and injected faults by kind.
  *
  * @example
- * import type { ReferenceServer } from "@broker-history/server"
- * const ok = (s: ReferenceServer.Stats) => s.byStatus[200] ?? 0
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const stats: ReferenceServer.Stats = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     for (const path of ["/api/v3/ping", "/api/v3/time", "/api/v3/nowhere"]) {
+ *       const response = yield* Effect.promise(() => fetch(server.baseUrl + path))
+ *       yield* Effect.promise(() => response.text())
+ *     }
+ *     return yield* server.stats
+ *   }).pipe(Effect.provide(ReferenceServer.layer()))
+ * )
+ * assert.deepStrictEqual(stats, { requests: 3, byStatus: { 200: 2, 404: 1 }, faults: {} })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Stats {
   readonly requests: number
@@ -82,12 +114,31 @@ export interface Stats {
 }
 
 /**
- * A running server.
+ * A running server: its address, the store it reads (change the history while clients read it), the
+ * sub-accounts it lists, its fault switches and its counters.
  *
  * @example
+ * ```ts
  * import { ReferenceServer } from "@broker-history/server"
  * import { Effect } from "effect"
- * const url = Effect.map(ReferenceServer.ReferenceServer, (server) => `${server.baseUrl}/api/v3/ping`)
+ *
+ * const program = Effect.gen(function*() {
+ *   const server: ReferenceServer.Service = yield* ReferenceServer.ReferenceServer
+ *   assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
+ *   yield* server.setFaults({ serverError: 1 })
+ *   const response = yield* Effect.promise(() => fetch(`${server.baseUrl}/api/v3/ping`))
+ *   assert.deepStrictEqual([response.status, yield* Effect.promise(() => response.json())], [
+ *     500,
+ *     { code: 500, msg: "Internal error" }
+ *   ])
+ *   return yield* server.stats
+ * })
+ * const stats = await Effect.runPromise(program.pipe(Effect.provide(ReferenceServer.layer())))
+ * assert.deepStrictEqual(stats.faults, { serverError: 1 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Service {
   /** `http://host:port`, without a trailing slash. */
@@ -107,33 +158,67 @@ export interface Service {
 }
 
 /**
- * The running reference server.
+ * The running reference server, provided by `layer`.
  *
  * @example
- * import { ReferenceServer } from "@broker-history/server"
+ * ```ts
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { Endpoint, QueryString } from "@broker-history/domain"
+ * import * as NodeSignature from "@broker-history/domain/NodeSignature"
  * import { Effect } from "effect"
- * const program = Effect.gen(function*() {
+ *
+ * // A signed request with the demo key, as a client sends it: the master account's own transfers.
+ * const transfers = Effect.gen(function*() {
  *   const server = yield* ReferenceServer.ReferenceServer
- *   console.log(server.baseUrl)
- * }).pipe(Effect.provide(ReferenceServer.layer()))
+ *   const query = QueryString.make([["fromAccountType", "SPOT"], ["toAccountType", "SPOT"], [
+ *     "timestamp",
+ *     String(Date.now())
+ *   ]])
+ *   const signed = QueryString.withSignature(query, NodeSignature.hmacSha256Hex(ApiKeys.demo.secretKey, query))
+ *   const response = yield* Effect.promise(() =>
+ *     fetch(`${server.baseUrl}${Endpoint.transferHistory.path}?${signed}`, {
+ *       headers: { [Endpoint.apiKeyHeader]: ApiKeys.demo.apiKey }
+ *     })
+ *   )
+ *   return yield* Effect.promise(() => response.json() as Promise<ReadonlyArray<{ readonly fromAccount: string }>>)
+ * })
+ * const page = await Effect.runPromise(
+ *   transfers.pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 1000, deposits: 0 } })))
+ * )
+ * assert.ok(page.length > 0 && page.every((t) => t.fromAccount === "master@broker.test"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class ReferenceServer
   extends Context.Tag("@broker-history/server/ReferenceServer")<ReferenceServer, Service>()
 {}
 
 /**
- * The server could not start: the database could not be opened or migrated, or the address could
- * not be bound. `address` is the `host:port` it tried to listen on. The message names the cause
- * (the port is in use, the address is not this machine's, …) and what to do about it.
+ * The server could not start: the database could not be opened or migrated, or the address could not
+ * be bound; the message names the cause (the port is in use, the address is not this machine's, …) and
+ * what to do about it.
  *
  * @example
+ * ```ts
  * import { ReferenceServer } from "@broker-history/server"
- * import { Effect } from "effect"
- * const started = Effect.catchTag(
- *   Effect.provide(ReferenceServer.ReferenceServer, ReferenceServer.layer({ port: 1 })),
- *   "ReferenceServerStartError",
- *   (e) => Effect.die(e.message)
+ * import { Effect, Layer } from "effect"
+ *
+ * // A second server on the port of the first:
+ * const message = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const first = yield* ReferenceServer.ReferenceServer
+ *     const error = yield* Effect.flip(Layer.build(ReferenceServer.layer({ port: first.port })))
+ *     assert.strictEqual(error.reason, "Listen")
+ *     return error.message
+ *   }).pipe(Effect.provide(ReferenceServer.layer()), Effect.scoped)
  * )
+ * assert.match(message, /^cannot listen on 127\.0\.0\.1:\d+: the address is already in use \(EADDRINUSE\)/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
   readonly reason: "Database" | "Listen"
@@ -182,16 +267,37 @@ const listenProblem = (cause: unknown): string => {
 }
 
 /**
- * `GET /api/v3/broker/sub-account/list`, the exchange's broker endpoint that lists sub-accounts.
- * Signed like the history endpoints; any key holding a history permission may call it (the
- * exchange asks for SPOT_ACCOUNT_READ, which this service does not know). Parameters `subAccount`
- * (exact name), `page` (from 1) and `limit` (default 10, at most 200); the answer is
- * `[{"subAccount": "sub001@broker.test", "note": "", "timestamp": <ms>}, …]` by name.
+ * The path of `GET /api/v3/broker/sub-account/list`, the exchange's broker endpoint that lists
+ * sub-accounts by name: signed like the history endpoints (any key holding a history permission may
+ * call it), with parameters `subAccount` (exact name), `page` (from 1) and `limit` (default 10, at most
+ * 200), answering `[{"subAccount": "sub001@broker.test", "note": "", "timestamp": <ms>}, …]`.
+ *
+ * @example
+ * ```ts
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { Endpoint, QueryString } from "@broker-history/domain"
+ * import * as NodeSignature from "@broker-history/domain/NodeSignature"
+ * import { Effect } from "effect"
+ *
+ * const secondPage = Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   const query = QueryString.make([["page", "2"], ["limit", "2"], ["timestamp", String(Date.now())]])
+ *   const signed = QueryString.withSignature(query, NodeSignature.hmacSha256Hex(ApiKeys.demo.secretKey, query))
+ *   const response = yield* Effect.promise(() =>
+ *     fetch(`${server.baseUrl}${ReferenceServer.subAccountListPath}?${signed}`, {
+ *       headers: { [Endpoint.apiKeyHeader]: ApiKeys.demo.apiKey }
+ *     })
+ *   )
+ *   return yield* Effect.promise(() => response.json() as Promise<ReadonlyArray<{ readonly subAccount: string }>>)
+ * })
+ * const page = await Effect.runPromise(
+ *   secondPage.pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 100, deposits: 0 } })))
+ * )
+ * assert.deepStrictEqual(page.map((s) => s.subAccount), ["sub003@broker.test", "sub004@broker.test"])
+ * ```
  *
  * @since 0.1.0
- * @example
- * import { ReferenceServer } from "@broker-history/server"
- * ReferenceServer.subAccountListPath // "/api/v3/broker/sub-account/list"
+ * @category constants
  */
 export const subAccountListPath = "/api/v3/broker/sub-account/list"
 
@@ -541,16 +647,26 @@ const make = (options: Options) =>
   })
 
 /**
- * Starts the server (database, keys, optional seed, listening socket) for the lifetime of the
- * layer's scope; closing the scope ends every open connection, hung ones included.
+ * Starts the server (database, keys, optional seed, listening socket) for the lifetime of the layer's
+ * scope; closing the scope ends every open connection, hung ones included.
  *
  * @example
+ * ```ts
  * import { ReferenceServer } from "@broker-history/server"
  * import { Effect } from "effect"
- * Effect.gen(function*() {
+ *
+ * const serverTime = Effect.gen(function*() {
  *   const server = yield* ReferenceServer.ReferenceServer
  *   const response = yield* Effect.promise(() => fetch(`${server.baseUrl}/api/v3/time`))
- * }).pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 1000, deposits: 100 } })))
+ *   return yield* Effect.promise(() => response.json() as Promise<{ readonly serverTime: number }>)
+ * })
+ * const before = Date.now()
+ * const { serverTime: time } = await Effect.runPromise(serverTime.pipe(Effect.provide(ReferenceServer.layer())))
+ * assert.ok(time >= before && time <= Date.now())
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, StartError> =>
   Layer.scoped(ReferenceServer, make(options)).pipe(
@@ -563,15 +679,31 @@ export const layer = (options: Options = {}): Layer.Layer<ReferenceServer, Start
   )
 
 /**
- * The service's log: one plain line per entry (`time LEVEL message`), all on stderr, meant to be
- * read and grepped by people. The logger of `main.ts` and of the CLI's `serve`.
+ * The service's logger: one plain line per entry (`time LEVEL message`) on stderr, meant to be read
+ * and grepped by people; `main.ts` and the CLI's `serve` log with it.
  *
  * @example
+ * ```ts
  * import { ReferenceServer } from "@broker-history/server"
  * import { Effect, Logger } from "effect"
- * const program = ReferenceServer.serveForever({ port: 0 }).pipe(
- *   Effect.provide(Logger.replace(Logger.defaultLogger, ReferenceServer.lineLogger))
- * )
+ *
+ * const written: Array<string> = []
+ * const stderrWrite = process.stderr.write
+ * process.stderr.write = ((line: string) => written.push(line) > 0) as typeof process.stderr.write
+ * try {
+ *   Effect.runSync(
+ *     Effect.logInfo("GET /api/v3/ping 200 1ms").pipe(
+ *       Effect.provide(Logger.replace(Logger.defaultLogger, ReferenceServer.lineLogger))
+ *     )
+ *   )
+ * } finally {
+ *   process.stderr.write = stderrWrite
+ * }
+ * assert.match(written[0], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO GET \/api\/v3\/ping 200 1ms\n$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category logging
  */
 export const lineLogger: Logger.Logger<unknown, void> = Logger.make(({ date, logLevel, message }) => {
   const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
@@ -579,13 +711,31 @@ export const lineLogger: Logger.Logger<unknown, void> = Logger.make(({ date, log
 })
 
 /**
- * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists)
- * and serves until interrupted:
- * the body of `main.ts` and of the CLI's `serve` command.
+ * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists) and
+ * serves until interrupted: the body of `main.ts` and of the CLI's `serve` command.
  *
  * @example
+ * ```ts
  * import { ReferenceServer } from "@broker-history/server"
- * const program = ReferenceServer.serveForever({ port: 0 }) // run with NodeRuntime.runMain
+ * import { Deferred, Effect, Fiber, Logger } from "effect"
+ *
+ * const ping = Effect.gen(function*() {
+ *   const listening = yield* Deferred.make<string>()
+ *   const logger = Logger.make(({ message }) => Deferred.unsafeDone(listening, Effect.succeed(String(message))))
+ *   const serving = yield* Effect.fork(
+ *     ReferenceServer.serveForever({ port: 0 }).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+ *   )
+ *   const line = yield* Deferred.await(listening) // "listening on http://127.0.0.1:<port> (0 transfers, …"
+ *   const response = yield* Effect.promise(() => fetch(`${line.split(" ")[2]}/api/v3/ping`))
+ *   const body = yield* Effect.promise(() => response.text())
+ *   yield* Fiber.interrupt(serving)
+ *   return body
+ * })
+ * assert.strictEqual(await Effect.runPromise(ping), "{}")
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
  */
 export const serveForever = (options: Options = {}): Effect.Effect<never, StartError> =>
   Effect.gen(function*() {

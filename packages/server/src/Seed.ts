@@ -12,12 +12,20 @@ import * as Store from "./Store.js"
 import type { DepositRow, TransferRow } from "./Store.js"
 
 /**
- * What to generate. `end` is the newest possible time (Unix ms, default now), `years` the span
- * before it (default 2), `subAccounts` how many sub-accounts take part (default 40).
+ * What to generate: `transfers` and `deposits` from `seed`, ending at `end` (Unix ms, default now),
+ * spanning `years` (default 2) across `subAccounts` sub-accounts (default 40).
  *
  * @example
- * import type { Seed } from "@broker-history/server"
- * const options: Seed.SeedOptions = { seed: 42, transfers: 100_000, deposits: 20_000 }
+ * ```ts
+ * import { Seed } from "@broker-history/server"
+ *
+ * const options: Seed.SeedOptions = { seed: 42, transfers: 500, deposits: 0, end: 1700000000000, years: 1 }
+ * const rows = Seed.transfers(options)
+ * assert.ok(rows.every((t) => t.timestamp > 1700000000000 - 366 * 86_400_000 && t.timestamp <= 1700000000000))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface SeedOptions {
   readonly seed: number
@@ -84,15 +92,25 @@ const times = (next: Prng.Prng, count: number, end: number, years: number): Arra
 }
 
 /**
- * Generates `options.transfers` transfers, ascending by time, deterministically from the seed. The
- * first 16 rows cover every route (master→sub, sub→master, sub→sub, master→master) with every
- * account-type pair, and the first three every status. Ids cross from 10 to 11 digits early, with
- * a tie at the crossing, so numeric tie ordering is exercised.
+ * Generates `options.transfers` transfers ascending by time, deterministically from the seed: the
+ * first 16 cover every route (master→sub, sub→master, sub→sub, master→master) with every account-type
+ * pair, the first three every status, and ids cross from 10 to 11 digits early with a tie at the crossing.
  *
  * @example
+ * ```ts
  * import { Seed } from "@broker-history/server"
- * const rows = Seed.transfers({ seed: 1, transfers: 1000, deposits: 0, end: 1_700_000_000_000 })
- * rows.length // 1000
+ *
+ * const options = { seed: 1, transfers: 1000, deposits: 0, end: 1700000000000 }
+ * const rows = Seed.transfers(options)
+ * assert.strictEqual(rows.length, 1000)
+ * assert.deepStrictEqual(Seed.transfers(options), rows) // the same seed gives the same history
+ * assert.deepStrictEqual(rows.slice(0, 3).map((t) => t.status), ["SUCCESS", "FAILED", "PENDING"])
+ * assert.ok(rows.every((t, i) => i === 0 || rows[i - 1].timestamp <= t.timestamp))
+ * assert.ok(rows.some((t) => t.tranId.length === 10) && rows.some((t) => t.tranId.length === 11))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
   const next = Prng.mulberry32(options.seed ^ 0x7a5f3c1d)
@@ -197,15 +215,22 @@ const settledStatus = (next: Prng.Prng): number => {
 }
 
 /**
- * Generates `options.deposits` deposits, ascending by insert time, deterministically from the seed.
- * The first 12 rows carry every status code; memo networks (XRP, EOS) carry a memo that is also
- * the address tag and the address suffix; a few transactions carry several outputs (same `txId`,
- * different address).
+ * Generates `options.deposits` deposits ascending by insert time, deterministically from the seed: the
+ * first 12 carry every status code, memo networks (XRP, EOS) carry a memo that is also the address tag
+ * and the address suffix, and a few transactions carry several outputs (same `txId`, other address).
  *
  * @example
+ * ```ts
  * import { Seed } from "@broker-history/server"
- * const rows = Seed.deposits({ seed: 1, transfers: 0, deposits: 500, end: 1_700_000_000_000 })
- * new Set(rows.map((d) => d.status)).size // 12
+ *
+ * const rows = Seed.deposits({ seed: 1, transfers: 0, deposits: 500, end: 1700000000000 })
+ * assert.deepStrictEqual(rows.slice(0, 12).map((d) => d.status), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+ * const withMemo = rows.find((d) => d.memo !== null)
+ * assert.ok(withMemo !== undefined && withMemo.addressTag === withMemo.memo && withMemo.address.endsWith(`:${withMemo.memo}`))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
   const next = Prng.mulberry32(options.seed ^ 0x1f2e3d4c)
@@ -242,14 +267,26 @@ export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
 }
 
 /**
- * Seeds a store with `transfers(options)` and `deposits(options)` (inserted in batches, inside
- * transactions).
+ * Inserts `transfers(options)` and `deposits(options)` into a store, in batches inside transactions,
+ * with one `end` for both.
  *
  * @example
- * import { ReferenceServer, Seed } from "@broker-history/server"
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
  * import { Effect } from "effect"
- * const more = Effect.flatMap(ReferenceServer.ReferenceServer, (server) =>
- *   Seed.seedStore(server.store, { seed: 7, transfers: 5000, deposits: 500 }))
+ *
+ * const counts = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* Seed.seedStore(store, { seed: 7, transfers: 2000, deposits: 300 })
+ *     return yield* store.counts
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual(counts, { transfers: 2000, deposits: 300 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category seeding
  */
 export const seedStore = (store: Store.Service, options: SeedOptions): Effect.Effect<void> =>
   Effect.gen(function*() {
@@ -260,11 +297,24 @@ export const seedStore = (store: Store.Service, options: SeedOptions): Effect.Ef
   })
 
 /**
- * Seeds the store in context.
+ * Seeds the `Store` in context, as `seedStore` does.
  *
  * @example
- * import { Seed } from "@broker-history/server"
- * const program = Seed.seed({ seed: 42, transfers: 100_000, deposits: 20_000 })
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const fromMaster = await Effect.runPromise(
+ *   Seed.seed({ seed: 42, transfers: 1000, deposits: 0, subAccounts: 5 }).pipe(
+ *     Effect.zipRight(Effect.flatMap(Store.Store, (store) => store.allTransfers({ fromAccount: null }))),
+ *     Effect.provide(Store.layerSqlite(":memory:"))
+ *   )
+ * )
+ * assert.ok(fromMaster.length > 0 && fromMaster.every((t) => t.fromAccount === null))
+ * ```
+ *
+ * @since 0.1.0
+ * @category seeding
  */
 export const seed = (options: SeedOptions): Effect.Effect<void, never, Store.Store> =>
   Effect.flatMap(Store.Store, (store) => seedStore(store, options))

@@ -20,16 +20,40 @@ import * as ApiKeys from "./ApiKeys.js"
 import * as Migrations from "./Migrations.js"
 
 /**
- * A stored transfer. `fromAccount`/`toAccount` are `null` for the master account; `tranId` is
- * base-10 digits (it orders numerically); `amount` is exact decimal text.
+ * A stored transfer: `fromAccount`/`toAccount` are `null` for the master account, `tranId` is base-10
+ * digits (ordered numerically, exact beyond 2^53) and `amount` is exact decimal text.
  *
  * @example
- * import type { Store } from "@broker-history/server"
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
  * const row: Store.TransferRow = {
- *   tranId: "11945860693", clientTranId: null, fromAccount: null, toAccount: "sub001@broker.test",
- *   asset: "USDT", amount: "0.10000000", fromAccountType: "SPOT", toAccountType: "FUTURES",
- *   fromSymbol: "", toSymbol: "", status: "SUCCESS", timestamp: 1544433325000
+ *   tranId: "9007199254740993", // 2^53 + 1: kept exact
+ *   clientTranId: null,
+ *   fromAccount: null,
+ *   toAccount: "sub001@broker.test",
+ *   asset: "USDT",
+ *   amount: "0.10000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   fromSymbol: "",
+ *   toSymbol: "",
+ *   status: "SUCCESS",
+ *   timestamp: 1544433325000
  * }
+ * const stored = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertTransfers([row])
+ *     return yield* store.allTransfers()
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual(stored, [row])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferRow {
   readonly tranId: string
@@ -47,15 +71,39 @@ export interface TransferRow {
 }
 
 /**
- * A stored deposit. `status` is the MEXC status code (1..12). Identity: `txId` + `coin` + `network`
- * + `address`.
+ * A stored deposit: `status` is the MEXC status code (1..12), and `txId` + `coin` + `network` +
+ * `address` is its identity.
  *
  * @example
- * import type { Store } from "@broker-history/server"
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect, Exit } from "effect"
+ *
  * const row: Store.DepositRow = {
- *   amount: "50000.00000000", coin: "USDT", network: "TRC20", status: 5, address: "TXyz",
- *   addressTag: null, txId: "0xabc", unlockConfirm: "20", confirmTimes: "20", insertTime: 1654064568000, memo: null
+ *   amount: "50000.00000000",
+ *   coin: "USDT",
+ *   network: "TRC20",
+ *   status: 5,
+ *   address: "TXyz",
+ *   addressTag: null,
+ *   txId: "0xabc",
+ *   unlockConfirm: "20",
+ *   confirmTimes: "20",
+ *   insertTime: 1654064568000,
+ *   memo: null
  * }
+ * const again = await Effect.runPromiseExit(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertDeposits([row])
+ *     yield* store.insertDeposits([{ ...row, amount: "1.00000000" }]) // the same identity
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.ok(Exit.isFailure(again)) // a duplicate identity is a defect
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositRow {
   readonly amount: string
@@ -72,12 +120,26 @@ export interface DepositRow {
 }
 
 /**
- * Transfer filters. For an account, `undefined` means any account and `null` the master account;
- * time bounds are inclusive.
+ * Transfer filters: for an account, `undefined` means any account and `null` the master account; time
+ * bounds are inclusive.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const masterToSub: Store.TransferFilter = { fromAccount: null, toAccount: "sub001@broker.test" }
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const masterToSub001: Store.TransferFilter = { fromAccount: null, toAccount: "sub001@broker.test" }
+ * const rows = await Effect.runPromise(
+ *   Seed.seed({ seed: 1, transfers: 2000, deposits: 0, subAccounts: 4 }).pipe(
+ *     Effect.zipRight(Effect.flatMap(Store.Store, (store) => store.allTransfers(masterToSub001))),
+ *     Effect.provide(Store.layerSqlite(":memory:"))
+ *   )
+ * )
+ * assert.ok(rows.length > 0 && rows.every((t) => t.fromAccount === null && t.toAccount === "sub001@broker.test"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferFilter {
   readonly fromAccount?: string | null | undefined
@@ -90,11 +152,25 @@ export interface TransferFilter {
 }
 
 /**
- * Deposit filters; time bounds are inclusive.
+ * Deposit filters: an exact `coin` and `status` code, and inclusive time bounds.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const successfulUsdt: Store.DepositFilter = { coin: "USDT", status: 5 }
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const creditedUsdt: Store.DepositFilter = { coin: "USDT", status: 5 }
+ * const rows = await Effect.runPromise(
+ *   Seed.seed({ seed: 1, transfers: 0, deposits: 500 }).pipe(
+ *     Effect.zipRight(Effect.flatMap(Store.Store, (store) => store.allDeposits(creditedUsdt))),
+ *     Effect.provide(Store.layerSqlite(":memory:"))
+ *   )
+ * )
+ * assert.ok(rows.length > 0 && rows.every((d) => d.coin === "USDT" && d.status === 5))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositFilter {
   readonly coin?: string | undefined
@@ -104,11 +180,27 @@ export interface DepositFilter {
 }
 
 /**
- * One page of a newest-first listing: `page` from 1, `limit` rows per page.
+ * One page of a newest-first listing: `page` from 1, `limit` rows a page.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const second: Store.Page = { page: 2, limit: 500 }
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const second: Store.Page = { page: 2, limit: 3 }
+ * const { all, page } = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* Seed.seed({ seed: 1, transfers: 0, deposits: 20 })
+ *     return { all: yield* store.allDeposits(), page: yield* store.depositPage({}, second) }
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * // Newest first: the 4th to 6th newest deposits.
+ * assert.deepStrictEqual(page, all.slice(-6, -3).reverse())
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Page {
   readonly page: number
@@ -116,11 +208,28 @@ export interface Page {
 }
 
 /**
- * The identity of a deposit.
+ * The identity of a deposit: transaction, coin, network and address.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const key: Store.DepositKey = { txId: "0xabc", coin: "USDT", network: "TRC20", address: "TXyz" }
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const pending = Seed.deposits({ seed: 1, transfers: 0, deposits: 1 })[0] // status 1
+ * const key: Store.DepositKey = { txId: pending.txId, coin: pending.coin, network: pending.network, address: pending.address }
+ * const [updated] = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertDeposits([pending])
+ *     yield* store.updateDeposit(key, { status: 5 })
+ *     return yield* store.allDeposits()
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual(updated, { ...pending, status: 5 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositKey {
   readonly txId: string
@@ -130,11 +239,28 @@ export interface DepositKey {
 }
 
 /**
- * What changes over a deposit's life.
+ * What changes over a deposit's life: its status and its confirmation count.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const confirmed: Store.DepositChange = { status: 5, confirmTimes: "20" }
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const deposit = Seed.deposits({ seed: 1, transfers: 0, deposits: 1 })[0]
+ * const confirmed: Store.DepositChange = { status: 5, confirmTimes: deposit.unlockConfirm }
+ * const [updated] = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertDeposits([deposit])
+ *     yield* store.updateDeposit(deposit, confirmed) // a deposit row carries its own key
+ *     return yield* store.allDeposits()
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual([updated.status, updated.confirmTimes], [5, deposit.unlockConfirm])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface DepositChange {
   readonly status?: number | undefined
@@ -142,11 +268,21 @@ export interface DepositChange {
 }
 
 /**
- * Row counts.
+ * The row counts of both histories.
  *
  * @example
- * import type { Store } from "@broker-history/server"
- * const empty: Store.Counts = { transfers: 0, deposits: 0 }
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const empty: Store.Counts = await Effect.runPromise(
+ *   Effect.flatMap(Store.Store, (store) => store.counts).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual(empty, { transfers: 0, deposits: 0 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Counts {
   readonly transfers: number
@@ -154,13 +290,28 @@ export interface Counts {
 }
 
 /**
- * The store's operations. Database failures are defects: the data is the server's own, so a failing
- * query is a bug (the HTTP layer answers it with a bare 500).
+ * The store's operations: inserts and updates, complete listings for tests, the endpoints' page
+ * queries and their query plans, counts and API keys; database failures are defects, since the data
+ * is the server's own.
  *
  * @example
+ * ```ts
  * import { Store } from "@broker-history/server"
  * import { Effect } from "effect"
- * const total = Effect.flatMap(Store.Store, (store) => store.counts)
+ *
+ * const plan = await Effect.runPromise(
+ *   Effect.flatMap(Store.Store, (store: Store.Service) =>
+ *     store.explainTransferPage(
+ *       { fromAccount: null, toAccount: "sub001@broker.test", fromAccountType: "SPOT", toAccountType: "FUTURES" },
+ *       { page: 1, limit: 500 }
+ *     )).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * // Every filter and the time order are served by one index: no table scan, no sort.
+ * assert.ok(plan.length === 1 && plan[0].includes("USING INDEX transfers_by_route_time"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Service {
   /** Adds transfers (in one transaction). A duplicate `tranId` is a defect. */
@@ -193,12 +344,22 @@ export interface Service {
  * The store service.
  *
  * @example
- * import { Store } from "@broker-history/server"
- * import { Effect } from "effect"
+ * ```ts
+ * import { ApiKeys, Store } from "@broker-history/server"
+ * import { Effect, Option } from "effect"
+ *
  * const program = Effect.gen(function*() {
  *   const store = yield* Store.Store
- *   return yield* store.allTransfers({ fromAccount: null })
+ *   yield* store.putKeys([ApiKeys.demo])
+ *   return [yield* store.findKey(ApiKeys.demo.apiKey), yield* store.findKey("unknown")] as const
  * })
+ * const [demo, unknown] = await Effect.runPromise(program.pipe(Effect.provide(Store.layerSqlite(":memory:"))))
+ * assert.deepStrictEqual(demo, Option.some(ApiKeys.demo))
+ * assert.ok(Option.isNone(unknown))
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class Store extends Context.Tag("@broker-history/server/Store")<Store, Service>() {}
 
@@ -242,12 +403,26 @@ const depositColumns = (row: DepositRow) => ({
 const offsetOf = (page: Page): bigint => (BigInt(page.page) - 1n) * BigInt(page.limit)
 
 /**
- * Builds the store over the `SqlClient` in context (the schema must already be migrated).
+ * Builds the store over the `SqlClient` in context, whose schema must already be migrated.
  *
  * @example
- * import { Store } from "@broker-history/server"
- * import { Layer } from "effect"
- * const layer = Layer.effect(Store.Store, Store.make)
+ * ```ts
+ * import { Migrations, Store } from "@broker-history/server"
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Effect } from "effect"
+ *
+ * const counts = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     yield* Migrations.run
+ *     const store = yield* Store.make
+ *     return yield* store.counts
+ *   }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ * )
+ * assert.deepStrictEqual(counts, { transfers: 0, deposits: 0 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -376,10 +551,23 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
  * The store over the `SqlClient` in context, migrating the schema first.
  *
  * @example
- * import { Store } from "@broker-history/server"
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
  * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Layer } from "effect"
- * const layer = Store.layer.pipe(Layer.provide(SqliteClient.layer({ filename: ":memory:" })))
+ * import { Effect, Layer } from "effect"
+ *
+ * const StoreLive = Store.layer.pipe(Layer.provide(SqliteClient.layer({ filename: ":memory:" })))
+ * const counts = await Effect.runPromise(
+ *   Seed.seed({ seed: 1, transfers: 10, deposits: 5 }).pipe(
+ *     Effect.zipRight(Effect.flatMap(Store.Store, (store) => store.counts)),
+ *     Effect.provide(StoreLive)
+ *   )
+ * )
+ * assert.deepStrictEqual(counts, { transfers: 10, deposits: 5 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<Store, MigrationError | SqlError, SqlClient.SqlClient> = Layer.effect(
   Store,
@@ -391,8 +579,16 @@ export const layer: Layer.Layer<Store, MigrationError | SqlError, SqlClient.SqlC
  * optional dependency, compiled on install, and did not build or was left out.
  *
  * @example
+ * ```ts
  * import { Store } from "@broker-history/server"
- * new Store.SqliteDriverMissing({ reason: "Cannot find package 'better-sqlite3'" }).message
+ *
+ * const error = new Store.SqliteDriverMissing({ reason: "Cannot find package 'better-sqlite3'" })
+ * assert.ok(error.message.startsWith("the SQLite driver is not installed (Cannot find package 'better-sqlite3')"))
+ * assert.ok(error.message.endsWith("reinstall where Python 3, make and a C++ compiler are available"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class SqliteDriverMissing extends Data.TaggedError("SqliteDriverMissing")<{ readonly reason: string }> {
   override get message(): string {
@@ -402,13 +598,26 @@ export class SqliteDriverMissing extends Data.TaggedError("SqliteDriverMissing")
 }
 
 /**
- * The SQLite driver's module, loaded on first use, so that importing this package loads no native
- * code until a database is opened.
+ * The SQLite driver's module, loaded on first use, so that importing this package loads no native code
+ * until a database is opened.
  *
  * @example
+ * ```ts
  * import { Store } from "@broker-history/server"
+ * import { SqlClient } from "@effect/sql"
  * import { Effect } from "effect"
- * const memory = Effect.map(Store.sqliteDriver, (SqliteClient) => SqliteClient.layer({ filename: ":memory:" }))
+ *
+ * const one = await Effect.runPromise(
+ *   Effect.flatMap(Store.sqliteDriver, (SqliteClient) =>
+ *     Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ readonly one: number }>`SELECT 1 AS one`).pipe(
+ *       Effect.provide(SqliteClient.layer({ filename: ":memory:" }))
+ *     ))
+ * )
+ * assert.deepStrictEqual(one, [{ one: 1 }])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const sqliteDriver: Effect.Effect<typeof SqliteClient, SqliteDriverMissing> = Effect.tryPromise({
   try: () => import("@effect/sql-sqlite-node/SqliteClient"),
@@ -416,11 +625,28 @@ export const sqliteDriver: Effect.Effect<typeof SqliteClient, SqliteDriverMissin
 })
 
 /**
- * The store in a SQLite database: a file path (created and migrated if new) or `":memory:"`.
+ * The store in a SQLite database: a file path (created and migrated when new) or `":memory:"`.
  *
  * @example
- * import { Store } from "@broker-history/server"
- * const layer = Store.layerSqlite(":memory:")
+ * ```ts
+ * import { Seed, Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "store-")), "history.sqlite")
+ * await Effect.runPromise(Seed.seed({ seed: 1, transfers: 100, deposits: 10 }).pipe(Effect.provide(Store.layerSqlite(file))))
+ * // Opened again, the file keeps its history:
+ * const counts = await Effect.runPromise(
+ *   Effect.flatMap(Store.Store, (store) => store.counts).pipe(Effect.provide(Store.layerSqlite(file)))
+ * )
+ * assert.deepStrictEqual(counts, { transfers: 100, deposits: 10 })
+ * Fs.rmSync(Path.dirname(file), { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerSqlite = (
   filename: string

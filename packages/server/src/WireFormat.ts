@@ -11,12 +11,38 @@
 import type { DepositRow, TransferRow } from "./Store.js"
 
 /**
- * A transfer as answered.
+ * A stored transfer as the service answers it, in MEXC's field order: the master account (stored as
+ * `null`) is shown by its name and a missing `clientTranId` is `null`.
  *
  * @example
- * import { WireFormat } from "@broker-history/server"
- * declare const row: Store.TransferRow
- * JSON.stringify(WireFormat.transfer(row, "master@broker.test"))
+ * ```ts
+ * import { Accounts, WireFormat } from "@broker-history/server"
+ * import type { Store } from "@broker-history/server"
+ *
+ * const row: Store.TransferRow = {
+ *   tranId: "11945860693",
+ *   clientTranId: null,
+ *   fromAccount: null,
+ *   toAccount: "sub001@broker.test",
+ *   asset: "USDT",
+ *   amount: "0.10000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   fromSymbol: "",
+ *   toSymbol: "",
+ *   status: "SUCCESS",
+ *   timestamp: 1544433325000
+ * }
+ * assert.strictEqual(
+ *   JSON.stringify(WireFormat.transfer(row, Accounts.masterAccount)),
+ *   `{"tranId":"11945860693","clientTranId":null,"fromAccount":"master@broker.test","toAccount":"sub001@broker.test",` +
+ *     `"asset":"USDT","amount":"0.10000000","fromAccountType":"SPOT","toAccountType":"FUTURES","fromSymbol":"",` +
+ *     `"toSymbol":"","status":"SUCCESS","timestamp":1544433325000}`
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const transfer = (row: TransferRow, masterAccount: string) => ({
   tranId: row.tranId,
@@ -34,12 +60,33 @@ export const transfer = (row: TransferRow, masterAccount: string) => ({
 })
 
 /**
- * A deposit as answered.
+ * A stored deposit as the service answers it: `status` a number (MEXC style), a missing `addressTag`
+ * `""` and a missing `memo` `null`, so clients meet both spellings of "absent".
  *
  * @example
+ * ```ts
  * import { WireFormat } from "@broker-history/server"
- * declare const row: Store.DepositRow
- * WireFormat.deposit(row).status // a number such as 5
+ * import type { Store } from "@broker-history/server"
+ *
+ * const row: Store.DepositRow = {
+ *   amount: "50000.00000000",
+ *   coin: "USDT",
+ *   network: "TRC20",
+ *   status: 5,
+ *   address: "TXyz",
+ *   addressTag: null,
+ *   txId: "0xabc",
+ *   unlockConfirm: "20",
+ *   confirmTimes: "20",
+ *   insertTime: 1654064568000,
+ *   memo: null
+ * }
+ * const answered = WireFormat.deposit(row)
+ * assert.deepStrictEqual([answered.status, answered.addressTag, answered.memo], [5, "", null])
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const deposit = (row: DepositRow) => ({
   amount: row.amount,
@@ -56,11 +103,28 @@ export const deposit = (row: DepositRow) => ({
 })
 
 /**
- * The body of an unknown route (404); the error table has no row for it, so it borrows the HTTP
- * status as its code.
+ * The 404 answer of an unknown path; the error table has no row for it, so it borrows the HTTP status
+ * as its code.
  *
  * @example
- * import { WireFormat } from "@broker-history/server"
- * WireFormat.notFound.code // 404
+ * ```ts
+ * import { ReferenceServer, WireFormat } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const answer = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     const response = yield* Effect.promise(() => fetch(`${server.baseUrl}/api/v3/nowhere`))
+ *     return { status: response.status, body: yield* Effect.promise(() => response.json()) }
+ *   }).pipe(Effect.provide(ReferenceServer.layer()))
+ * )
+ * assert.deepStrictEqual(answer, {
+ *   status: WireFormat.notFound.status,
+ *   body: { code: WireFormat.notFound.code, msg: WireFormat.notFound.msg }
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const notFound = { status: 404, code: 404, msg: "Not found." } as const

@@ -1,34 +1,197 @@
 /**
- * @broker-history/server: the reference service of the broker history API.
+ * `@broker-history/server`: the reference service of the broker history API, as modules other programs
+ * can reuse.
  *
  * @since 0.1.0
  */
+// docgen reads the first statement's leading comment as the module's; this erased type-only import
+// keeps that comment from also being read as the documentation of the first re-export.
+import type {} from "./Accounts.js"
 
-/** The master account's and the seeded sub-accounts' names. */
+/**
+ * The master account's and the seeded sub-accounts' names.
+ *
+ * @example
+ * ```ts
+ * import { Accounts } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(Accounts.subAccountNames(1), ["sub001@broker.test"])
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Accounts from "./Accounts.js"
-/** API keys, their secrets and permissions. */
+/**
+ * API keys, their secrets and permissions.
+ *
+ * @example
+ * ```ts
+ * import { ApiKeys } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * assert.ok(Either.isRight(ApiKeys.parse("k1:s1:SPOT_DEPOSIT_READ")))
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as ApiKeys from "./ApiKeys.js"
-/** The database schema as migrations. */
+/**
+ * The database schema as migrations.
+ *
+ * @example
+ * ```ts
+ * import { Migrations } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables"])
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Migrations from "./Migrations.js"
-/** Seeded pseudo-random numbers. */
+/**
+ * Seeded pseudo-random numbers.
+ *
+ * @example
+ * ```ts
+ * import { Prng } from "@broker-history/server"
+ *
+ * assert.strictEqual(Prng.mulberry32(1)(), Prng.mulberry32(1)())
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Prng from "./Prng.js"
-/** The SQLite store of both histories and the API keys. */
+/**
+ * The SQLite store of both histories and the API keys.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const counts = Effect.flatMap(Store.Store, (store) => store.counts).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * assert.deepStrictEqual(await Effect.runPromise(counts), { transfers: 0, deposits: 0 })
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Store from "./Store.js"
-/** Deterministic seeded histories. */
+/**
+ * Deterministic seeded histories.
+ *
+ * @example
+ * ```ts
+ * import { Seed } from "@broker-history/server"
+ *
+ * assert.strictEqual(Seed.transfers({ seed: 1, transfers: 10, deposits: 0 }).length, 10)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Seed from "./Seed.js"
-/** The signed-request checks: signature, timestamp, recvWindow, permission. */
+/**
+ * The signed-request checks: signature, timestamp, recvWindow, permission.
+ *
+ * @example
+ * ```ts
+ * import { Authentication } from "@broker-history/server"
+ *
+ * assert.ok(Authentication.signingParameters.includes("signature"))
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Authentication from "./Authentication.js"
-/** Fault injection switches and decisions. */
+/**
+ * Fault injection switches and decisions.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from "@broker-history/server"
+ *
+ * assert.strictEqual(Faults.decide(Faults.normalize({ drop: 1 }), 0.5), "drop")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as Faults from "./Faults.js"
-/** Business parameters read into store filters and pages. */
+/**
+ * Business parameters read into store filters and pages.
+ *
+ * @example
+ * ```ts
+ * import { HistoryQuery } from "@broker-history/server"
+ *
+ * assert.strictEqual(HistoryQuery.defaultMaxWindow.transfers, undefined)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as HistoryQuery from "./HistoryQuery.js"
-/** The per-key sliding-window rate limit. */
+/**
+ * The per-key sliding-window rate limit.
+ *
+ * @example
+ * ```ts
+ * import { RateLimit } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(RateLimit.make(RateLimit.defaults).take("key", 0), { allowed: true })
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as RateLimit from "./RateLimit.js"
-/** The query string as received. */
+/**
+ * The query string as received.
+ *
+ * @example
+ * ```ts
+ * import { RawQuery } from "@broker-history/server"
+ *
+ * assert.strictEqual(RawQuery.parse("coin=US%44T")[0].value, "USDT")
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as RawQuery from "./RawQuery.js"
-/** The reference service: HTTP endpoints over the store. */
+/**
+ * The reference service: HTTP endpoints over the store.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const baseUrl = Effect.map(ReferenceServer.ReferenceServer, (server) => server.baseUrl)
+ * assert.match(await Effect.runPromise(Effect.provide(baseUrl, ReferenceServer.layer())), /^http:\/\/127\.0\.0\.1:\d+$/)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as ReferenceServer from "./ReferenceServer.js"
-/** The JSON shapes the service answers. */
+/**
+ * The JSON shapes the service answers.
+ *
+ * @example
+ * ```ts
+ * import { WireFormat } from "@broker-history/server"
+ *
+ * assert.strictEqual(WireFormat.notFound.code, 404)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as WireFormat from "./WireFormat.js"
-/** The server program's flags and environment variables. */
+/**
+ * The server program's flags and environment variables.
+ *
+ * @example
+ * ```ts
+ * import { CommandLine } from "@broker-history/server"
+ *
+ * assert.strictEqual(CommandLine.isLoopback("localhost"), true)
+ * ```
+ *
+ * @since 0.1.0
+ */
 export * as CommandLine from "./CommandLine.js"
