@@ -594,8 +594,9 @@ export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerC
       try: () => import("./NodeTransport.js"),
       catch: (cause) =>
         new Error(
-          "BrokerHistory.layerUndici needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer " +
-            "with FetchHttpClient.layer",
+          `BrokerHistory.layerUndici could not load the Node transport (${
+            String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
+          }): it needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
           { cause }
         )
     }).pipe(Effect.orDie),
