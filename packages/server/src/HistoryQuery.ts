@@ -5,7 +5,14 @@
  *
  * @since 0.1.0
  */
-import { DepositHistoryQuery, Endpoint, ErrorBody, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+import {
+  DepositHistoryQuery,
+  Endpoint,
+  ErrorBody,
+  QueryViolation,
+  TransferHistoryQuery,
+  TransferRecord
+} from "@broker-history/domain"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import type * as RawQuery from "./RawQuery.js"
@@ -109,6 +116,8 @@ const toRecord = (
   return Either.right({ ...record })
 }
 
+const accountTypes: ReadonlyArray<string> = TransferRecord.accountTypes
+
 const violation = (v: QueryViolation.QueryViolation): ErrorBody.ErrorRow =>
   v.kind === "missing"
     ? ErrorBody.Errors.mandatoryParameter(v.parameter)
@@ -180,7 +189,7 @@ export const transfers = (
     const record = yield* toRecord(params, transferParameters)
     const q = yield* Either.mapLeft(TransferHistoryQuery.fromText(record), violation)
     for (const name of ["fromAccountType", "toAccountType"] as const) {
-      if (!TransferHistoryQuery.accountTypes.includes(q[name])) {
+      if (!accountTypes.includes(q[name])) {
         return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
       }
     }
