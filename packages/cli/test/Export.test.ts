@@ -3,31 +3,18 @@
 import { parse as parseCsv } from "csv-parse/sync"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import * as Csv from "../src/Csv.js"
 import * as Export from "../src/Export.js"
-import type { Running } from "./support/Harness.js"
-import { cli, cliEnv, depositOf, killChildren, shell, startServer, tempDir, transferOf } from "./support/Harness.js"
+import { cli, cliEnv, depositOf, shell, startServer, transferOf, useReferenceServer } from "./support/Harness.js"
 
-let running: Running
-let env: Record<string, string>
-const temp = tempDir()
-
-beforeAll(async () => {
-  running = await startServer({
-    seed: { seed: 7, transfers: 4000, deposits: 3000, subAccounts: 5 },
-    rateLimit: { limit: 100_000, window: 10_000 }
-  })
-  env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
-}, 60_000)
-
-afterAll(async () => {
-  killChildren()
-  await running?.close()
-  temp.cleanup()
+const { running, temp } = useReferenceServer({
+  seed: { seed: 7, transfers: 4000, deposits: 3000, subAccounts: 5 }
 })
-
-afterEach(killChildren)
+let env: Record<string, string>
+beforeAll(() => {
+  env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+})
 
 const masterToSub = {
   fromAccount: null,

@@ -2,9 +2,8 @@
 // process, so the test can change its data while the CLI runs).
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import type { Running } from "./support/Harness.js"
-import { cli, cliEnv, killChildren, spawn, startServer, tempDir, until } from "./support/Harness.js"
+import { describe, expect, it } from "vitest"
+import { cli, cliEnv, spawn, until, useReferenceServer } from "./support/Harness.js"
 import {
   expectTablesEqualService,
   killAndRestart,
@@ -15,23 +14,9 @@ import {
 } from "./support/Scenario.js"
 import { readTables } from "./support/Tables.js"
 
-let running: Running
-const temp = tempDir()
-
-beforeAll(async () => {
-  running = await startServer({
-    seed: { seed: 11, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length },
-    rateLimit: { limit: 100_000, window: 10_000 }
-  })
-}, 60_000)
-
-afterAll(async () => {
-  killChildren()
-  await running?.close()
-  temp.cleanup()
+const { running, temp } = useReferenceServer({
+  seed: { seed: 11, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length }
 })
-
-afterEach(killChildren)
 
 describe("sync into SQLite", () => {
   it("a first run writes exactly the service's data; a second run changes nothing", async () => {

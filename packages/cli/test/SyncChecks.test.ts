@@ -2,32 +2,17 @@
 // cannot be read, and damaged or impossible checkpoints (named, skipped, and reset with --reset-stream).
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { day, expectTablesFrom, syncSince, year } from "./support/Coverage.js"
-import type { Running } from "./support/Harness.js"
-import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
+import { cli, cliEnv, useReferenceServer } from "./support/Harness.js"
 import { lateTransfer, subAccounts } from "./support/Scenario.js"
 import { execute, readCheckpointRows, readTables } from "./support/Tables.js"
 
-let running: Running
-const temp = tempDir()
+const { running, temp } = useReferenceServer({
+  seed: { seed: 29, transfers: 1500, deposits: 600, subAccounts: subAccounts.length }
+})
 const t0 = Date.now()
 const since = String(t0 - 3 * year)
-
-beforeAll(async () => {
-  running = await startServer({
-    seed: { seed: 29, transfers: 1500, deposits: 600, subAccounts: subAccounts.length },
-    rateLimit: { limit: 100_000, window: 10_000 }
-  })
-}, 60_000)
-
-afterAll(async () => {
-  killChildren()
-  await running?.close()
-  temp.cleanup()
-})
-
-afterEach(killChildren)
 
 const fast = () => cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
 const requests = async () => (await running.run(running.server.stats)).requests

@@ -2,35 +2,20 @@
 // backfills what is missing (once, killed or not), a database of the first schema, and a summary
 // that says what was not read.
 import * as Path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { day, expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
-import type { Running } from "./support/Harness.js"
-import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
+import { cli, cliEnv, useReferenceServer } from "./support/Harness.js"
 import { subAccounts } from "./support/Scenario.js"
 import { execute, legacyCopy, readCheckpointRows, readTables } from "./support/Tables.js"
 
-let running: Running
-const temp = tempDir()
+const { running, temp } = useReferenceServer({
+  seed: { seed: 17, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length }
+})
 // Fixed instants: the boundaries of every range are exact, whatever time each run starts.
 const t0 = Date.now()
 const oneYear = t0 - year
 const threeYears = t0 - 3 * year
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-
-beforeAll(async () => {
-  running = await startServer({
-    seed: { seed: 17, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length },
-    rateLimit: { limit: 100_000, window: 10_000 }
-  })
-}, 60_000)
-
-afterAll(async () => {
-  killChildren()
-  await running?.close()
-  temp.cleanup()
-})
-
-afterEach(killChildren)
 
 const fast = () => cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
 

@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Url from "node:url"
+import { afterAll, afterEach, beforeAll } from "vitest"
 import * as SyncStore from "../../src/SyncStore.js"
 
 export const packageDir = Path.resolve(Path.dirname(Url.fileURLToPath(import.meta.url)), "../..")
@@ -33,6 +34,36 @@ export const startServer = async (options: ReferenceServer.Options): Promise<Run
     run: (effect) => Effect.runPromise(effect),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void))
   }
+}
+
+/**
+ * A test file's reference service: started before its tests (no rate limit that binds unless
+ * `options` sets one), stopped after them with every child process killed, plus a temporary
+ * directory removed at the end. `running` can be used as soon as the tests run.
+ */
+export const useReferenceServer = (options: ReferenceServer.Options) => {
+  let started: Running | undefined
+  const running: Running = {
+    get server() {
+      if (started === undefined) throw new Error("the reference service starts in beforeAll: use it inside a test")
+      return started.server
+    },
+    run: (effect) => Effect.runPromise(effect),
+    close: async () => {
+      await started?.close()
+    }
+  }
+  const temp = tempDir()
+  beforeAll(async () => {
+    started = await startServer({ rateLimit: { limit: 100_000, window: 10_000 }, ...options })
+  }, 60_000)
+  afterAll(async () => {
+    killChildren()
+    await started?.close()
+    temp.cleanup()
+  })
+  afterEach(killChildren)
+  return { running, temp }
 }
 
 /** The child's environment: no BROKER_* from the outside, the demo key, the given service. */
