@@ -1,5 +1,5 @@
 /**
- * The parameters of one deposit-history request (SPEC.md §4.2, DECISIONS.md "Parameters").
+ * The parameters of one deposit-history request (docs/wire-contract.md, "Parameters").
  *
  * @since 0.1.0
  */
@@ -98,7 +98,7 @@ export const validate = (input: unknown): Either.Either<DepositHistoryQuery, Que
   QueryViolation.validate(DepositHistoryQuery, input)
 
 /**
- * The business parameters in the order they are signed and sent (SPEC.md table order).
+ * The business parameters in the order they are signed and sent (the exchange's documented order).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * One sub-account deposit (SPEC.md §2.2), decoded tolerantly as DECISIONS.md "Records" says.
+ * One sub-account deposit, decoded tolerantly as docs/wire-contract.md ("Records") says.
  *
  * @since 0.1.0
  */

@@ -1,5 +1,5 @@
 /**
- * The service's failure body `{"code": <int>, "msg": "<text>"}` and the code table of DECISIONS.md.
+ * The service's failure body `{"code": <int>, "msg": "<text>"}` and the error table of docs/wire-contract.md.
  *
  * @since 0.1.0
  */

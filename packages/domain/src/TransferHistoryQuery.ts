@@ -1,5 +1,5 @@
 /**
- * The parameters of one transfer-history request (SPEC.md §4.1, DECISIONS.md "Parameters").
+ * The parameters of one transfer-history request (docs/wire-contract.md, "Parameters").
  *
  * @since 0.1.0
  */
@@ -115,7 +115,7 @@ export const validate = (input: unknown): Either.Either<TransferHistoryQuery, Qu
   QueryViolation.validate(TransferHistoryQuery, input)
 
 /**
- * The business parameters in the order they are signed and sent (SPEC.md table order); only the
+ * The business parameters in the order they are signed and sent (the exchange's documented order); only the
  * parameters present in the query.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * One universal transfer (SPEC.md §2.1), decoded tolerantly as DECISIONS.md "Records" says.
+ * One universal transfer, decoded tolerantly as docs/wire-contract.md ("Records") says.
  *
  * @since 0.1.0
  */

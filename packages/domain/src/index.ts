@@ -21,7 +21,7 @@ import type {} from "./Decimal.js"
  */
 export * as Decimal from "./Decimal.js"
 /**
- * Deposit records (SPEC.md §2.2).
+ * Deposit records.
  *
  * @example
  * ```ts
@@ -130,7 +130,7 @@ export * as QueryViolation from "./QueryViolation.js"
  */
 export * as Signature from "./Signature.js"
 /**
- * Transfer records (SPEC.md §2.1).
+ * Transfer records.
  *
  * @example
  * ```ts

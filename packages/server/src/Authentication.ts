@@ -1,6 +1,6 @@
 /**
- * The checks of a signed request after its API key is known and within budget, in DECISIONS.md's
- * order: `signature` and `timestamp` present, `recvWindow` in range, signature valid over the raw
+ * The checks of a signed request after its API key is known and within budget, in the order of
+ * docs/wire-contract.md: `signature` and `timestamp` present, `recvWindow` in range, signature valid over the raw
  * query string, timestamp within the window, permission held. Pure: the clock reading is an input.
  *
  * @since 0.1.0

@@ -27,7 +27,7 @@ export interface Settings {
 }
 
 /**
- * The reference server's default budget: 500 requests per 10 seconds per key (DECISIONS.md).
+ * The reference server's default budget: 500 requests per 10 seconds per key (see docs/wire-contract.md, "Ordering, windows and limits").
  *
  * @example
  * ```ts

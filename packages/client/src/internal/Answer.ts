@@ -1,5 +1,5 @@
 /**
- * How an HTTP answer becomes a result or a typed error (DECISIONS.md "Errors").
+ * How an HTTP answer becomes a result or a typed error (docs/wire-contract.md, "Errors").
  *
  * @internal
  */
