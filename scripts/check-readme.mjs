@@ -1,6 +1,7 @@
 // Checks the READMEs a newcomer follows:
 // - every README.md code block introduced by `<!-- file: PATH -->` equals that file, so the usage
 //   examples are exactly the example programs that `tsc -b` type-checks;
+// - README.md stays under 250 lines (details live in docs/ and the package READMEs);
 // - every pnpm command in a README runs unattended: `npx --yes pnpm@<the pinned version>` (without
 //   --yes, npx asks for confirmation on a terminal and fails in a script when pnpm is not cached).
 import { readdirSync, readFileSync } from "node:fs"
@@ -10,6 +11,11 @@ const read = (path) => readFileSync(new URL(path, root), "utf8")
 let failed = 0
 
 const readme = read("README.md")
+const readmeLines = readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)
+if (readmeLines >= 250) {
+  failed++
+  console.error(`README.md has ${readmeLines} lines: keep it under 250 (move details to docs/ or a package README)`)
+}
 const pattern = /<!-- file: (\S+) -->\s*```ts\n([\s\S]*?)```/g
 let checked = 0
 for (const [, path, code] of readme.matchAll(pattern)) {
