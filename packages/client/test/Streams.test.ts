@@ -1,7 +1,7 @@
 import type { Checkpoint } from "@broker-history/client"
 import { BrokerHistory } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Fiber, Option, Stream, TestClock } from "effect"
+import { Chunk, Effect, Either, Fiber, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type { Ordering, Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
@@ -328,20 +328,37 @@ describe("full-history streams (mocked service)", () => {
         Effect.fork
       )
       for (let i = 0; i < 120; i++) yield* TestClock.adjust("1 second")
-      const [a, b] = yield* Fiber.join(fiber)
+      const [a, b, c] = yield* Fiber.join(fiber)
       expect(ids(a)).toEqual(expected(rows, 0, 60_000))
       expect(ids(b)).toEqual(ids(a))
+      // The mock sends every record to "sub@x", so the third stream (that account only) is the same set.
+      expect(ids(c)).toEqual(ids(a))
+      expect(mock.seen.some((s) => s.params.get("toAccount") === "sub@x")).toBe(true)
       const times = mock.seen.map((s) => s.at)
       expect(times.length).toBeGreaterThan(15)
       for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(5)
     }))
 
-  it.effect("checkpoints encode and decode", () =>
+  it.effect("checkpoints encode and decode: a change stream's checkpoint, stored as text, resumes it", () =>
     Effect.gen(function*() {
       const { Checkpoint } = yield* Effect.promise(() => import("@broker-history/client"))
       const cp = { time: 5, ids: ["a", "b"] }
       expect(Checkpoint.decode(Checkpoint.encode(cp))).toEqual(Either.right(cp))
-      expect(Either.isLeft(Checkpoint.decode("{\"time\":-1}"))).toBe(true)
-      expect(Option.isNone(Option.none())).toBe(true)
+      expect(Checkpoint.decode("{\"time\":-1}")).toMatchObject(Either.left({ _tag: "CheckpointError" }))
+      // Ties at each millisecond, so that the checkpoint carries ids as well as a time.
+      const rows = Array.from(
+        { length: 30 },
+        (_, i) => ({ tranId: String(10 + i), timestamp: (i >> 2) * 10, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows))
+      const query = { ...base, since: 0, until: 1000, limit: 4 }
+      const head = yield* withHistory(mock, (h) => collect(Stream.take(h.transferChanges(query), 10)))
+      const last = head[head.length - 1]!.checkpoint
+      expect(last.ids.length).toBeGreaterThan(0)
+      const decoded = Checkpoint.decode(Checkpoint.encode(last))
+      expect(decoded).toEqual(Either.right(last))
+      const resume = Either.getOrThrow(decoded)
+      const rest = yield* withHistory(mock, (h) => collect(h.transferChanges({ ...query, resume })))
+      expect([...head, ...rest].map((c) => c.record.tranId)).toEqual(expected(rows, 0, 1000))
     }))
 })
