@@ -6,7 +6,7 @@ import { DepositRecord } from "@broker-history/domain"
 import type { Faults, Store } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Redacted, Stream } from "effect"
+import { Chunk, Effect, Fiber, Layer, Redacted, Schedule, Stream } from "effect"
 import * as fc from "fast-check"
 
 const day = 86_400_000
@@ -43,6 +43,23 @@ const withService = <A, E>(
   )
 
 const collect = <A, E>(s: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(s), Chunk.toReadonlyArray)
+
+/**
+ * Polls `check` every 10 ms until it holds and returns what it saw last; fails naming `what` (and
+ * that last value) if it has not held within 10 s: a bound for a hung test, not a time asserted.
+ */
+const eventually = <A, E>(what: string, check: Effect.Effect<A, E>, holds: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    let last: A | undefined
+    return yield* check.pipe(
+      Effect.tap((a) => Effect.sync(() => (last = a))),
+      Effect.repeat(Schedule.recurUntil(holds).pipe(Schedule.addDelay(() => "10 millis"))),
+      Effect.timeoutFail({
+        duration: "10 seconds",
+        onTimeout: () => new Error(`${what}: not within 10 s (last seen: ${JSON.stringify(last)})`)
+      })
+    )
+  })
 
 const row = (tranId: number, timestamp: number, toAccount: string | null = null): Store.TransferRow => ({
   tranId: String(tranId),
@@ -279,13 +296,17 @@ describe("client ↔ reference service over 127.0.0.1", () => {
         Effect.gen(function*() {
           yield* server.setFaults({ hang: 1 })
           const fiber = yield* Effect.fork(collect(history.transfers({ ...base, since: 0, until: END })))
-          yield* Effect.sleep("200 millis")
-          expect((yield* server.stats).faults.hang ?? 0).toBeGreaterThan(0)
+          // Interrupted only once a request is known to hang (not after a guessed delay).
+          const hung = yield* eventually("a request hangs", server.stats, (stats) =>
+            (stats.faults.hang ?? 0) > 0)
+          expect(hung.faults.hang).toBeGreaterThan(0)
           yield* Fiber.interrupt(fiber)
           const exit = yield* Fiber.await(fiber)
           expect(exit._tag).toBe("Failure")
         }))
-      yield* Effect.sleep("100 millis")
-      expect(handles()).toBeLessThanOrEqual(before)
+      // Sockets close asynchronously after the scope: wait (bounded) for the count to come back down.
+      const after = yield* eventually("the sockets are released", Effect.sync(handles), (n) =>
+        n <= before)
+      expect(after).toBeLessThanOrEqual(before)
     }))
 })
