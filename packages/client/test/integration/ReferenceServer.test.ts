@@ -136,42 +136,34 @@ describe("client ↔ reference service over 127.0.0.1", () => {
       expect(badSecret).toMatchObject({ _tag: "AuthenticationError", reason: "Signature" })
     }))
 
-  it.live(
+  it.live.prop(
     "property: the full-history stream equals the service's set, ascending, exactly once",
-    () =>
-      Effect.promise(() =>
-        fc.assert(
-          fc.asyncProperty(
-            fc.array(fc.record({ at: fc.integer({ min: 0, max: 400 }), n: fc.integer({ min: 1, max: 12 }) }), {
-              maxLength: 25
-            }),
-            fc.integer({ min: 2, max: 40 }),
-            fc.constantFrom(undefined, 3 * day, 30 * day),
-            fc.integer({ min: 1, max: 3 }),
-            async (clusters, limit, maxWindow, concurrency) => {
-              const rows: Array<Store.TransferRow> = []
-              let id = 1
-              // Times in minutes over ~400 days, several records per millisecond in some clusters.
-              for (const c of clusters) for (let k = 0; k < c.n; k++) rows.push(row(id++, END - c.at * day + (k % 3)))
-              const since = END - 401 * day
-              await Effect.runPromise(
-                withService(
-                  { maxWindow: { transfers: maxWindow } },
-                  maxWindow === undefined ? {} : { maxWindow: { transfers: maxWindow } },
-                  (server, history) =>
-                    Effect.gen(function*() {
-                      yield* server.store.insertTransfers(rows)
-                      const out = yield* collect(history.transfers({ ...base, since, until: END, limit, concurrency }))
-                      expect(out.map((t) => t.tranId)).toEqual(yield* expectedIds(server.store, since, END))
-                    })
-                )
-              )
-            }
-          ),
-          { numRuns: 12 }
-        )
-      ),
-    120_000
+    {
+      clusters: fc.array(fc.record({ at: fc.integer({ min: 0, max: 400 }), n: fc.integer({ min: 1, max: 12 }) }), {
+        maxLength: 25
+      }),
+      limit: fc.integer({ min: 2, max: 40 }),
+      maxWindow: fc.constantFrom(undefined, 3 * day, 30 * day),
+      concurrency: fc.integer({ min: 1, max: 3 })
+    },
+    ({ clusters, concurrency, limit, maxWindow }) => {
+      const rows: Array<Store.TransferRow> = []
+      let id = 1
+      // Times in minutes over ~400 days, several records per millisecond in some clusters.
+      for (const c of clusters) for (let k = 0; k < c.n; k++) rows.push(row(id++, END - c.at * day + (k % 3)))
+      const since = END - 401 * day
+      return withService(
+        { maxWindow: { transfers: maxWindow } },
+        maxWindow === undefined ? {} : { maxWindow: { transfers: maxWindow } },
+        (server, history) =>
+          Effect.gen(function*() {
+            yield* server.store.insertTransfers(rows)
+            const out = yield* collect(history.transfers({ ...base, since, until: END, limit, concurrency }))
+            expect(out.map((t) => t.tranId)).toEqual(yield* expectedIds(server.store, since, END))
+          })
+      )
+    },
+    { timeout: 120_000, fastCheck: { numRuns: 12 } }
   )
 
   it.live("deposits: a seeded two-year history in 10-day windows, exactly the service's set", () =>
