@@ -11,30 +11,50 @@ import * as Either from "effect/Either"
 const known: ReadonlyArray<string> = TransferRecord.accountTypes
 
 /**
- * An account type (`SPOT`, `FUTURES`, any letter case) in the exchange's spelling.
+ * Reads an account type (`SPOT`, `FUTURES`, any letter case) into the exchange's spelling, or the
+ * message for `flag` that lists the allowed values.
  *
  * @example
+ * ```ts
  * import { Choices } from "@broker-history/cli"
- * Choices.accountType("--from-account-type", "spot") // Either.right("SPOT")
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(Choices.accountType("--from-account-type", " spot "), Either.right("SPOT"))
+ * assert.deepStrictEqual(
+ *   Choices.accountType("--from-account-type", "margin"),
+ *   Either.left(`--from-account-type: "margin" is not an account type; use one of SPOT, FUTURES`)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const accountType = (flag: string, text: string): Either.Either<string, string> => {
   const upper = text.trim().toUpperCase()
   return known.includes(upper)
     ? Either.right(upper)
     : Either.left(
-      `${flag}: ${JSON.stringify(text)} is not an account type; use one of ${
-        known.join(", ")
-      }`
+      `${flag}: ${JSON.stringify(text)} is not an account type; use one of ${known.join(", ")}`
     )
 }
 
 /**
- * A deposit status: its code (`1`..`12`) or its name (`SUCCESS`, any letter case), as the code the
- * service filters on.
+ * Reads a deposit status, its code (`1`..`12`) or its name (`SUCCESS`, any letter case), into the code
+ * the service filters on.
  *
  * @example
+ * ```ts
  * import { Choices } from "@broker-history/cli"
- * Choices.depositStatus("--status", "success") // Either.right("5")
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(Choices.depositStatus("--status", "success"), Either.right("5"))
+ * assert.deepStrictEqual(Choices.depositStatus("--status", "12"), Either.right("12"))
+ * const unknown = Choices.depositStatus("--status", "done")
+ * assert.ok(Either.isLeft(unknown) && unknown.left.endsWith("use a code or a name: 1 SMALL, 2 TIME_DELAY, 3 LARGE_DELAY, 4 PENDING, 5 SUCCESS, 6 AUDITING, 7 REJECTED, 8 REFUND, 9 PRE_SUCCESS, 10 INVALID, 11 RESTRICTED, 12 COMPLETED"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const depositStatus = (flag: string, text: string): Either.Either<string, string> => {
   const trimmed = text.trim()

@@ -11,12 +11,23 @@ import * as Serve from "./Serve.js"
 import * as Sync from "./Sync.js"
 
 /**
- * The root command with every subcommand.
+ * The root `broker-history` command with every subcommand: `transfers`, `deposits`, `sync`, `serve`
+ * and `demo`.
  *
  * @example
+ * ```ts
  * import { Cli } from "@broker-history/cli"
- * import { Command } from "@effect/cli"
- * const run = Command.run(Cli.command, { name: "broker-history", version: "0.1.0" })
+ * import { CliConfig, Command, HelpDoc } from "@effect/cli"
+ *
+ * const help = HelpDoc.toAnsiText(Command.getHelp(Cli.command, CliConfig.defaultConfig))
+ * for (const subcommand of ["transfers", "deposits", "sync", "serve", "demo"]) {
+ *   assert.ok(help.includes(`  - ${subcommand} `), subcommand)
+ * }
+ * assert.ok(help.includes("Exit codes: 0 done"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category commands
  */
 export const command = Command.make("broker-history").pipe(
   Command.withDescription(
@@ -29,14 +40,26 @@ export const command = Command.make("broker-history").pipe(
 )
 
 /**
- * The arguments with every `--log-level LEVEL` (or `--log-level=LEVEL`) moved before the
- * subcommand: `@effect/cli` reads its built-in options only there, while every subcommand's help
- * lists it, so both places are accepted.
+ * The arguments with every `--log-level LEVEL` (or `--log-level=LEVEL`) moved before the subcommand,
+ * where `@effect/cli` reads its built-in options, so that it is accepted in both places.
  *
  * @example
+ * ```ts
  * import { Cli } from "@broker-history/cli"
- * Cli.hoistLogLevel(["node", "broker-history", "deposits", "--log-level", "debug"])
- * // ["node", "broker-history", "--log-level", "debug", "deposits"]
+ *
+ * assert.deepStrictEqual(
+ *   Cli.hoistLogLevel(["node", "broker-history", "deposits", "--coin", "USDT", "--log-level", "debug"]),
+ *   ["node", "broker-history", "--log-level", "debug", "deposits", "--coin", "USDT"]
+ * )
+ * // After `--` everything stays where it is.
+ * assert.deepStrictEqual(
+ *   Cli.hoistLogLevel(["node", "broker-history", "deposits", "--", "--log-level=debug"]),
+ *   ["node", "broker-history", "deposits", "--", "--log-level=debug"]
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const hoistLogLevel = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
   const hoisted: Array<string> = []
@@ -55,12 +78,27 @@ export const hoistLogLevel = (argv: ReadonlyArray<string>): ReadonlyArray<string
 }
 
 /**
- * Log lines as logfmt on stderr, whatever the log level: stdout carries the records only.
+ * The command line's logger: logfmt lines on stderr whatever the log level, so that stdout carries
+ * the records only.
  *
  * @example
+ * ```ts
  * import { Cli } from "@broker-history/cli"
  * import { Effect, Logger } from "effect"
- * const quiet = Effect.log("to stderr").pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Cli.stderrLogger)))
+ *
+ * const written: Array<string> = []
+ * const stderrWrite = process.stderr.write
+ * process.stderr.write = ((line: string) => written.push(line) > 0) as typeof process.stderr.write
+ * try {
+ *   Effect.runSync(Effect.logWarning("retrying").pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Cli.stderrLogger))))
+ * } finally {
+ *   process.stderr.write = stderrWrite
+ * }
+ * assert.match(written[0], /^timestamp=\S+ level=WARN fiber=#\d+ message=retrying\n$/)
+ * ```
+ *
+ * @since 0.1.0
+ * @category logging
  */
 export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logfmtLogger, (line) => {
   process.stderr.write(line + "\n")
@@ -69,10 +107,49 @@ export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logf
 const app = Command.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
 
 /**
- * Runs the command line (`argv` as in `process.argv`).
+ * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does, with
+ * the failures already reported on stderr and turned into `ExitCode.Failure`.
  *
  * @example
+ * ```ts
  * import { Cli } from "@broker-history/cli"
- * const program = Cli.run(["node", "broker-history", "--help"])
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { NodeContext } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * // `broker-history deposits` against the reference service, into a file:
+ * const out = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "cli-")), "deposits.ndjson")
+ * const expected = await Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   yield* Cli.run([
+ *     "node",
+ *     "broker-history",
+ *     "deposits",
+ *     "--since=30d",
+ *     `--base-url=${server.baseUrl}`,
+ *     `--api-key=${ApiKeys.demo.apiKey}`,
+ *     `--secret-key=${ApiKeys.demo.secretKey}`,
+ *     `--out=${out}`
+ *   ])
+ *   const deposits = yield* server.store.allDeposits({ startTime: Date.now() - 30 * 86_400_000 })
+ *   return deposits.map((d) => `${d.txId} ${d.address}`)
+ * }).pipe(
+ *   Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 0, deposits: 1000 } })),
+ *   Effect.provide(NodeContext.layer),
+ *   Effect.runPromise
+ * )
+ * const written = Fs.readFileSync(out, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+ * assert.ok(expected.length > 0)
+ * // Every deposit of the range once, oldest first:
+ * assert.deepStrictEqual(written.map((d) => `${d.txId} ${d.address}`).sort(), expected.sort())
+ * assert.ok(written.every((d, i) => i === 0 || written[i - 1].insertTime <= d.insertTime))
+ * Fs.rmSync(Path.dirname(out), { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
  */
 export const run = (argv: ReadonlyArray<string>) => app(hoistLogLevel(argv))

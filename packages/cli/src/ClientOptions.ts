@@ -18,11 +18,19 @@ import * as TimeText from "./TimeText.js"
 const d = BrokerConfig.defaults
 
 /**
- * Each flag with the variable it stands for and that variable's default.
+ * Each client flag with the `BROKER_*` variable it stands for, that variable's default and its help text.
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
- * ClientOptions.flags.find((f) => f.flag === "base-url")?.env // "BROKER_BASE_URL"
+ *
+ * const baseUrl = ClientOptions.flags.find((f) => f.flag === "base-url")
+ * assert.deepStrictEqual([baseUrl?.env, baseUrl?.fallback], ["BROKER_BASE_URL", "https://api.mexc.com"])
+ * assert.ok(ClientOptions.flags.every((f) => f.env.startsWith("BROKER_")))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const flags = [
   { flag: "base-url", env: BrokerConfig.env.baseUrl, fallback: d.baseUrl, text: "service base URL" },
@@ -71,11 +79,19 @@ export const flags = [
 ] as const
 
 /**
- * The variables without a flag, with their defaults (shown in `--help`).
+ * The client variables that have no flag, with their defaults as `--help` shows them.
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
- * ClientOptions.variablesOnly.length > 0 // true
+ *
+ * assert.deepStrictEqual(ClientOptions.variablesOnly[0], { env: "BROKER_API_KEY_HEADER", fallback: "X-MEXC-APIKEY" })
+ * const withFlag = new Set<string>(ClientOptions.flags.map((f) => f.env))
+ * assert.ok(ClientOptions.variablesOnly.every((v) => !withFlag.has(v.env)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const variablesOnly: ReadonlyArray<{ readonly env: string; readonly fallback: string }> = [
   { env: BrokerConfig.env.apiKeyHeader, fallback: d.apiKeyHeader },
@@ -87,11 +103,19 @@ export const variablesOnly: ReadonlyArray<{ readonly env: string; readonly fallb
 ]
 
 /**
- * The paragraph of `--help` that lists the variables without a flag.
+ * The paragraph of `--help` that names every client variable, those without a flag with their defaults,
+ * and the duration syntax.
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
- * ClientOptions.variablesHelp.includes("BROKER_API_KEY_HEADER") // true
+ *
+ * assert.ok(ClientOptions.variablesHelp.startsWith("Client settings also read from the environment (flags win): BROKER_BASE_URL"))
+ * assert.ok(ClientOptions.variablesHelp.includes("BROKER_RETRY_MAX_DELAY (default 10 seconds)"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const variablesHelp: string = "Client settings also read from the environment (flags win): " +
   flags.map((f) => f.env).join(", ") + "; and without a flag: " +
@@ -99,21 +123,48 @@ export const variablesHelp: string = "Client settings also read from the environ
   ". Durations, as flags or variables: 500ms, 2s, 5m, 1h, 1d or Effect duration text such as \"10 seconds\"."
 
 /**
- * The flag values given (absent: read the variable).
+ * The client flag values given on the command line, by flag name (absent: the variable is read).
  *
  * @example
- * import type { ClientOptions } from "@broker-history/cli"
- * const none: ClientOptions.Values = {}
+ * ```ts
+ * import { ClientOptions } from "@broker-history/cli"
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Effect } from "effect"
+ *
+ * const values: ClientOptions.Values = { "api-key": "key", "secret-key": "secret", "rate-limit": "5" }
+ * const limit = Effect.map(BrokerConfig.BrokerConfig, (config) => config.rateLimit.limit)
+ * assert.strictEqual(Effect.runSync(Effect.provide(limit, ClientOptions.configLayer(values, {}))), 5)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Values = { readonly [K in (typeof flags)[number]["flag"]]?: string | undefined }
 
 /**
- * The `@effect/cli` options of the client settings.
+ * The `@effect/cli` options of the client settings, one optional text flag each (`--base-url`,
+ * `--api-key`, `--rate-limit`, …).
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
+ * import { BrokerConfig } from "@broker-history/client"
  * import { Command } from "@effect/cli"
- * const command = Command.make("pages", { client: ClientOptions.options })
+ * import { NodeContext } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * const seen: Array<string> = []
+ * const whereTo = Command.make("where-to", { client: ClientOptions.options }, ({ client }) =>
+ *   Effect.map(BrokerConfig.BrokerConfig, (config) => {
+ *     seen.push(config.baseUrl)
+ *   }).pipe(Effect.provide(ClientOptions.configLayer(client, { BROKER_API_KEY: "key", BROKER_SECRET_KEY: "secret" }))))
+ * const run = Command.run(whereTo, { name: "where-to", version: "1.0.0" })
+ * await Effect.runPromise(run(["node", "where-to", "--base-url", "http://127.0.0.1:8080"]).pipe(Effect.provide(NodeContext.layer)))
+ * assert.deepStrictEqual(seen, ["http://127.0.0.1:8080"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category options
  */
 export const options: Options.Options<Values> = Options.all(
   Object.fromEntries(flags.map((f) => [
@@ -138,13 +189,28 @@ const durationVariables: ReadonlySet<string> = new Set([
 ])
 
 /**
- * The configuration provider of a command: the given flags under their variable names, then the
- * process environment. Durations, from a flag or a variable, take the command line's syntax (`2s`,
- * `500ms`, `"10 seconds"`); one that is not a duration is an `InvalidData` error naming the variable.
+ * The configuration provider of a command: the given flags under their variable names, then `env`; a
+ * duration, from a flag or a variable, takes the command line's syntax (`2s`, `500ms`, `"10 seconds"`),
+ * and one that is not a duration is an `InvalidData` error naming the variable.
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
- * const provider = ClientOptions.provider({ "base-url": "http://127.0.0.1:8080" }, process.env)
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Duration, Effect, Either } from "effect"
+ *
+ * const env = { BROKER_API_KEY: "key", BROKER_SECRET_KEY: "secret", BROKER_RATE_LIMIT: "50" }
+ * const provider = Either.getOrThrow(ClientOptions.provider({ "rate-limit": "5", "request-timeout": "2s" }, env))
+ * const options = Effect.runSync(Effect.withConfigProvider(BrokerConfig.config, provider))
+ * assert.strictEqual(options.rateLimit?.limit, 5) // the flag wins over BROKER_RATE_LIMIT
+ * assert.strictEqual(Duration.toMillis(Duration.decode(options.requestTimeout ?? 0)), 2000)
+ *
+ * const soon = ClientOptions.provider({}, { ...env, BROKER_RETRY_MAX_DELAY: "soon" })
+ * assert.ok(Either.isLeft(soon) && String(soon.left).includes("BROKER_RETRY_MAX_DELAY"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const provider = (
   values: Values,
@@ -169,12 +235,29 @@ export const provider = (
 }
 
 /**
- * The client configuration from flags and environment, checked up front (a `ConfigError` naming
- * the variable).
+ * The client configuration from flags and environment, checked up front: a `ConfigError` names the
+ * variable (and its flag) that is missing or wrong.
  *
  * @example
- * import { ClientOptions } from "@broker-history/cli"
- * const ConfigLive = ClientOptions.configLayer({}, process.env)
+ * ```ts
+ * import { ClientOptions, ExitCode } from "@broker-history/cli"
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Cause, Effect, Exit } from "effect"
+ *
+ * const baseUrl = Effect.map(BrokerConfig.BrokerConfig, (config) => config.baseUrl)
+ * const env = { BROKER_API_KEY: "key", BROKER_SECRET_KEY: "secret" }
+ * assert.strictEqual(Effect.runSync(Effect.provide(baseUrl, ClientOptions.configLayer({}, env))), "https://api.mexc.com")
+ *
+ * const missing = Effect.runSyncExit(Effect.provide(baseUrl, ClientOptions.configLayer({}, {})))
+ * assert.ok(Exit.isFailure(missing))
+ * assert.deepStrictEqual(ExitCode.describe(Cause.squash(missing.cause)), {
+ *   kind: "authentication",
+ *   message: "BROKER_API_KEY (or --api-key) is not set: set it to your API key (see --help)"
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const configLayer = (
   values: Values,
@@ -194,12 +277,36 @@ export const configLayer = (
   )
 
 /**
- * The client over Node's undici transport: one layer, so every stream of a command shares its
- * rate limiter.
+ * The client over Node's undici transport, configured from flags and environment: one layer, so every
+ * stream of a command shares its rate limiter.
  *
  * @example
+ * ```ts
  * import { ClientOptions } from "@broker-history/cli"
- * const HistoryLive = ClientOptions.layer({ "rate-limit": "10" }, process.env)
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const firstPage = Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   const HistoryLive = ClientOptions.layer({
+ *     "base-url": server.baseUrl,
+ *     "api-key": ApiKeys.demo.apiKey,
+ *     "secret-key": ApiKeys.demo.secretKey
+ *   }, {})
+ *   return yield* Effect.flatMap(BrokerHistory.BrokerHistory, (history) =>
+ *     history.transferHistory({ fromAccountType: "SPOT", toAccountType: "SPOT", limit: 10 })).pipe(
+ *       Effect.provide(HistoryLive)
+ *     )
+ * })
+ * const page = await Effect.runPromise(
+ *   firstPage.pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 1000, deposits: 0 } })))
+ * )
+ * assert.ok(page.length === 10 && page.every((t) => t.fromAccount === "master@broker.test"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (
   values: Values,

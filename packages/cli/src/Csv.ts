@@ -11,12 +11,23 @@
  */
 
 /**
- * How fields are written: `escapeFormulas` (the default) neutralises values a spreadsheet would run
- * as formulas; `raw` writes them as received.
+ * How fields are written: `escapeFormulas` (the default) neutralises the values a spreadsheet would
+ * run as formulas, `raw` writes them as received.
  *
  * @example
- * import type { Csv } from "@broker-history/cli"
- * const mode: Csv.Mode = "raw"
+ * ```ts
+ * import { Csv } from "@broker-history/cli"
+ *
+ * const memo = "=HYPERLINK(\"http://x\")"
+ * const modes: ReadonlyArray<Csv.Mode> = ["escapeFormulas", "raw"]
+ * assert.deepStrictEqual(modes.map((mode) => Csv.field(memo, mode)), [
+ *   `"'=HYPERLINK(""http://x"")"`,
+ *   `"=HYPERLINK(""http://x"")"`
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Mode = "escapeFormulas" | "raw"
 
@@ -25,14 +36,22 @@ const negativeDecimal = /^-\d+(\.\d+)?$/
 
 /**
  * One field: empty for `null`/`undefined`, the text otherwise, a formula neutralised (unless `raw`),
- * quoted when it has to be.
+ * quoted (quotes doubled) when it holds a comma, a quote, CR or LF, or starts or ends with a space.
  *
  * @example
+ * ```ts
  * import { Csv } from "@broker-history/cli"
- * Csv.field('say "hi", twice') // '"say ""hi"", twice"'
- * Csv.field("=1+1") // "'=1+1"
- * Csv.field("-12.50") // "-12.50"
- * Csv.field("=1+1", "raw") // "=1+1"
+ *
+ * assert.strictEqual(Csv.field('say "hi", twice'), '"say ""hi"", twice"')
+ * assert.strictEqual(Csv.field(" padded"), '" padded"')
+ * assert.strictEqual(Csv.field(null), "")
+ * assert.strictEqual(Csv.field("=1+1"), "'=1+1")
+ * assert.strictEqual(Csv.field("-12.50"), "-12.50") // a negative amount stays a number
+ * assert.strictEqual(Csv.field("=1+1", "raw"), "=1+1")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const field = (value: unknown, mode: Mode = "escapeFormulas"): string => {
   if (value === null || value === undefined) return ""
@@ -42,11 +61,17 @@ export const field = (value: unknown, mode: Mode = "escapeFormulas"): string => 
 }
 
 /**
- * One row, CRLF-terminated.
+ * One row of fields, CRLF-terminated.
  *
  * @example
+ * ```ts
  * import { Csv } from "@broker-history/cli"
- * Csv.row(["a", 1, null]) // "a,1,\r\n"
+ *
+ * assert.strictEqual(Csv.row(["a", 1, null, "x,y"]), 'a,1,,"x,y"\r\n')
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const row = (values: ReadonlyArray<unknown>, mode: Mode = "escapeFormulas"): string =>
   values.map((value) => field(value, mode)).join(",") + "\r\n"
@@ -55,8 +80,15 @@ export const row = (values: ReadonlyArray<unknown>, mode: Mode = "escapeFormulas
  * The row of a record: its values in `columns` order.
  *
  * @example
+ * ```ts
  * import { Csv } from "@broker-history/cli"
- * Csv.recordRow(["b", "a"], { a: 1, b: "x,y" }) // "\"x,y\",1\r\n"
+ *
+ * const columns = ["coin", "amount", "memo"]
+ * assert.strictEqual(Csv.row(columns) + Csv.recordRow(columns, { amount: "1.5", coin: "USDT", memo: null }), "coin,amount,memo\r\nUSDT,1.5,\r\n")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const recordRow = (columns: ReadonlyArray<string>, record: object, mode: Mode = "escapeFormulas"): string =>
   row(columns.map((c) => (record as Record<string, unknown>)[c]), mode)

@@ -14,11 +14,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
 /**
- * The exit codes, one per kind of failure.
+ * The exit codes, one per kind of failure: 0 done, 1 other, 2 usage, 3 authentication, 4 network.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * ExitCode.codes.authentication // 3
+ *
+ * assert.deepStrictEqual(ExitCode.codes, { ok: 0, other: 1, usage: 2, authentication: 3, network: 4 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const codes = {
   /** Done (also: the reader of stdout went away, as with `| head`; or stopped by SIGINT/SIGTERM). */
@@ -34,39 +40,86 @@ export const codes = {
 } as const
 
 /**
- * A kind of failure.
+ * A kind of failure: what decides the exit code.
  *
  * @example
- * import type { ExitCode } from "@broker-history/cli"
- * const kind: ExitCode.Kind = "network"
+ * ```ts
+ * import { ExitCode } from "@broker-history/cli"
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * const kind: ExitCode.Kind = ExitCode.describe(
+ *   new BrokerError.TransportError({
+ *     request: { endpoint: "transferHistory" },
+ *     reason: "Connect",
+ *     description: "ECONNREFUSED",
+ *     attempts: 6
+ *   })
+ * ).kind
+ * assert.strictEqual(kind, "network")
+ * assert.strictEqual(ExitCode.codes[kind], 4)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Kind = Exclude<keyof typeof codes, "ok">
 
 /**
- * A bad flag value or flag combination found by a command (the parser's own errors are reported
- * by `@effect/cli`).
+ * A bad flag value or flag combination found by a command (the parser's own errors are reported by
+ * `@effect/cli`): exit code 2.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * new ExitCode.UsageError({ message: "--since must be a date such as 2024-01-01" })
+ *
+ * const error = new ExitCode.UsageError({ message: "--since must not be after --until" })
+ * assert.deepStrictEqual(ExitCode.describe(error), { kind: "usage", message: "--since must not be after --until" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
 /**
- * The command ended in failure; it has been reported on stderr. `code` is the exit code.
+ * The command ended in failure and has been reported on stderr; `code` is the exit code the program
+ * ends with.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * new ExitCode.Failure({ code: ExitCode.codes.network })
+ * import { Cause, Effect, Exit, Option } from "effect"
+ *
+ * // What the program's teardown does with a command's exit:
+ * const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+ *   if (Exit.isSuccess(exit)) return ExitCode.codes.ok
+ *   const failure = Cause.failureOption(exit.cause)
+ *   return Option.isSome(failure) && failure.value instanceof ExitCode.Failure ? failure.value.code : ExitCode.codes.other
+ * }
+ * assert.strictEqual(exitCode(Effect.runSyncExit(new ExitCode.Failure({ code: ExitCode.codes.network }))), 4)
+ * assert.strictEqual(exitCode(Effect.runSyncExit(Effect.void)), 0)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class Failure extends Data.TaggedError("CommandFailure")<{ readonly code: number }> {}
 
 /**
- * The reader of stdout went away (`EPIPE`, as with `| head -1`): the command stops quietly with 0.
+ * The reader of stdout went away (`EPIPE`, as with `| head -1`): the command stops quietly with exit
+ * code 0.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * new ExitCode.PipeClosed()
+ * import { Effect, Exit } from "effect"
+ *
+ * const stopped = Effect.runSyncExit(Effect.fail(new ExitCode.PipeClosed()).pipe(ExitCode.report(false)))
+ * assert.ok(Exit.isSuccess(stopped))
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class PipeClosed extends Data.TaggedError("PipeClosed")<{}> {}
 
@@ -141,11 +194,33 @@ const firstConfigLeaf = (error: ConfigError.ConfigError): Leaf => {
 }
 
 /**
- * The kind and the one sentence (what happened, what to do) for a failure.
+ * The kind and the one sentence (what happened, what to do) for any failure a command can meet.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * ExitCode.describe(new ExitCode.UsageError({ message: "--since must be a date" })).kind // "usage"
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * assert.deepStrictEqual(ExitCode.describe(new ExitCode.UsageError({ message: "--since must be a date" })), {
+ *   kind: "usage",
+ *   message: "--since must be a date"
+ * })
+ * const refused = new BrokerError.AuthenticationError({
+ *   request: { endpoint: "depositHistory" },
+ *   status: 403,
+ *   code: 700007,
+ *   msg: "No permission to access the endpoint.",
+ *   reason: "Permission"
+ * })
+ * assert.strictEqual(ExitCode.describe(refused).kind, "authentication")
+ * assert.deepStrictEqual(ExitCode.describe(new Error("boom")), {
+ *   kind: "other",
+ *   message: "unexpected failure (boom); run again with --verbose and report the output"
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const describe = (error: unknown): { readonly kind: Kind; readonly message: string } => {
   if (error instanceof UsageError) return { kind: "usage", message: error.message }
@@ -188,14 +263,28 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
 }
 
 /**
- * Reports a command's failure on stderr (one sentence; the full cause too with `verbose`) and
- * turns it into a `Failure` carrying the exit code. Interruption (SIGINT/SIGTERM) and a closed
- * stdout succeed: the command stopped as asked.
+ * Reports a command's failure on stderr (one sentence; the full cause too with `verbose`) and turns it
+ * into a `Failure` with the exit code; interruption (SIGINT/SIGTERM) and a closed stdout succeed.
  *
  * @example
+ * ```ts
  * import { ExitCode } from "@broker-history/cli"
- * import { Effect } from "effect"
- * const run = Effect.fail(new ExitCode.UsageError({ message: "bad" })).pipe(ExitCode.report(false))
+ * import { Effect, Exit } from "effect"
+ *
+ * const written: Array<string> = []
+ * const stderrWrite = process.stderr.write
+ * process.stderr.write = ((line: string) => written.push(line) > 0) as typeof process.stderr.write
+ * const exit = Effect.runSyncExit(
+ *   Effect.fail(new ExitCode.UsageError({ message: "--batch-size must be from 1 to 10000" })).pipe(ExitCode.report(false))
+ * )
+ * process.stderr.write = stderrWrite
+ * assert.deepStrictEqual(exit, Exit.fail(new ExitCode.Failure({ code: ExitCode.codes.usage })))
+ * assert.deepStrictEqual(written, ["broker-history: --batch-size must be from 1 to 10000\n"])
+ * assert.ok(Exit.isSuccess(Effect.runSyncExit(Effect.interrupt.pipe(ExitCode.report(false)))))
+ * ```
+ *
+ * @since 0.1.0
+ * @category combinators
  */
 export const report = (verbose: boolean) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<

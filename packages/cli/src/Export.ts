@@ -26,20 +26,42 @@ import * as Progress from "./Progress.js"
 import * as TimeText from "./TimeText.js"
 
 /**
- * The output formats.
+ * An output format: `ndjson` (one JSON record a line, the default), `csv` (a header row and RFC 4180
+ * rows) or `json` (one array).
  *
  * @example
- * import type { Export } from "@broker-history/cli"
- * const f: Export.Format = "csv"
+ * ```ts
+ * import { Export } from "@broker-history/cli"
+ *
+ * const formats: ReadonlyArray<Export.Format> = ["ndjson", "csv", "json"]
+ * // What an empty export writes in each format:
+ * const empty = formats.map((format) => {
+ *   const encode = Export.encoder(format, ["tranId", "amount"])
+ *   return encode.start + encode.end(0)
+ * })
+ * assert.deepStrictEqual(empty, ["", "tranId,amount\r\n", "[]\n"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Format = "ndjson" | "csv" | "json"
 
 /**
- * Transfer fields in the order the service sends them (also the CSV columns).
+ * Transfer fields in the order the service sends them, which is also the CSV header.
  *
  * @example
- * import { Export } from "@broker-history/cli"
- * Export.transferColumns[0] // "tranId"
+ * ```ts
+ * import { Csv, Export } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   Csv.row(Export.transferColumns),
+ *   "tranId,clientTranId,fromAccount,toAccount,asset,amount,fromAccountType,toAccountType,fromSymbol,toSymbol,status,timestamp\r\n"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const transferColumns: ReadonlyArray<keyof TransferRecordNs.TransferRecord> = [
   "tranId",
@@ -57,11 +79,20 @@ export const transferColumns: ReadonlyArray<keyof TransferRecordNs.TransferRecor
 ]
 
 /**
- * Deposit fields in the order the service sends them (also the CSV columns).
+ * Deposit fields in the order the service sends them, which is also the CSV header.
  *
  * @example
- * import { Export } from "@broker-history/cli"
- * Export.depositColumns[0] // "amount"
+ * ```ts
+ * import { Csv, Export } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   Csv.row(Export.depositColumns),
+ *   "amount,coin,network,status,address,addressTag,txId,unlockConfirm,confirmTimes,insertTime,memo\r\n"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const depositColumns: ReadonlyArray<keyof DepositRecordNs.DepositRecord> = [
   "amount",
@@ -79,12 +110,20 @@ export const depositColumns: ReadonlyArray<keyof DepositRecordNs.DepositRecord> 
 
 /**
  * How records become text in one format: what comes first, each record (knowing whether it is the
- * first), and what comes last.
+ * first), and what comes last (knowing how many there were).
  *
  * @example
+ * ```ts
  * import { Export } from "@broker-history/cli"
- * const e = Export.encoder("json", ["a"])
- * e.start + e.record({ a: 1 }, true) + e.end(1) // '[\n{"a":1}\n]\n'
+ *
+ * const json = Export.encoder("json", ["a"])
+ * assert.strictEqual(json.start + json.record({ a: 1 }, true) + json.record({ a: 2 }, false) + json.end(2), '[\n{"a":1},\n{"a":2}\n]\n')
+ * const csv = Export.encoder("csv", ["a", "b"])
+ * assert.strictEqual(csv.start + csv.record({ b: "=x", a: 1 }, true), "a,b\r\n1,'=x\r\n")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const encoder = (format: Format, columns: ReadonlyArray<string>, csv: Csv.Mode = "escapeFormulas"): {
   readonly start: string
@@ -106,14 +145,32 @@ export const encoder = (format: Format, columns: ReadonlyArray<string>, csv: Csv
 }
 
 /**
- * Writes a stream of records to `Output` in `format`, one chunk (a window of records) per write,
- * counting them in `Progress`; once the stream has ended, completes the output (a file is put in
- * place only then).
+ * Writes a stream of records to `Output` in `format`, one chunk (a window of records) a write, counting
+ * them in `Progress`; once the stream has ended it completes the output (a file is put in place only then).
  *
  * @example
- * import { Export } from "@broker-history/cli"
- * import { Stream } from "effect"
- * const written = Export.write(Stream.make({ t: 1 }), "ndjson", ["t"], (r) => r.t)
+ * ```ts
+ * import { Export, Output, Progress } from "@broker-history/cli"
+ * import { Effect, Layer, Stream } from "effect"
+ *
+ * const written: Array<string> = []
+ * const Recording = Layer.succeed(Output.Output, Output.Output.of({
+ *   write: (text) => Effect.sync(() => { written.push(text) }),
+ *   complete: Effect.void
+ * }))
+ * const records = Stream.make({ tranId: "1", timestamp: 1000 }, { tranId: "2", timestamp: 2000 })
+ * const snapshot = await Effect.runPromise(
+ *   Export.write(records, "ndjson", Export.transferColumns, (t) => t.timestamp).pipe(
+ *     Effect.zipRight(Effect.flatMap(Progress.Progress, (progress) => progress.snapshot)),
+ *     Effect.provide(Layer.merge(Recording, Progress.layer({ label: "transfers", endpoints: [], live: false })))
+ *   )
+ * )
+ * assert.deepStrictEqual(written, ['{"tranId":"1","timestamp":1000}\n{"tranId":"2","timestamp":2000}\n'])
+ * assert.deepStrictEqual([snapshot.records, snapshot.latest], [2, 2000])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const write = <A extends object, E, R>(
   records: Stream.Stream<A, E, R>,
@@ -145,12 +202,26 @@ export const write = <A extends object, E, R>(
   })
 
 /**
- * Options every command shares.
+ * The `--verbose` flag every command shares: on failure, print the full cause after the one-line message.
  *
  * @example
+ * ```ts
  * import { Export } from "@broker-history/cli"
  * import { Command } from "@effect/cli"
- * const command = Command.make("x", { verbose: Export.verbose })
+ * import { NodeContext } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * const seen: Array<boolean> = []
+ * const check = Command.make("check", { verbose: Export.verbose }, ({ verbose }) => Effect.sync(() => { seen.push(verbose) }))
+ * const run = Command.run(check, { name: "check", version: "1.0.0" })
+ * for (const argv of [["node", "check", "--verbose"], ["node", "check"]]) {
+ *   await Effect.runPromise(run(argv).pipe(Effect.provide(NodeContext.layer)))
+ * }
+ * assert.deepStrictEqual(seen, [true, false])
+ * ```
+ *
+ * @since 0.1.0
+ * @category options
  */
 export const verbose: Options.Options<boolean> = Options.boolean("verbose").pipe(
   Options.withDescription("on failure, print the full cause (stack traces) after the one-line message (default off)")
@@ -196,11 +267,28 @@ const flag = <A>(read: Either.Either<A, string>) =>
   Either.match(read, { onLeft: (message) => Effect.fail(usage(message)), onRight: Effect.succeed })
 
 /**
- * `--since` / `--until` read into Unix ms (or undefined for the client's default).
+ * Reads `--since` / `--until` into Unix ms (`undefined`: the client's default), or fails with the
+ * `UsageError` that names the flag.
  *
  * @example
+ * ```ts
  * import { Export } from "@broker-history/cli"
- * const range = Export.range("2024-01-01", undefined)
+ * import { Effect } from "effect"
+ *
+ * assert.deepStrictEqual(Effect.runSync(Export.range("2024-01-01", "2024-01-31T23:59:59.999Z")), {
+ *   since: 1704067200000,
+ *   until: 1706745599999
+ * })
+ * assert.deepStrictEqual(Effect.runSync(Export.range("90d", undefined, 100 * 86_400_000)), {
+ *   since: 10 * 86_400_000,
+ *   until: undefined
+ * })
+ * const backwards = Effect.runSync(Effect.flip(Export.range("2024-02-01", "2024-01-01")))
+ * assert.strictEqual(backwards.message, "--since must not be after --until")
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const range = (since: string | undefined, until: string | undefined, now: number = Date.now()) =>
   Effect.gen(function*() {
@@ -254,12 +342,60 @@ const runExport = <A extends object>(
   }).pipe(ExitCode.report(flags.verbose))
 
 /**
- * `broker-history transfers`.
+ * `broker-history transfers`: the full transfer history of one account pair and one account-type pair,
+ * oldest first, to stdout or `--out` as NDJSON, CSV or JSON.
  *
  * @example
+ * ```ts
  * import { Export } from "@broker-history/cli"
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
  * import { Command } from "@effect/cli"
- * const root = Command.make("broker-history").pipe(Command.withSubcommands([Export.transfersCommand]))
+ * import { NodeContext } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * const run = Command.run(Command.make("broker-history").pipe(Command.withSubcommands([Export.transfersCommand])), {
+ *   name: "broker-history",
+ *   version: "0.1.0"
+ * })
+ * const out = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "transfers-")), "master-to-sub001.csv")
+ * const stored = await Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   yield* run([
+ *     "node",
+ *     "broker-history",
+ *     "transfers",
+ *     "--from-account-type=spot",
+ *     "--since=0",
+ *     "--to-account-type=futures",
+ *     "--to-account=sub001@broker.test",
+ *     "--format=csv",
+ *     `--out=${out}`,
+ *     `--base-url=${server.baseUrl}`,
+ *     `--api-key=${ApiKeys.demo.apiKey}`,
+ *     `--secret-key=${ApiKeys.demo.secretKey}`
+ *   ])
+ *   return yield* server.store.allTransfers({
+ *     fromAccount: null,
+ *     toAccount: "sub001@broker.test",
+ *     fromAccountType: "SPOT",
+ *     toAccountType: "FUTURES"
+ *   })
+ * }).pipe(
+ *   Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 5000, deposits: 0, subAccounts: 4 } })),
+ *   Effect.provide(NodeContext.layer),
+ *   Effect.runPromise
+ * )
+ * const lines = Fs.readFileSync(out, "utf8").split("\r\n")
+ * assert.strictEqual(lines[0], Export.transferColumns.join(","))
+ * assert.strictEqual(lines.length, stored.length + 2) // the header, a row per transfer, the final CRLF
+ * Fs.rmSync(Path.dirname(out), { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category commands
  */
 export const transfersCommand = Command.make("transfers", {
   fromAccountType: Options.text("from-account-type").pipe(
@@ -311,12 +447,22 @@ export const transfersCommand = Command.make("transfers", {
   ))
 
 /**
- * `broker-history deposits`.
+ * `broker-history deposits`: the full deposit history, optionally of one coin or status, oldest first,
+ * to stdout or `--out` as NDJSON, CSV or JSON.
  *
  * @example
+ * ```ts
  * import { Export } from "@broker-history/cli"
- * import { Command } from "@effect/cli"
- * const root = Command.make("broker-history").pipe(Command.withSubcommands([Export.depositsCommand]))
+ * import { CliConfig, Command, HelpDoc } from "@effect/cli"
+ *
+ * const help = HelpDoc.toAnsiText(Command.getHelp(Export.depositsCommand, CliConfig.defaultConfig))
+ * assert.ok(help.includes("--status"))
+ * assert.ok(help.includes("a code 1..12 or its name (SUCCESS, PENDING, …, any letter case)"))
+ * assert.ok(help.includes("BROKER_API_KEY"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category commands
  */
 export const depositsCommand = Command.make("deposits", {
   coin: optionalText(

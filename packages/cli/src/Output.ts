@@ -20,21 +20,49 @@ import type { Writable } from "node:stream"
 import { PipeClosed } from "./ExitCode.js"
 
 /**
- * The output file could not be opened or written.
+ * The output file could not be opened, written or put in place; the message says which and what to check.
  *
  * @example
+ * ```ts
  * import { Output } from "@broker-history/cli"
- * new Output.OutputError({ message: "cannot write out.csv: ENOSPC" })
+ * import { Effect, Layer } from "effect"
+ * import * as Os from "node:os"
+ *
+ * const error = Effect.runSync(Effect.flip(Effect.scoped(Layer.build(Output.layerFile(Os.tmpdir())))))
+ * assert.ok(error instanceof Output.OutputError)
+ * assert.strictEqual(error.message, `cannot write ${Os.tmpdir()}: it is a directory; give a file path`)
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class OutputError extends Data.TaggedError("OutputError")<{ readonly message: string }> {}
 
 /**
- * The destination.
+ * The destination of exported records: `write` completes once the destination has taken the text
+ * (backpressure), `complete` ends the output.
  *
  * @example
+ * ```ts
  * import { Output } from "@broker-history/cli"
  * import { Effect } from "effect"
- * const hello = Effect.flatMap(Output.Output, (out) => out.write("hello\n"))
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "output-")), "lines.txt")
+ * const program = Effect.gen(function*() {
+ *   const out = yield* Output.Output
+ *   for (const line of ["first\n", "second\n"]) yield* out.write(line)
+ *   yield* out.complete
+ * })
+ * await Effect.runPromise(Effect.provide(program, Output.layer(file)))
+ * assert.strictEqual(Fs.readFileSync(file, "utf8"), "first\nsecond\n")
+ * Fs.rmSync(Path.dirname(file), { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class Output extends Context.Tag("@broker-history/cli/Output")<Output, {
   /** Writes `text`; completes once the destination has taken it. */
@@ -72,11 +100,22 @@ const make = (stream: Writable, describe: string) => {
 }
 
 /**
- * Writes to the process's stdout.
+ * The output on the process's stdout; a reader that goes away (`EPIPE`) fails the write with
+ * `PipeClosed`, which commands treat as success.
  *
  * @example
- * import { Output } from "@broker-history/cli"
- * const layer = Output.layerStdout
+ * ```ts
+ * import { ExitCode, Output } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const hello: Effect.Effect<void, Output.OutputError | ExitCode.PipeClosed> = Effect.flatMap(
+ *   Output.Output,
+ *   (out) => out.write("{\"hello\":\"world\"}\n")
+ * ).pipe(Effect.provide(Output.layerStdout))
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerStdout: Layer.Layer<Output> = Layer.scoped(
   Output,
@@ -94,13 +133,36 @@ const temporaryPath = (path: string) =>
   Path.join(Path.dirname(path), `.${Path.basename(path)}.${process.pid}-${Date.now().toString(36)}.tmp`)
 
 /**
- * Writes to a file: to a temporary file beside it first, renamed over `path` by `complete` (keeping
- * the old file's permissions). When the scope closes without `complete` (a failure, an interruption)
- * the temporary file is removed and `path` is left as it was.
+ * The output in a file, written under a temporary name beside it and renamed over `path` (keeping the old
+ * file's permissions) by `complete`; without `complete` (a failure, an interruption) `path` is left as it was.
  *
  * @example
+ * ```ts
  * import { Output } from "@broker-history/cli"
- * const layer = Output.layerFile("transfers.ndjson")
+ * import { Effect } from "effect"
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "output-"))
+ * const file = Path.join(dir, "export.ndjson")
+ * Fs.writeFileSync(file, "old\n")
+ * const writeThen = (finish: Effect.Effect<void, unknown, Output.Output>) =>
+ *   Effect.runPromiseExit(
+ *     Effect.flatMap(Output.Output, (out) => Effect.zipRight(out.write("new\n"), finish)).pipe(
+ *       Effect.provide(Output.layerFile(file))
+ *     )
+ *   )
+ * await writeThen(Effect.fail("the export failed"))
+ * assert.strictEqual(Fs.readFileSync(file, "utf8"), "old\n") // untouched, no temporary file left
+ * assert.deepStrictEqual(Fs.readdirSync(dir), ["export.ndjson"])
+ * await writeThen(Effect.flatMap(Output.Output, (out) => out.complete))
+ * assert.strictEqual(Fs.readFileSync(file, "utf8"), "new\n")
+ * Fs.rmSync(dir, { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerFile = (path: string): Layer.Layer<Output, OutputError> =>
   Layer.scoped(
@@ -165,11 +227,19 @@ export const layerFile = (path: string): Layer.Layer<Output, OutputError> =>
   )
 
 /**
- * Stdout when `path` is undefined or `-`, the file otherwise.
+ * The output on stdout when `path` is undefined or `-`, in the file `path` otherwise.
  *
  * @example
+ * ```ts
  * import { Output } from "@broker-history/cli"
- * const layer = Output.layer(undefined) // stdout
+ *
+ * assert.strictEqual(Output.layer(undefined), Output.layerStdout)
+ * assert.strictEqual(Output.layer("-"), Output.layerStdout)
+ * assert.notStrictEqual(Output.layer("transfers.ndjson"), Output.layerStdout)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (path: string | undefined): Layer.Layer<Output, OutputError> =>
   path === undefined || path === "-" ? layerStdout : layerFile(path)

@@ -14,11 +14,30 @@ import * as Metric from "effect/Metric"
 import * as Schedule from "effect/Schedule"
 
 /**
- * What the line shows.
+ * What the progress line shows: records so far, the time of the newest, the elapsed time, and the
+ * client's requests, retries and rate-limit waits.
  *
  * @example
- * import type { Progress } from "@broker-history/cli"
- * const s: Progress.Snapshot = { label: "transfers", records: 10, latest: 0, elapsedMillis: 1000, requests: 2, retries: 0, rateLimitWaits: 0 }
+ * ```ts
+ * import { Progress } from "@broker-history/cli"
+ *
+ * const snapshot: Progress.Snapshot = {
+ *   label: "transfers",
+ *   records: 12000,
+ *   latest: Date.UTC(2025, 5, 30),
+ *   elapsedMillis: 4000,
+ *   requests: 30,
+ *   retries: 1,
+ *   rateLimitWaits: 2
+ * }
+ * assert.strictEqual(
+ *   Progress.line(snapshot),
+ *   "transfers: 12000 records, at 2025-06-30, 3000 records/s, 30 requests, 1 retry, 2 rate-limit waits"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Snapshot {
   readonly label: string
@@ -38,12 +57,28 @@ const rate = (s: Snapshot) => s.elapsedMillis <= 0 ? 0 : Math.round((s.records *
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 /**
- * The live line.
+ * The live progress line of a snapshot.
  *
  * @example
+ * ```ts
  * import { Progress } from "@broker-history/cli"
- * Progress.line({ label: "transfers", records: 10, latest: 0, elapsedMillis: 1000, requests: 2, retries: 0, rateLimitWaits: 0 })
- * // "transfers: 10 records, at 1970-01-01, 10 records/s, 2 requests, 0 retries, 0 rate-limit waits"
+ *
+ * assert.strictEqual(
+ *   Progress.line({
+ *     label: "deposits",
+ *     records: 1,
+ *     latest: undefined,
+ *     elapsedMillis: 1000,
+ *     requests: 1,
+ *     retries: 0,
+ *     rateLimitWaits: 0
+ *   }),
+ *   "deposits: 1 record, at -, 1 records/s, 1 request, 0 retries, 0 rate-limit waits"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const line = (s: Snapshot): string =>
   `${s.label}: ${plural(s.records, "record")}, at ${day(s.latest)}, ${rate(s)} records/s, ${
@@ -51,12 +86,28 @@ export const line = (s: Snapshot): string =>
   }, ${plural(s.retries, "retry").replace("retrys", "retries")}, ${plural(s.rateLimitWaits, "rate-limit wait")}`
 
 /**
- * The summary line printed at the end.
+ * The summary line printed at the end of a command.
  *
  * @example
+ * ```ts
  * import { Progress } from "@broker-history/cli"
- * Progress.summary({ label: "deposits", records: 3, latest: 0, elapsedMillis: 500, requests: 1, retries: 0, rateLimitWaits: 0 })
- * // "deposits: 3 records in 0.5 s (6 records/s), 1 request, 0 retries, 0 rate-limit waits"
+ *
+ * assert.strictEqual(
+ *   Progress.summary({
+ *     label: "deposits",
+ *     records: 3,
+ *     latest: 0,
+ *     elapsedMillis: 500,
+ *     requests: 1,
+ *     retries: 0,
+ *     rateLimitWaits: 0
+ *   }),
+ *   "deposits: 3 records in 0.5 s (6 records/s), 1 request, 0 retries, 0 rate-limit waits"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const summary = (s: Snapshot): string =>
   `${s.label}: ${plural(s.records, "record")} in ${(s.elapsedMillis / 1000).toFixed(1)} s (${rate(s)} records/s), ${
@@ -64,12 +115,25 @@ export const summary = (s: Snapshot): string =>
   }, ${plural(s.retries, "retry").replace("retrys", "retries")}, ${plural(s.rateLimitWaits, "rate-limit wait")}`
 
 /**
- * Counts records and shows the line.
+ * Counts the records a command has handled and shows the progress line.
  *
  * @example
+ * ```ts
  * import { Progress } from "@broker-history/cli"
  * import { Effect } from "effect"
- * const seen = Effect.flatMap(Progress.Progress, (p) => p.add(500, Date.now()))
+ *
+ * const snapshot = Effect.gen(function*() {
+ *   const progress = yield* Progress.Progress
+ *   yield* progress.add(500, Date.UTC(2024, 0, 1))
+ *   yield* progress.add(20, Date.UTC(2023, 0, 1)) // the newest time is kept
+ *   return yield* progress.snapshot
+ * }).pipe(Effect.provide(Progress.layer({ label: "transfers", endpoints: ["transferHistory"], live: false })))
+ * const { latest, records } = Effect.runSync(snapshot)
+ * assert.deepStrictEqual([records, latest], [520, Date.UTC(2024, 0, 1)])
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class Progress extends Context.Tag("@broker-history/cli/Progress")<Progress, {
   /** `records` more were handled; `latest` is the time of the newest of them. */
@@ -79,11 +143,21 @@ export class Progress extends Context.Tag("@broker-history/cli/Progress")<Progre
 }>() {}
 
 /**
- * Settings of a progress line.
+ * Settings of a progress line: its label, the endpoints whose request metrics count, and whether it is
+ * shown (default: when stderr is a terminal).
  *
  * @example
- * import type { Progress } from "@broker-history/cli"
- * const options: Progress.Options = { label: "transfers", endpoints: ["transferHistory"] }
+ * ```ts
+ * import { Progress } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const options: Progress.Options = { label: "sync", endpoints: ["transferHistory", "depositHistory"], live: false }
+ * const { label } = Effect.runSync(Effect.flatMap(Progress.Progress, (p) => p.snapshot).pipe(Effect.provide(Progress.layer(options))))
+ * assert.strictEqual(label, "sync")
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Options {
   readonly label: string
@@ -100,12 +174,29 @@ const metricTotal = (counter: typeof BrokerHttpClient.metrics.requests, endpoint
   )
 
 /**
- * A progress line for one command. With `live` (default: stderr is a TTY) it redraws every 250 ms
- * and, when the scope closes, replaces the line with the summary; otherwise it writes nothing.
+ * A progress line for one command: with `live` it redraws every 250 ms on stderr and, when the scope
+ * closes, is replaced by the summary; otherwise it only counts. The client's requests are counted from
+ * the layer's start, for `endpoints`.
  *
  * @example
+ * ```ts
  * import { Progress } from "@broker-history/cli"
- * const layer = Progress.layer({ label: "transfers", endpoints: ["transferHistory"] })
+ * import { BrokerHttpClient } from "@broker-history/client"
+ * import { Effect, Metric } from "effect"
+ *
+ * const requests = Metric.tagged(BrokerHttpClient.metrics.requests, "endpoint", "depositHistory")
+ * const snapshot = Effect.gen(function*() {
+ *   yield* Metric.increment(requests) // before the layer: not counted
+ *   return yield* Effect.flatMap(Progress.Progress, (progress) =>
+ *     Effect.zipRight(Metric.incrementBy(requests, 2), progress.snapshot)).pipe(
+ *       Effect.provide(Progress.layer({ label: "deposits", endpoints: ["depositHistory"], live: false }))
+ *     )
+ * })
+ * assert.strictEqual(Effect.runSync(snapshot).requests, 2)
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (options: Options): Layer.Layer<Progress> =>
   Layer.scoped(

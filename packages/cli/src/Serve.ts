@@ -33,12 +33,23 @@ const switchOptions = Object.fromEntries(CommandLine.switches.map((s) => {
 }))
 
 /**
- * The server program's argument list from the parsed flags (for `CommandLine.parse`).
+ * The server program's argument list from the flags `serve` parsed, for `CommandLine.parse` of
+ * `@broker-history/server`.
  *
  * @example
+ * ```ts
  * import { Serve } from "@broker-history/cli"
- * import { Option } from "effect"
- * Serve.argv({ port: Option.some("0"), log: true, key: [] }) // ["--port", "0", "--no-log"]
+ * import { CommandLine } from "@broker-history/server"
+ * import { Either, Option } from "effect"
+ *
+ * const args = Serve.argv({ port: Option.some("0"), key: ["k1:s1:SPOT_DEPOSIT_READ"], log: true })
+ * assert.deepStrictEqual(args, ["--port", "0", "--key", "k1:s1:SPOT_DEPOSIT_READ", "--no-log"])
+ * const command = Either.getOrThrow(CommandLine.parse(args, {}))
+ * assert.ok(command._tag === "Run" && command.options.port === 0 && command.options.logRequests === false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const argv = (values: Record<string, unknown>): ReadonlyArray<string> =>
   CommandLine.switches.flatMap((s): ReadonlyArray<string> => {
@@ -49,12 +60,23 @@ export const argv = (values: Record<string, unknown>): ReadonlyArray<string> =>
   })
 
 /**
- * `broker-history serve`.
+ * `broker-history serve`: the reference service with the server program's own flags and variables,
+ * until SIGINT/SIGTERM.
  *
  * @example
+ * ```ts
  * import { Serve } from "@broker-history/cli"
- * import { Command } from "@effect/cli"
- * const root = Command.make("broker-history").pipe(Command.withSubcommands([Serve.command]))
+ * import { CommandLine } from "@broker-history/server"
+ * import { CliConfig, Command, HelpDoc } from "@effect/cli"
+ *
+ * const help = HelpDoc.toAnsiText(Command.getHelp(Serve.command, CliConfig.defaultConfig))
+ * // Every switch of the server program, with its variable:
+ * assert.ok(CommandLine.switches.every((s) => help.includes(`--${s.kind === "boolean" ? "no-" : ""}${s.flag}`)))
+ * assert.ok(help.includes("(env BROKER_SERVER_FAULT_DROP, default 0)"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category commands
  */
 export const command = Command.make(
   "serve",

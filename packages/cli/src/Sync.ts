@@ -36,15 +36,37 @@ import * as SyncStore from "./SyncStore.js"
 import * as TimeText from "./TimeText.js"
 
 /**
- * What a sync does.
+ * What a sync does: its transfer streams, where each kind's history starts, the checkpoints to reset,
+ * following, the settlement window, concurrency and batching, and where its lines go.
  *
  * @example
- * import type { Sync } from "@broker-history/cli"
- * const options: Sync.Settings = {
- *   transferStreams: [], since: { transfers: 0, deposits: Date.now() - 365 * 86_400_000 }, reset: undefined,
- *   follow: undefined, settlement: 86_400_000, concurrency: 4, batchSize: 500, batchWait: 1000,
- *   log: () => {}, warn: () => {}
+ * ```ts
+ * import { Progress, Sync, SyncPlan, SyncStore } from "@broker-history/cli"
+ * import type { BrokerError, BrokerHistory } from "@broker-history/client"
+ * import type { SqlError } from "@effect/sql"
+ * import type { Effect, Scope } from "effect"
+ *
+ * const settings: Sync.Settings = {
+ *   transferStreams: SyncPlan.transferStreams(SyncPlan.defaultPairs(["sub001@broker.test"]), ["SPOT", "FUTURES"]),
+ *   since: { transfers: 0, deposits: Date.now() - 365 * 86_400_000 },
+ *   reset: undefined,
+ *   follow: undefined,
+ *   settlement: 86_400_000,
+ *   concurrency: 4,
+ *   batchSize: 500,
+ *   batchWait: 250,
+ *   log: (line) => console.log(line),
+ *   warn: (line) => console.error(line)
  * }
+ * const sync: Effect.Effect<
+ *   Sync.Outcome,
+ *   BrokerError.BrokerError | SqlError.SqlError,
+ *   BrokerHistory.BrokerHistory | SyncStore.SyncStore | Progress.Progress | Scope.Scope
+ * > = Sync.run(settings)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Settings {
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
@@ -72,11 +94,25 @@ export interface Settings {
 }
 
 /**
- * What a sync wrote.
+ * What a sync wrote: records by kind and the transactions that wrote them.
  *
  * @example
+ * ```ts
  * import type { Sync } from "@broker-history/cli"
- * const nothing: Sync.Totals = { transfers: 0, deposits: 0, batches: 0 }
+ *
+ * const totals: Sync.Totals = { transfers: 0, deposits: 0, batches: 0 }
+ * // Counted as batches are committed:
+ * const committed = (kind: "transfers" | "deposits", records: number) => {
+ *   totals[kind] += records
+ *   totals.batches++
+ * }
+ * committed("transfers", 500)
+ * committed("deposits", 12)
+ * assert.deepStrictEqual(totals, { transfers: 500, deposits: 12, batches: 2 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Totals {
   transfers: number
@@ -85,11 +121,18 @@ export interface Totals {
 }
 
 /**
- * A stream skipped because its checkpoint cannot be used, and why (one sentence).
+ * A stream skipped because its stored checkpoint cannot be used, with the reason in one sentence.
  *
  * @example
- * import type { Sync } from "@broker-history/cli"
- * const d: Sync.Damaged = { stream: '["deposits"]', problem: "the checkpoint {garbage is not JSON" }
+ * ```ts
+ * import { Sync } from "@broker-history/cli"
+ *
+ * const damaged: Sync.Damaged = { stream: '["deposits"]', problem: "the checkpoint {garbage is not JSON" }
+ * assert.ok(Sync.damagedSentence([damaged], 5).includes(`--reset-stream '["deposits"]'`))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Damaged {
   readonly stream: string
@@ -97,12 +140,25 @@ export interface Damaged {
 }
 
 /**
- * How a sync that ran to the end went.
+ * How a sync that ran to the end went: what it wrote, what the tables hold, what it backfilled, where
+ * each kind's stored history starts, and the streams it skipped.
  *
  * @example
- * import type { Sync } from "@broker-history/cli"
- * declare const outcome: Sync.Outcome
- * outcome.damaged.length === 0 // every stream of the plan was synced
+ * ```ts
+ * import { Sync } from "@broker-history/cli"
+ *
+ * const outcome: Sync.Outcome = {
+ *   totals: { transfers: 1200, deposits: 40, batches: 6 },
+ *   counts: { transfers: 1200, deposits: 40 },
+ *   backfilled: new Map(),
+ *   coveredFrom: { transfers: 0, deposits: 0 }, // every stream holds its whole history
+ *   damaged: []
+ * }
+ * assert.deepStrictEqual(Sync.coverageLines(outcome, { defaultDeposits: undefined, depositWindow: "10d", uncovered: undefined }), [])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Outcome {
   readonly totals: Totals
@@ -151,17 +207,53 @@ interface Position {
 }
 
 /**
- * Runs a sync against the `SyncStore` with the `BrokerHistory` client (one layer: one shared rate
- * limiter). Ends when every stream is up to date, or with `follow` never (interrupt it).
- *
- * Each stream first backfills what its stored history lacks (from `since` to where it starts), then
- * re-reads its settlement window and continues after its checkpoint. A stream whose checkpoint is
- * damaged is skipped and reported in the outcome; the others go on.
+ * Runs a sync against the `SyncStore` with the `BrokerHistory` client: each stream backfills what its
+ * stored history lacks, re-reads its settlement window and continues after its checkpoint, each batch
+ * upserted together with the stream's checkpoint in one transaction; it ends when every stream is up to
+ * date, or with `follow` never.
  *
  * @example
- * import { Sync } from "@broker-history/cli"
- * declare const settings: Sync.Settings
- * const program = Sync.run(settings)
+ * ```ts
+ * import { Progress, Sync, SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const settings: Sync.Settings = {
+ *   transferStreams: SyncPlan.transferStreams(SyncPlan.defaultPairs(["sub001@broker.test"]), ["SPOT"]),
+ *   since: { transfers: 0, deposits: Date.now() - 30 * 86_400_000 },
+ *   reset: undefined,
+ *   follow: undefined,
+ *   settlement: 86_400_000,
+ *   concurrency: 4,
+ *   batchSize: 500,
+ *   batchWait: 100,
+ *   log: () => {},
+ *   warn: () => {}
+ * }
+ * const [first, second] = await Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.ReferenceServer
+ *   const HistoryLive = BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
+ *     baseUrl: server.baseUrl,
+ *     apiKey: Redacted.make(ApiKeys.demo.apiKey),
+ *     secretKey: Redacted.make(ApiKeys.demo.secretKey)
+ *   })))
+ *   const sync = Sync.run(settings).pipe(Effect.scoped, Effect.provide(HistoryLive))
+ *   return [yield* sync, yield* sync] as const
+ * }).pipe(
+ *   Effect.provide(Layer.merge(SyncStore.layer(":memory:"), Progress.layer({ label: "sync", endpoints: [], live: false }))),
+ *   Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 2000, deposits: 200, subAccounts: 3 } })),
+ *   Effect.runPromise
+ * )
+ * // Three transfer streams (master→master, master→sub001, sub001→master) and the deposits:
+ * assert.ok(first.counts.transfers > 0 && first.counts.deposits > 0 && first.damaged.length === 0)
+ * // The second run re-reads only the settlement window, and its upserts duplicate nothing:
+ * assert.deepStrictEqual(second.counts, first.counts)
+ * assert.ok(second.totals.transfers < first.totals.transfers)
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
  */
 export const run = (settings: Settings) =>
   Effect.gen(function*() {
@@ -365,11 +457,22 @@ export const run = (settings: Settings) =>
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /**
- * The sentence for skipped streams: which, why, and the flags that reset them.
+ * The sentence for skipped streams: which, why, and the `--reset-stream` flags that repair them.
  *
  * @example
+ * ```ts
  * import { Sync } from "@broker-history/cli"
- * Sync.damagedSentence([{ stream: '["deposits"]', problem: "the checkpoint null is null, not an object { time, ids }" }], 21)
+ *
+ * assert.strictEqual(
+ *   Sync.damagedSentence([{ stream: '["deposits"]', problem: "the checkpoint null is null, not an object { time, ids }" }], 21),
+ *   `the checkpoint of 1 stream is damaged: ["deposits"]: the checkpoint null is null, not an object { time, ids }. ` +
+ *     `It was skipped and the other 20 streams were synced. Run the same sync with --reset-stream '["deposits"]' ` +
+ *     "to reset it: its rows stay and it is read again from --since, upserted (nothing duplicates)"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const damagedSentence = (damaged: ReadonlyArray<Damaged>, streams: number): string => {
   const one = damaged.length === 1
@@ -401,12 +504,30 @@ const dateText = (ms: number): string => {
 }
 
 /**
- * The summary's lines after the first: backfills, history not fetched, what the plan leaves out.
+ * The sync summary's lines after the first: what was backfilled, what history was not fetched (and how
+ * to fetch it), and what the plan leaves out.
  *
  * @example
+ * ```ts
  * import { Sync } from "@broker-history/cli"
- * declare const outcome: Sync.Outcome
- * Sync.coverageLines(outcome, { defaultDeposits: undefined, depositWindow: "10d", uncovered: undefined })
+ *
+ * const yearAgo = Date.UTC(2024, 0, 1)
+ * const lines = Sync.coverageLines({
+ *   totals: { transfers: 0, deposits: 0, batches: 0 },
+ *   counts: { transfers: 0, deposits: 0 },
+ *   backfilled: new Map([[yearAgo, 3]]),
+ *   coveredFrom: { transfers: 0, deposits: yearAgo },
+ *   damaged: []
+ * }, { defaultDeposits: yearAgo, depositWindow: "10d", uncovered: undefined })
+ * assert.deepStrictEqual(lines, [
+ *   "backfilled 3 streams from 2024-01-01",
+ *   "not fetched: deposits before 2024-01-01 (without --since a first run reads one year of deposits: one request " +
+ *   "covers at most 10d of them); pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const coverageLines = (
   outcome: Outcome,
@@ -472,13 +593,22 @@ const fromEither = <A>(either: Either.Either<A, string>) =>
   Either.match(either, { onLeft: (m) => Effect.fail(usage(m)), onRight: Effect.succeed })
 
 /**
- * The `--reset-stream` values: `all`, or stream ids as stored in `sync_checkpoints.stream` (JSON
- * arrays, read back in the stored spelling), or a message saying what is wrong.
+ * Reads the `--reset-stream` values: `all`, or stream ids as stored in `sync_checkpoints.stream` (JSON
+ * arrays, read back in the stored spelling), or the message saying what is wrong.
  *
  * @example
+ * ```ts
  * import { Sync } from "@broker-history/cli"
- * Sync.resetStreams(['[ "deposits" ]']) // Either.right(['["deposits"]'])
- * Sync.resetStreams(["all"]) // Either.right("all")
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(Sync.resetStreams(['[ "deposits" ]']), Either.right(['["deposits"]']))
+ * assert.deepStrictEqual(Sync.resetStreams(["ALL"]), Either.right("all"))
+ * assert.deepStrictEqual(Sync.resetStreams([]), Either.right(undefined))
+ * assert.ok(Either.isLeft(Sync.resetStreams(["deposits"])))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const resetStreams = (
   values: ReadonlyArray<string>
@@ -506,12 +636,22 @@ export const resetStreams = (
 }
 
 /**
- * `broker-history sync`.
+ * `broker-history sync`: keeps both histories in a SQLite or PostgreSQL database, idempotently, once
+ * or with `--follow` until SIGINT/SIGTERM.
  *
  * @example
+ * ```ts
  * import { Sync } from "@broker-history/cli"
- * import { Command } from "@effect/cli"
- * const root = Command.make("broker-history").pipe(Command.withSubcommands([Sync.command]))
+ * import { CliConfig, Command, HelpDoc } from "@effect/cli"
+ *
+ * const help = HelpDoc.toAnsiText(Command.getHelp(Sync.command, CliConfig.defaultConfig))
+ * for (const flag of ["--db", "--sub-accounts", "--pairs", "--since", "--reset-stream", "--follow", "--settlement"]) {
+ *   assert.ok(help.includes(flag), flag)
+ * }
+ * ```
+ *
+ * @since 0.1.0
+ * @category commands
  */
 export const command = Command.make("sync", {
   db: Options.text("db").pipe(

@@ -67,11 +67,17 @@ const coveredRange = Effect.gen(function*() {
 })
 
 /**
- * The migrations, in order.
+ * The sync database's migrations, in order, for `@effect/sql`'s `Migrator.fromRecord`.
  *
  * @example
+ * ```ts
  * import { SyncMigrations } from "@broker-history/cli"
- * Object.keys(SyncMigrations.migrations) // ["0001_create_tables", "0002_covered_range"]
+ *
+ * assert.deepStrictEqual(Object.keys(SyncMigrations.migrations), ["0001_create_tables", "0002_covered_range"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "0001_create_tables": createTables,
@@ -79,13 +85,28 @@ export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.
 }
 
 /**
- * Applies every pending migration (SQLite or PostgreSQL, whichever `SqlClient` is).
+ * Applies every pending migration to the database behind the `SqlClient` in context (SQLite or
+ * PostgreSQL), recorded in the table `sync_migrations`, and returns the ones it applied as `[id, name]`.
  *
  * @example
+ * ```ts
  * import { SyncMigrations } from "@broker-history/cli"
+ * import { SqlClient } from "@effect/sql"
  * import { SqliteClient } from "@effect/sql-sqlite-node"
  * import { Effect } from "effect"
- * SyncMigrations.run.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ *
+ * const { applied, columns } = await Effect.gen(function*() {
+ *   const applied = yield* SyncMigrations.run
+ *   const sql = yield* SqlClient.SqlClient
+ *   const columns = yield* sql<{ readonly name: string }>`SELECT name FROM pragma_table_info('sync_checkpoints')`
+ *   return { applied, columns: columns.map((c) => c.name) }
+ * }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })), Effect.runPromise)
+ * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "covered_range"]])
+ * assert.deepStrictEqual(columns, ["stream", "checkpoint", "updated_at", "covered_since", "backfill_since", "backfill_checkpoint"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
  */
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,

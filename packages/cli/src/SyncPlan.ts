@@ -11,12 +11,22 @@ import * as Either from "effect/Either"
 import * as Choices from "./Choices.js"
 
 /**
- * One transfer stream: its filters and the id its checkpoint is stored under.
+ * One transfer stream of a sync: its query filters, and the id its checkpoint is stored under.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * const s = SyncPlan.transferStream({ fromAccountType: "SPOT", toAccountType: "FUTURES", toAccount: "sub001@broker.test" })
- * s.id // '["transfers","SPOT","FUTURES",null,"sub001@broker.test"]'
+ *
+ * const stream: SyncPlan.TransferStream = SyncPlan.transferStream({
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   toAccount: "sub001@broker.test"
+ * })
+ * assert.strictEqual(stream.id, '["transfers","SPOT","FUTURES",null,"sub001@broker.test"]')
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface TransferStream {
   readonly id: string
@@ -29,20 +39,35 @@ export interface TransferStream {
 }
 
 /**
- * The id of the deposit stream's checkpoint.
+ * The id the deposit stream's checkpoint is stored under.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.depositStreamId // '["deposits"]'
+ *
+ * assert.strictEqual(SyncPlan.depositStreamId, '["deposits"]')
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const depositStreamId = JSON.stringify(["deposits"])
 
 /**
- * A transfer stream with its id (the filters as a JSON array; `null` is the master account).
+ * A transfer stream with its id: the filters as a JSON array, `null` for the master account.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.transferStream({ fromAccountType: "SPOT", toAccountType: "SPOT" }).id // '["transfers","SPOT","SPOT",null,null]'
+ *
+ * assert.strictEqual(
+ *   SyncPlan.transferStream({ fromAccountType: "SPOT", toAccountType: "SPOT" }).id,
+ *   '["transfers","SPOT","SPOT",null,null]'
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const transferStream = (query: TransferStream["query"]): TransferStream => ({
   id: JSON.stringify([
@@ -56,12 +81,21 @@ export const transferStream = (query: TransferStream["query"]): TransferStream =
 })
 
 /**
- * An account pair; `undefined` is the master account. Account types, when absent, are every
+ * An account pair, `undefined` for the master account; without account types it stands for every
  * ordered pair of the sync's account types.
  *
  * @example
- * import type { SyncPlan } from "@broker-history/cli"
+ * ```ts
+ * import { SyncPlan } from "@broker-history/cli"
+ *
  * const subToSub: SyncPlan.Pair = { fromAccount: "a@x", toAccount: "b@x" }
+ * const spotOnly: SyncPlan.Pair = { ...subToSub, fromAccountType: "SPOT", toAccountType: "SPOT" }
+ * assert.strictEqual(SyncPlan.transferStreams([subToSub], ["SPOT", "FUTURES"]).length, 4)
+ * assert.strictEqual(SyncPlan.transferStreams([spotOnly], ["SPOT", "FUTURES"]).length, 1)
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Pair {
   readonly fromAccount: string | undefined
@@ -71,22 +105,43 @@ export interface Pair {
 }
 
 /**
- * Every ordered pair of account types (repetition included: SPOT→SPOT is a transfer between two
+ * Every ordered pair of account types, repetition included (SPOT→SPOT is a transfer between two
  * accounts' spot wallets).
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.typePairs(["SPOT", "FUTURES"]).length // 4
+ *
+ * assert.deepStrictEqual(SyncPlan.typePairs(["SPOT", "FUTURES"]), [
+ *   ["SPOT", "SPOT"],
+ *   ["SPOT", "FUTURES"],
+ *   ["FUTURES", "SPOT"],
+ *   ["FUTURES", "FUTURES"]
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const typePairs = (types: ReadonlyArray<string>): ReadonlyArray<readonly [string, string]> =>
   types.flatMap((from) => types.map((to) => [from, to] as const))
 
 /**
- * The default pairs: master→sub and sub→master for every sub-account, and master→master.
+ * The default pairs: master→master, and master→sub and sub→master for every sub-account.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.defaultPairs(["a@x"]).length // 3
+ *
+ * assert.deepStrictEqual(SyncPlan.defaultPairs(["a@x"]), [
+ *   { fromAccount: undefined, toAccount: undefined },
+ *   { fromAccount: undefined, toAccount: "a@x" },
+ *   { fromAccount: "a@x", toAccount: undefined }
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const defaultPairs = (subAccounts: ReadonlyArray<string>): ReadonlyArray<Pair> => [
   { fromAccount: undefined, toAccount: undefined },
@@ -97,11 +152,20 @@ export const defaultPairs = (subAccounts: ReadonlyArray<string>): ReadonlyArray<
 ]
 
 /**
- * The transfer streams of a set of pairs, without duplicates.
+ * The transfer streams of a set of pairs for the given account types, without duplicates.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.transferStreams(SyncPlan.defaultPairs(["a@x", "b@x"]), ["SPOT", "FUTURES"]).length // 20
+ *
+ * const streams = SyncPlan.transferStreams(SyncPlan.defaultPairs(["a@x", "b@x"]), ["SPOT", "FUTURES"])
+ * assert.strictEqual(streams.length, 5 * 4) // 5 pairs × 4 ordered account-type pairs
+ * // The same pair twice is one stream:
+ * assert.strictEqual(SyncPlan.transferStreams(SyncPlan.defaultPairs(["a@x", "a@x"]), ["SPOT"]).length, 3)
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const transferStreams = (
   pairs: ReadonlyArray<Pair>,
@@ -130,11 +194,17 @@ const lines = (text: string) =>
   text.split(/\r?\n/).map((l, i) => [i + 1, l.replace(/#.*$/, "").trim()] as const).filter(([, l]) => l !== "")
 
 /**
- * A list of names: comma- or line-separated, `#` starts a comment, blanks ignored.
+ * A list of names: comma- or line-separated, `#` starts a comment, blanks and repetitions dropped.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.names("a@x, b@x\n# c\nd@x") // ["a@x", "b@x", "d@x"]
+ *
+ * assert.deepStrictEqual(SyncPlan.names("a@x, b@x\n# c@x is closed\nd@x\na@x"), ["a@x", "b@x", "d@x"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const names = (text: string): ReadonlyArray<string> => [
   ...new Set(lines(text).flatMap(([, l]) => l.split(",").map((n) => n.trim()).filter((n) => n !== "")))
@@ -145,14 +215,29 @@ const masterWords = new Set(["-", "master"])
 const account = (word: string): string | undefined => masterWords.has(word.toLowerCase()) ? undefined : word
 
 /**
- * Reads a pairs file: one pair a line, `FROM TO` or `FROM TO FROM_TYPE TO_TYPE`, where `-` or
- * `master` is the master account; `#` starts a comment. Account types must be known ones (any letter
- * case; the exchange's spelling is kept).
+ * Reads a pairs file: one pair a line, `FROM TO` or `FROM TO FROM_TYPE TO_TYPE`, where `-` or `master` is
+ * the master account and `#` starts a comment; account types must be known ones (any letter case).
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.parsePairs("- sub001@x\nsub001@x sub002@x SPOT FUTURES")
- * // Either.right([{ fromAccount: undefined, toAccount: "sub001@x" }, { fromAccount: "sub001@x", toAccount: "sub002@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }])
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   SyncPlan.parsePairs("- sub001@x      # master to sub001\nsub001@x sub002@x spot FUTURES"),
+ *   Either.right([
+ *     { fromAccount: undefined, toAccount: "sub001@x" },
+ *     { fromAccount: "sub001@x", toAccount: "sub002@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }
+ *   ])
+ * )
+ * assert.deepStrictEqual(
+ *   SyncPlan.parsePairs("a@x b@x SPOT MARGIN"),
+ *   Either.left(`line 1: TO_TYPE: "MARGIN" is not an account type; use one of SPOT, FUTURES`)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, string> => {
   const out: Array<Pair> = []
@@ -180,14 +265,22 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
 }
 
 /**
- * What a plan of `--sub-accounts` does not read, as a sentence for the sync summary, or `undefined`
- * when it leaves nothing out that it could name. Transfers between two sub-accounts are read only
- * through `--pairs`: n sub-accounts have n × (n − 1) ordered pairs, each for every account-type pair.
+ * What a plan of `--sub-accounts` does not read, as a sentence for the sync summary, or `undefined` when
+ * it leaves out nothing it could name: transfers between two sub-accounts are read only through `--pairs`.
  *
  * @example
+ * ```ts
  * import { SyncPlan } from "@broker-history/cli"
- * SyncPlan.uncovered(["a@x", "b@x", "c@x"], ["SPOT", "FUTURES"])
- * // "sub→sub transfers are not read: 6 ordered sub-account pairs × 4 account-type pairs not covered; list them with --pairs FILE"
+ *
+ * assert.strictEqual(
+ *   SyncPlan.uncovered(["a@x", "b@x", "c@x"], ["SPOT", "FUTURES"]),
+ *   "sub→sub transfers are not read: 6 ordered sub-account pairs × 4 account-type pairs not covered; list them with --pairs FILE"
+ * )
+ * assert.strictEqual(SyncPlan.uncovered(["a@x"], ["SPOT", "FUTURES"]), undefined)
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const uncovered = (
   subAccounts: ReadonlyArray<string>,

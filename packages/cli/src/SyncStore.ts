@@ -25,21 +25,54 @@ import * as Redacted from "effect/Redacted"
 import * as SyncMigrations from "./SyncMigrations.js"
 
 /**
- * The database could not be opened or prepared.
+ * The sync database could not be opened or prepared; the message names the database (never its
+ * password) and what to check.
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * new SyncStore.SyncSetupError({ message: "cannot open the SQLite database sync.db: …" })
+ * import { Effect, Layer } from "effect"
+ *
+ * const error = await Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(SyncStore.layer("/no/such/directory/sync.db")))))
+ * assert.ok(error instanceof SyncStore.SyncSetupError)
+ * assert.ok(error.message.startsWith("cannot open the SQLite database /no/such/directory/sync.db ("))
+ * assert.ok(error.message.endsWith("check --db (the directory must exist and be writable)"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class SyncSetupError extends Data.TaggedError("SyncSetupError")<{ readonly message: string }> {}
 
 /**
- * A transfer as stored (column names).
+ * A transfer as a row of the `transfers` table (column names; every value as the record has it).
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * declare const t: import("@broker-history/domain").TransferRecord.TransferRecord
- * SyncStore.transferRow(t).tran_id
+ * import { TransferRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const transfer = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ *   tranId: 11945860693,
+ *   asset: "USDT",
+ *   amount: "0.10000000",
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   status: "SUCCESS",
+ *   timestamp: 1544433325000
+ * })
+ * const row = SyncStore.transferRow(transfer)
+ * assert.deepStrictEqual([row.tran_id, row.amount, row.client_tran_id, row.timestamp], [
+ *   "11945860693",
+ *   "0.10000000",
+ *   "",
+ *   1544433325000
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const transferRow = (t: TransferRecord.TransferRecord) => ({
   tran_id: t.tranId,
@@ -57,12 +90,32 @@ export const transferRow = (t: TransferRecord.TransferRecord) => ({
 })
 
 /**
- * A deposit as stored (column names).
+ * A deposit as a row of the `deposits` table (column names; every value as the record has it).
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * declare const d: import("@broker-history/domain").DepositRecord.DepositRecord
- * SyncStore.depositRow(d).tx_id
+ * import { DepositRecord } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const deposit = Schema.decodeUnknownSync(DepositRecord.DepositRecord)({
+ *   amount: "50000.00000000",
+ *   coin: "USDT",
+ *   network: "TRC20",
+ *   status: 5,
+ *   address: "TXyz",
+ *   txId: "0xabc",
+ *   unlockConfirm: 20,
+ *   confirmTimes: 20,
+ *   insertTime: 1654064568000
+ * })
+ * const row = SyncStore.depositRow(deposit)
+ * assert.deepStrictEqual([row.tx_id, row.coin, row.network, row.address], ["0xabc", "USDT", "TRC20", "TXyz"]) // the key
+ * assert.deepStrictEqual([row.status, row.address_tag, row.insert_time], ["5", "", 1654064568000])
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const depositRow = (d: DepositRecord.DepositRecord) => ({
   tx_id: d.txId,
@@ -79,11 +132,21 @@ export const depositRow = (d: DepositRecord.DepositRecord) => ({
 })
 
 /**
- * Row counts.
+ * The row counts of both tables.
  *
  * @example
- * import type { SyncStore } from "@broker-history/cli"
- * const none: SyncStore.Counts = { transfers: 0, deposits: 0 }
+ * ```ts
+ * import { SyncStore } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const empty: SyncStore.Counts = await Effect.runPromise(
+ *   Effect.flatMap(SyncStore.SyncStore, (store) => store.counts).pipe(Effect.provide(SyncStore.layer(":memory:")))
+ * )
+ * assert.deepStrictEqual(empty, { transfers: 0, deposits: 0 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Counts {
   readonly transfers: number
@@ -91,18 +154,38 @@ export interface Counts {
 }
 
 /**
- * A stream's row in `sync_checkpoints`, read back. A checkpoint that cannot be read is kept as its
- * `CheckpointError` (the sync names the stream and skips it); a damaged backfill progress is dropped
- * (`undefined`: the backfill starts over, which only costs requests).
+ * A stream's row of `sync_checkpoints`, read back: its checkpoint (or the `CheckpointError` of a damaged
+ * one, which the sync names and skips), where its stored history starts, and a backfill under way.
  *
  * @example
- * import type { SyncStore } from "@broker-history/cli"
- * import { Either } from "effect"
- * const row: SyncStore.StoredStream = {
- *   checkpoint: Either.right({ time: 1_700_000_000_000, ids: ["42"] }),
- *   coveredSince: 1_690_000_000_000,
+ * ```ts
+ * import { SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { SqlClient } from "@effect/sql"
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Effect, Either, Layer } from "effect"
+ *
+ * const StoreLive = Layer.effect(SyncStore.SyncStore, SyncStore.make("sqlite")).pipe(
+ *   Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
+ * )
+ * const streams = await Effect.gen(function*() {
+ *   const store = yield* SyncStore.SyncStore
+ *   const checkpoint = { time: 1700000000000, ids: ["42"] }
+ *   yield* store.applyDeposits(SyncPlan.depositStreamId, [], { _tag: "Checkpoint", checkpoint, coveredSince: 0 })
+ *   const sql = yield* SqlClient.SqlClient
+ *   yield* sql`INSERT INTO sync_checkpoints (stream, checkpoint, updated_at) VALUES ('["other"]', '{garbage', 0)`
+ *   return yield* store.streams
+ * }).pipe(Effect.provide(StoreLive), Effect.runPromise)
+ * const deposits: SyncStore.StoredStream | undefined = streams.get(SyncPlan.depositStreamId)
+ * assert.deepStrictEqual(deposits, {
+ *   checkpoint: Either.right({ time: 1700000000000, ids: ["42"] }),
+ *   coveredSince: 0,
  *   backfill: undefined
- * }
+ * })
+ * assert.ok(Either.isLeft(streams.get('["other"]')!.checkpoint)) // damaged: kept as its error
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface StoredStream {
   readonly checkpoint: Either.Either<Checkpoint.Checkpoint, Checkpoint.CheckpointError>
@@ -113,14 +196,31 @@ export interface StoredStream {
 }
 
 /**
- * What a write stores with its rows: the stream's new checkpoint (and where its history starts), or
- * the progress of a backfill of the range before that (the checkpoint is then left alone).
+ * What a write stores with its rows: the stream's new checkpoint (and where its history starts), or the
+ * progress of a backfill of the range before it (the checkpoint is then left alone).
  *
  * @example
- * import type { SyncStore } from "@broker-history/cli"
- * const position: SyncStore.Position = {
- *   _tag: "Checkpoint", checkpoint: { time: 1_700_000_000_000, ids: ["42"] }, coveredSince: 0
- * }
+ * ```ts
+ * import { SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const stream = SyncPlan.depositStreamId
+ * const caughtUp: SyncStore.Position = { _tag: "Checkpoint", checkpoint: { time: 2000, ids: ["9"] }, coveredSince: 1000 }
+ * const backfilling: SyncStore.Position = { _tag: "Backfill", since: 0, checkpoint: { time: 500, ids: ["3"] } }
+ * const stored = await Effect.gen(function*() {
+ *   const store = yield* SyncStore.SyncStore
+ *   yield* store.applyDeposits(stream, [], caughtUp)
+ *   yield* store.applyDeposits(stream, [], backfilling)
+ *   const during = (yield* store.streams).get(stream)
+ *   yield* store.completeBackfill(stream, 0)
+ *   return { during, after: (yield* store.streams).get(stream) }
+ * }).pipe(Effect.provide(SyncStore.layer(":memory:")), Effect.runPromise)
+ * assert.deepStrictEqual([stored.during?.coveredSince, stored.during?.backfill], [1000, { since: 0, checkpoint: { time: 500, ids: ["3"] } }])
+ * assert.deepStrictEqual([stored.after?.coveredSince, stored.after?.backfill], [0, undefined])
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Position =
   | {
@@ -135,12 +235,31 @@ export type Position =
   }
 
 /**
- * The sync database.
+ * The sync database: the stored streams, the upserts of a batch with its stream's position in one
+ * transaction, backfill completion, checkpoint resets and row counts.
  *
  * @example
- * import { SyncStore } from "@broker-history/cli"
- * import { Effect } from "effect"
- * const counts = Effect.flatMap(SyncStore.SyncStore, (store) => store.counts)
+ * ```ts
+ * import { SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { DepositRecord } from "@broker-history/domain"
+ * import { Seed, WireFormat } from "@broker-history/server"
+ * import { Effect, Schema } from "effect"
+ *
+ * // Three deposits as the client receives them:
+ * const deposits = Schema.decodeUnknownSync(DepositRecord.DepositPage)(
+ *   Seed.deposits({ seed: 1, transfers: 0, deposits: 3 }).map(WireFormat.deposit)
+ * )
+ * const counts = await Effect.gen(function*() {
+ *   const store = yield* SyncStore.SyncStore
+ *   yield* store.applyDeposits(SyncPlan.depositStreamId, deposits, undefined)
+ *   yield* store.applyDeposits(SyncPlan.depositStreamId, deposits, undefined) // upserts: nothing duplicates
+ *   return yield* store.counts
+ * }).pipe(Effect.provide(SyncStore.layer(":memory:")), Effect.runPromise)
+ * assert.deepStrictEqual(counts, { transfers: 0, deposits: 3 })
+ * ```
+ *
+ * @since 0.1.0
+ * @category services
  */
 export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<SyncStore, {
   /** `sqlite` or `pg`. */
@@ -200,11 +319,23 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<Readonl
 }
 
 /**
- * The store over the `SqlClient` in context (migrated first).
+ * Builds the store over the `SqlClient` in context for a dialect, migrating the schema first.
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * const make = SyncStore.make("sqlite")
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Effect, Layer } from "effect"
+ *
+ * const StoreLive = Layer.effect(SyncStore.SyncStore, SyncStore.make("sqlite")).pipe(
+ *   Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
+ * )
+ * const dialect = await Effect.runPromise(Effect.map(SyncStore.SyncStore, (store) => store.dialect).pipe(Effect.provide(StoreLive)))
+ * assert.strictEqual(dialect, "sqlite")
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make = (dialect: "sqlite" | "pg") =>
   Effect.gen(function*() {
@@ -326,11 +457,19 @@ export const make = (dialect: "sqlite" | "pg") =>
   })
 
 /**
- * True for a PostgreSQL URL (`postgres://` or `postgresql://`).
+ * True for a PostgreSQL URL (`postgres://` or `postgresql://`); anything else is a SQLite file path.
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * SyncStore.isPostgres("postgres://u@127.0.0.1/db") // true
+ *
+ * assert.strictEqual(SyncStore.isPostgres("postgres://u@127.0.0.1/db"), true)
+ * assert.strictEqual(SyncStore.isPostgres("POSTGRESQL://u@127.0.0.1/db"), true)
+ * assert.strictEqual(SyncStore.isPostgres("./sync.db"), false)
+ * ```
+ *
+ * @since 0.1.0
+ * @category guards
  */
 export const isPostgres = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
 
@@ -350,12 +489,19 @@ const parses = (db: string): boolean => {
 }
 
 /**
- * The database named without its password, for messages.
+ * The database named for messages, without its password (also in a URL that does not parse).
  *
  * @example
+ * ```ts
  * import { SyncStore } from "@broker-history/cli"
- * SyncStore.describe("postgres://u:secret@h/db") // "postgres://u:***@h/db"
- * SyncStore.describe("postgres://u:secret@[bad/db") // "postgres://u:***@[bad/db"
+ *
+ * assert.strictEqual(SyncStore.describe("postgres://u:secret@h/db"), "postgres://u:***@h/db")
+ * assert.strictEqual(SyncStore.describe("postgres://u:se@cret@[bad/db"), "postgres://u:***@[bad/db")
+ * assert.strictEqual(SyncStore.describe("sync.db"), "sync.db")
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
  */
 export const describe = (db: string): string => {
   if (!isPostgres(db)) return db
@@ -381,12 +527,36 @@ const setupError = (db: string) => (error: unknown) =>
   })
 
 /**
- * The store in `db`: a SQLite file path (created if missing) or a `postgres://` URL. The schema
- * is migrated on open.
+ * The store in `db`, a SQLite file path (created if missing) or a `postgres://` URL, with the schema
+ * migrated on open; each driver is loaded only when its database is opened.
  *
  * @example
- * import { SyncStore } from "@broker-history/cli"
- * const StoreLive = SyncStore.layer("sync.db")
+ * ```ts
+ * import { SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ * import * as Fs from "node:fs"
+ * import * as Os from "node:os"
+ * import * as Path from "node:path"
+ *
+ * const db = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "sync-")), "sync.db")
+ * const checkpoint = { time: 1700000000000, ids: ["42"] }
+ * const save = Effect.flatMap(SyncStore.SyncStore, (store) =>
+ *   store.applyTransfers(SyncPlan.transferStream({ fromAccountType: "SPOT", toAccountType: "SPOT" }).id, [], {
+ *     _tag: "Checkpoint",
+ *     checkpoint,
+ *     coveredSince: 0
+ *   }))
+ * await Effect.runPromise(Effect.provide(save, SyncStore.layer(db)))
+ * // Opened again (the schema is already migrated), the file keeps the checkpoint:
+ * const ids = await Effect.runPromise(
+ *   Effect.flatMap(SyncStore.SyncStore, (store) => store.streams).pipe(Effect.provide(SyncStore.layer(db)))
+ * )
+ * assert.deepStrictEqual([...ids.keys()], ['["transfers","SPOT","SPOT",null,null]'])
+ * Fs.rmSync(Path.dirname(db), { recursive: true })
+ * ```
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
   // Each driver is loaded when its database is opened: the export commands load neither.

@@ -22,11 +22,23 @@ const units: Record<string, number> = {
 const short = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min|h|d|w|y)$/
 
 /**
- * A duration: `30s`, `5m`, `1h`, `2d`, `500ms`, or Effect duration text (`"30 seconds"`).
+ * Reads a duration: `30s`, `5m`, `1h`, `2d`, `500ms`, or Effect duration text (`"30 seconds"`).
  *
  * @example
+ * ```ts
  * import { TimeText } from "@broker-history/cli"
- * TimeText.duration("30s") // Either.right(Duration.seconds(30))
+ * import { Duration, Either } from "effect"
+ *
+ * assert.deepStrictEqual(Either.map(TimeText.duration("1.5h"), Duration.toMillis), Either.right(5_400_000))
+ * assert.deepStrictEqual(Either.map(TimeText.duration("10 seconds"), Duration.toMillis), Either.right(10_000))
+ * assert.deepStrictEqual(
+ *   TimeText.duration("soon"),
+ *   Either.left(`"soon" is not a duration (examples: 30s, 5m, 1h, 2d, 500ms)`)
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const duration = (text: string): Either.Either<Duration.Duration, string> => {
   const trimmed = text.trim()
@@ -39,12 +51,19 @@ export const duration = (text: string): Either.Either<Duration.Duration, string>
 
 /**
  * A duration as Effect duration text (`"2000 millis"`), the form the client's `BROKER_*` duration
- * variables are read in: what lets every duration flag and variable take the same syntax.
+ * variables are read in, so that every duration flag and variable takes the same syntax.
  *
  * @example
+ * ```ts
  * import { TimeText } from "@broker-history/cli"
- * import { Duration } from "effect"
- * TimeText.durationText(Duration.seconds(2)) // "2000 millis"
+ * import { Duration, Either } from "effect"
+ *
+ * assert.strictEqual(TimeText.durationText(Duration.seconds(2)), "2000 millis")
+ * assert.strictEqual(Either.map(TimeText.duration("5m"), TimeText.durationText).pipe(Either.getOrThrow), "300000 millis")
+ * ```
+ *
+ * @since 0.1.0
+ * @category encoding
  */
 export const durationText = (duration: Duration.Duration): string => `${Duration.toMillis(duration)} millis`
 
@@ -71,13 +90,25 @@ const calendar = (text: string): Either.Either<number, string> | undefined => {
 }
 
 /**
- * A point in time as Unix ms: an ISO date (`2024-01-01`, UTC midnight) or date-time (UTC unless it
- * names a zone), Unix ms digits (`0` included), or a duration meaning that long before `now`
- * (`90d`). An impossible date (`2026-02-30`) is refused, not rolled over.
+ * Reads a point in time as Unix ms: an ISO date (UTC midnight) or date-time (UTC unless it names a
+ * zone), Unix ms digits (`0` included), or a duration meaning that long before `now` (`90d`); an
+ * impossible date (`2026-02-30`) is refused, not rolled over.
  *
  * @example
+ * ```ts
  * import { TimeText } from "@broker-history/cli"
- * TimeText.instant("2024-01-01", Date.now()) // Either.right(1704067200000)
+ * import { Either } from "effect"
+ *
+ * const now = Date.UTC(2024, 3, 1)
+ * assert.deepStrictEqual(TimeText.instant("2024-01-01", now), Either.right(Date.UTC(2024, 0, 1)))
+ * assert.deepStrictEqual(TimeText.instant("2024-01-01T12:00:00+02:00", now), Either.right(Date.UTC(2024, 0, 1, 10)))
+ * assert.deepStrictEqual(TimeText.instant("0", now), Either.right(0))
+ * assert.deepStrictEqual(TimeText.instant("90d", now), Either.right(now - 90 * 86_400_000))
+ * assert.ok(Either.isLeft(TimeText.instant("2026-02-30", now)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const instant = (text: string, now: number): Either.Either<number, string> => {
   const trimmed = text.trim()
