@@ -4,7 +4,7 @@ import type { Checkpoint } from "@broker-history/client"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import type { Faults, Store } from "@broker-history/server"
-import { ApiKeys, ReferenceServer } from "@broker-history/server"
+import { ApiKeys, Prng, ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Redacted, Schedule, Stream } from "effect"
 import * as fc from "fast-check"
@@ -263,10 +263,9 @@ describe("client ↔ reference service over 127.0.0.1", () => {
             const full = yield* expectedIds(server.store, query.since, END)
             let checkpoint: Checkpoint.Checkpoint | undefined
             const got: Array<string> = []
-            let seed = 17
+            const next = Prng.mulberry32(17)
             while (got.length < full.length) {
-              seed = (seed * 1103515245 + 12345) & 0x7fffffff
-              const take = 1 + (seed % 60)
+              const take = Prng.int(next, 1, 60)
               const part = yield* collect(Stream.take(history.transferChanges({ ...query, resume: checkpoint }), take))
               if (part.length === 0) {
                 break
