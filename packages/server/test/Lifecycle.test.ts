@@ -4,6 +4,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ApiKeys, ReferenceServer } from "../src/index.js"
+import type { Store } from "../src/index.js"
 import { get, json, signedGet, transfersPath } from "./support/Requests.js"
 
 const startError = (exit: Exit.Exit<unknown, ReferenceServer.StartError>) =>
@@ -66,6 +67,26 @@ describe("server lifecycle", () => {
       const server = yield* Effect.provide(ReferenceServer.ReferenceServer, yield* Layer.build(layer))
       const route = [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]] as const
       const day = 86_400_000
+      // Two master → master transfers of that route: one inside the last day, one just before it.
+      // The answer without bounds must hold the first and not the second (an empty answer fails).
+      const transfer = (tranId: string, timestamp: number): Store.TransferRow => ({
+        tranId,
+        clientTranId: null,
+        fromAccount: null,
+        toAccount: null,
+        asset: "USDT",
+        amount: "1.00000000",
+        fromAccountType: "SPOT",
+        toAccountType: "FUTURES",
+        fromSymbol: "",
+        toSymbol: "",
+        status: "SUCCESS",
+        timestamp
+      })
+      const inserted = Date.now()
+      const inside = transfer("90000000000001", inserted - 3_600_000)
+      const before = transfer("90000000000002", inserted - day - 3_600_000)
+      yield* server.store.insertTransfers([inside, before])
       const tooLong = yield* signedGet(server.baseUrl, transfersPath, [...route, ["startTime", "0"], [
         "endTime",
         String(day + 1)
@@ -79,8 +100,12 @@ describe("server lifecycle", () => {
       const bare = yield* signedGet(server.baseUrl, transfersPath, route, ApiKeys.demo)
       expect(bare.status).toBe(200)
       const now = Date.now()
-      for (const record of json(bare) as Array<{ timestamp: number }>) {
-        expect(record.timestamp).toBeGreaterThanOrEqual(now - day - 5000)
+      const records = json(bare) as Array<{ tranId: number | string; timestamp: number }>
+      const ids = records.map((r) => String(r.tranId))
+      expect(ids).toContain(inside.tranId)
+      expect(ids).not.toContain(before.tranId)
+      for (const record of records) {
+        expect(record.timestamp, `${record.tranId}`).toBeGreaterThanOrEqual(now - day - 5000)
       }
       const depositsTooLong = yield* signedGet(
         server.baseUrl,
