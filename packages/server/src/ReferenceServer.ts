@@ -398,10 +398,13 @@ const getOnly = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerRespo
         : Effect.succeed(failure(methodNotAllowed, { allow: allowedMethods }))
   )
 
+/** The keys a server accepts: the given ones, or the published demo key. */
+const acceptedKeys = (options: Options): ReadonlyArray<ApiKeys.ApiKey> => options.keys ?? [ApiKeys.demo]
+
 const make = (options: Options) =>
   Effect.gen(function*() {
     const store = yield* Store.Store
-    yield* store.putKeys(options.keys ?? [ApiKeys.demo])
+    yield* store.putKeys(acceptedKeys(options))
     // A database file that already holds a history keeps it: seeding again would duplicate ids.
     let seeded = false
     if (options.seed !== undefined) {
@@ -743,7 +746,7 @@ export const serveForever = (options: Options = {}): Effect.Effect<never, StartE
     const counts = yield* server.store.counts
     yield* Effect.logInfo(
       `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
-        (options.keys ?? []).map((k) => k.apiKey).join(", ")
+        acceptedKeys(options).map((k) => k.apiKey).join(", ")
       }; sub-accounts: ${compactList(server.subAccounts)})`
     )
     return yield* Effect.never
