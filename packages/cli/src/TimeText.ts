@@ -112,7 +112,18 @@ const calendar = (text: string): Either.Either<number, string> | undefined => {
  */
 export const instant = (text: string, now: number): Either.Either<number, string> => {
   const trimmed = text.trim()
-  if (/^\d+$/.test(trimmed)) return Either.right(Number(trimmed))
+  if (/^\d+$/.test(trimmed)) {
+    // Eight digits that read as a date (20240101) are far more likely meant as one than as a time
+    // on 1970-01-01: refuse rather than guess.
+    const compact = /^(19|2\d)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(trimmed)
+    return compact
+      ? Either.left(
+        `${JSON.stringify(text)} is ambiguous: write ${trimmed.slice(0, 4)}-${trimmed.slice(4, 6)}-${
+          trimmed.slice(6)
+        } for that date (Unix ms this small would be on 1970-01-01)`
+      )
+      : Either.right(Number(trimmed))
+  }
   const date = calendar(trimmed)
   if (date !== undefined) return date
   const ago = short.exec(trimmed)

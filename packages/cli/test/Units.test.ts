@@ -94,6 +94,12 @@ describe("TimeText", () => {
     expect(TimeText.instant("86400000", now)).toEqual(Either.right(86_400_000))
   })
 
+  it("refuses eight digits that read as a date instead of taking them as Unix ms in 1970", () => {
+    const result = TimeText.instant("20240101", now)
+    expect(Either.isLeft(result) && result.left).toContain("write 2024-01-01")
+    expect(TimeText.instant("20241301", now)).toEqual(Either.right(20_241_301))
+  })
+
   it("reads durations", () => {
     expect(TimeText.duration("30s")).toEqual(Either.right(Duration.seconds(30)))
     expect(TimeText.duration("5m")).toEqual(Either.right(Duration.minutes(5)))
