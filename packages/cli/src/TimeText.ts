@@ -91,8 +91,9 @@ const calendar = (text: string): Either.Either<number, string> | undefined => {
 
 /**
  * Reads a point in time as Unix ms: an ISO date (UTC midnight) or date-time (UTC unless it names a
- * zone), Unix ms digits (`0` included), or a duration meaning that long before `now` (`90d`); an
- * impossible date (`2026-02-30`) is refused, not rolled over.
+ * zone), Unix ms digits (`0` included), or a duration meaning that long before `now` (`90d`). An
+ * impossible date (`2026-02-30`) is refused, not rolled over, and so are eight digits that read as
+ * a date (`20240101`: write `2024-01-01`).
  *
  * @example
  * ```ts
