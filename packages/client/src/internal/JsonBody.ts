@@ -1,9 +1,9 @@
 /**
  * JSON bodies read from their bytes.
  *
- * A page of 500 records is ~150 KB of JSON. Decoded as one string, that string is a large object of
- * V8's heap (over 128 KB: its own memory mapping, allocated and released for every page), and it
- * cost about as much as parsing the page on the benchmark machine. So a large top-level array is
+ * A full page is over 128 KB of JSON. Decoded as one string, that string is a large object of V8's
+ * heap (its own memory mapping, allocated and released for every page), which the bench showed to
+ * cost about as much as parsing the page (packages/bench/README.md). So a large top-level array is
  * parsed in parts of at most `partBytes`, each decoded to a regular string:
  *
  * - a part ends at a `},{` between two elements: its `,` is read as `]` for this part and as `[`

@@ -68,7 +68,7 @@ const countersFor = (endpoint: Endpoint.Endpoint): typeof metrics => {
 
 // Built once per schema. The record pages carry a compiled decoder (the schema's field rules in one
 // pass, with the schema itself as the fallback that reports what is wrong): with a generic Schema
-// decoder, decoding a page of 500 records cost several times the HTTP exchange (see packages/bench).
+// decoder, decoding a page cost several times the HTTP exchange (see packages/bench/README.md).
 const decoders = new WeakMap<object, (u: unknown) => Either.Either<any, ParseResult.ParseError>>()
 const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.Either<A, ParseResult.ParseError> => {
   let decode = decoders.get(schema)

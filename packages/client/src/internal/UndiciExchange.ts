@@ -18,8 +18,8 @@ const headerText = (value: string | Array<string> | undefined): string | undefin
 
 /**
  * Deadlines of the attempts in flight, checked by one repeating timer (running only while attempts
- * are in flight) instead of a timer per attempt: a per-request timer and abort signal were ~50 us of
- * each page request. A deadline fires within `granularity` after it passes.
+ * are in flight) instead of a timer per attempt, which cost a noticeable share of each page
+ * request (packages/bench/README.md). A deadline fires within `granularity` after it passes.
  */
 const makeDeadlines = (granularity: number) => {
   const inFlight = new Set<{ readonly at: number; readonly expire: () => void }>()
