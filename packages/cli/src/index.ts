@@ -204,8 +204,9 @@ export * as Demo from "./Demo.js"
  * @example
  * ```ts
  * import { Serve } from "@broker-history/cli"
+ * import { CliConfig, Command, HelpDoc } from "@effect/cli"
  *
- * assert.deepStrictEqual(Serve.argv({ key: [], log: false }), [])
+ * assert.ok(HelpDoc.toAnsiText(Command.getHelp(Serve.command, CliConfig.defaultConfig)).includes("BROKER_SERVER_PORT"))
  * ```
  *
  * @since 0.1.0

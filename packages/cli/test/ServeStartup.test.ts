@@ -48,6 +48,39 @@ describe("serve at start", () => {
     expect(result.stdout + result.stderr).not.toMatch(/listening on/)
   }, 60_000)
 
+  it("a BROKER_SERVER_* variable stands in for its absent flag; the flag wins when both are given", async () => {
+    const env = cliEnv("http://unused.invalid", {
+      BROKER_SERVER_PORT: "0",
+      BROKER_SERVER_TRANSFERS: "150",
+      BROKER_SERVER_DEPOSITS: "15",
+      BROKER_SERVER_SUB_ACCOUNTS: "5"
+    })
+    const fromEnv = spawn(["serve"], env, 60_000)
+    await until(() => /listening on .*\n/.test(fromEnv.stderr()), 30_000, "the server to listen")
+    expect(fromEnv.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(150 transfers, 15 deposits;/)
+    expect(fromEnv.stderr()).toContain("sub-accounts: sub001@broker.test … sub005@broker.test (5)")
+    fromEnv.process.kill("SIGTERM")
+    expect((await fromEnv.done).code).toBe(0)
+
+    const flagsWin = spawn(["serve", "--transfers", "120", "--sub-accounts", "6"], env, 60_000)
+    await until(() => /listening on .*\n/.test(flagsWin.stderr()), 30_000, "the server to listen")
+    expect(flagsWin.stderr()).toMatch(/\(120 transfers, 15 deposits;/)
+    expect(flagsWin.stderr()).toMatch(/sub-accounts: sub001@broker\.test .*sub006@broker\.test \(6\)\)/)
+    flagsWin.process.kill("SIGTERM")
+    expect((await flagsWin.done).code).toBe(0)
+  }, 90_000)
+
+  it("a bad variable is a usage error (exit 2) that names the variable", async () => {
+    const result = await cli(
+      ["serve"],
+      cliEnv("http://unused.invalid", { BROKER_SERVER_PORT: "0", BROKER_SERVER_FAULT_HANG: "yes" })
+    )
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      `broker-history: BROKER_SERVER_FAULT_HANG must be a probability from 0 to 1, got "yes"\n`
+    )
+  }, 60_000)
+
   it("the listening line names the seeded sub-accounts and their count", async () => {
     const server = spawn(
       ["serve", "--port", "0", "--transfers", "200", "--deposits", "20", "--sub-accounts", "7", "--no-log"],

@@ -3,7 +3,7 @@
 import { BrokerError } from "@broker-history/client"
 import { Prng } from "@broker-history/server"
 import { parse as parseCsv } from "csv-parse/sync"
-import { ConfigError, Duration, Effect, Either, Layer, Option, Stream } from "effect"
+import { ConfigError, Duration, Effect, Either, Layer, Stream } from "effect"
 import { Writable } from "node:stream"
 import { describe, expect, it } from "vitest"
 import * as Choices from "../src/Choices.js"
@@ -12,7 +12,6 @@ import * as ExitCode from "../src/ExitCode.js"
 import * as Export from "../src/Export.js"
 import * as Output from "../src/Output.js"
 import * as Progress from "../src/Progress.js"
-import * as Serve from "../src/Serve.js"
 import * as SyncPlan from "../src/SyncPlan.js"
 import * as TimeText from "../src/TimeText.js"
 
@@ -271,12 +270,5 @@ describe("Output", () => {
     } finally {
       Object.defineProperty(process, "stdout", original)
     }
-  })
-})
-
-describe("Serve", () => {
-  it("turns parsed flags back into the server program's arguments", () => {
-    expect(Serve.argv({ port: Option.some("0"), log: true, key: ["k:s:SPOT_DEPOSIT_READ"], host: Option.none() }))
-      .toEqual(["--port", "0", "--key", "k:s:SPOT_DEPOSIT_READ", "--no-log"])
   })
 })

@@ -1,254 +1,28 @@
 /**
- * The server program's flags and environment variables, read into `ReferenceServer.Options`. One
- * table drives both parsing and `--help`, so the help text documents every switch.
+ * The server program's command line, defined once with `@effect/cli`: every flag with its
+ * `BROKER_SERVER_*` environment variable, its default and its check, read into
+ * `ReferenceServer.Options`. The server program (`main.ts`) and `broker-history serve` both run
+ * `options`, so they accept the same flags and variables with the same defaults, rules and
+ * messages, and their `--help` lists them from the same descriptions.
+ *
+ * This module stays light (it loads neither the service nor SQLite): the CLI imports it to build
+ * `serve` and loads the service only when `serve` runs.
  *
  * @since 0.1.0
  */
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Net from "node:net"
-import { parseArgs } from "node:util"
 import * as Accounts from "./Accounts.js"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
-import type { FaultOptions } from "./Faults.js"
-import type { Options } from "./ReferenceServer.js"
-
-type Kind = "text" | "integer" | "probability" | "boolean" | "keys"
-
-interface Switch {
-  readonly flag: string
-  readonly env: string
-  readonly kind: Kind
-  readonly fallback: string
-  readonly description: string
-}
-
-/**
- * Every switch of the server program: its flag, environment variable, kind, default and meaning (flags
- * win over the environment); `parse` and `help` are both driven by this table.
- *
- * @example
- * ```ts
- * import { CommandLine } from "@broker-history/server"
- *
- * const port = CommandLine.switches.find((s) => s.flag === "port")
- * assert.deepStrictEqual([port?.env, port?.fallback], ["BROKER_SERVER_PORT", "8080"])
- * assert.ok(CommandLine.switches.every((s) => s.env.startsWith("BROKER_SERVER_")))
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
-export const switches: ReadonlyArray<Switch> = [
-  {
-    flag: "host",
-    env: "BROKER_SERVER_HOST",
-    kind: "text",
-    fallback: "127.0.0.1",
-    description: "address to listen on; any address but loopback (127.0.0.1, localhost, ::1) needs --key"
-  },
-  {
-    flag: "port",
-    env: "BROKER_SERVER_PORT",
-    kind: "integer",
-    fallback: "8080",
-    description: "port (0: any free port)"
-  },
-  {
-    flag: "database",
-    env: "BROKER_SERVER_DATABASE",
-    kind: "text",
-    fallback: ":memory:",
-    description: "SQLite file path, or :memory:"
-  },
-  {
-    flag: "seed",
-    env: "BROKER_SERVER_SEED",
-    kind: "integer",
-    fallback: "42",
-    description: "seed of the generated history"
-  },
-  {
-    flag: "transfers",
-    env: "BROKER_SERVER_TRANSFERS",
-    kind: "integer",
-    fallback: "100000",
-    description: "transfers to generate into an empty database (0 and --deposits 0: none)"
-  },
-  {
-    flag: "deposits",
-    env: "BROKER_SERVER_DEPOSITS",
-    kind: "integer",
-    fallback: "20000",
-    description: "deposits to generate into an empty database"
-  },
-  { flag: "years", env: "BROKER_SERVER_YEARS", kind: "integer", fallback: "2", description: "years the history spans" },
-  {
-    flag: "sub-accounts",
-    env: "BROKER_SERVER_SUB_ACCOUNTS",
-    kind: "integer",
-    fallback: "40",
-    description: "sub-accounts in the history"
-  },
-  {
-    flag: "master-account",
-    env: "BROKER_SERVER_MASTER_ACCOUNT",
-    kind: "text",
-    fallback: Accounts.masterAccount,
-    description: "name answered for the master account"
-  },
-  {
-    flag: "key",
-    env: "BROKER_SERVER_KEYS",
-    kind: "keys",
-    fallback: "the demo key",
-    description: "API key as apiKey:secretKey:PERM1,PERM2 (repeat the flag; in the variable, separate keys "
-      + "with spaces). Permissions: SPOT_TRANSFER_READ, SPOT_DEPOSIT_READ"
-  },
-  {
-    flag: "rate-limit",
-    env: "BROKER_SERVER_RATE_LIMIT",
-    kind: "integer",
-    fallback: "500",
-    description: "requests per API key per rate window"
-  },
-  {
-    flag: "rate-window-ms",
-    env: "BROKER_SERVER_RATE_WINDOW_MS",
-    kind: "integer",
-    fallback: "10000",
-    description: "rate window in milliseconds"
-  },
-  {
-    flag: "max-window-transfers-ms",
-    env: "BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS",
-    kind: "integer",
-    fallback: "none",
-    description: "longest endTime - startTime of a transfer query, in ms"
-  },
-  {
-    flag: "max-window-deposits-ms",
-    env: "BROKER_SERVER_MAX_WINDOW_DEPOSITS_MS",
-    kind: "integer",
-    fallback: "864000000",
-    description: "longest endTime - startTime of a deposit query, in ms (10 days)"
-  },
-  {
-    flag: "fault-seed",
-    env: "BROKER_SERVER_FAULT_SEED",
-    kind: "integer",
-    fallback: "1",
-    description: "seed of the fault decisions"
-  },
-  {
-    flag: "fault-server-error",
-    env: "BROKER_SERVER_FAULT_SERVER_ERROR",
-    kind: "probability",
-    fallback: "0",
-    description: "probability of a 500 answer"
-  },
-  {
-    flag: "fault-rate-limited",
-    env: "BROKER_SERVER_FAULT_RATE_LIMITED",
-    kind: "probability",
-    fallback: "0",
-    description: "probability of a 429 answer"
-  },
-  {
-    flag: "fault-retry-after",
-    env: "BROKER_SERVER_FAULT_RETRY_AFTER",
-    kind: "integer",
-    fallback: "1",
-    description: "Retry-After seconds of injected 429 answers"
-  },
-  {
-    flag: "fault-drop",
-    env: "BROKER_SERVER_FAULT_DROP",
-    kind: "probability",
-    fallback: "0",
-    description: "probability of dropping the connection without an answer"
-  },
-  {
-    flag: "fault-hang",
-    env: "BROKER_SERVER_FAULT_HANG",
-    kind: "probability",
-    fallback: "0",
-    description: "probability of never answering"
-  },
-  {
-    flag: "fault-truncate",
-    env: "BROKER_SERVER_FAULT_TRUNCATE",
-    kind: "probability",
-    fallback: "0",
-    description: "probability of cutting the body short"
-  },
-  {
-    flag: "fault-latency-ms",
-    env: "BROKER_SERVER_FAULT_LATENCY_MS",
-    kind: "integer",
-    fallback: "0",
-    description: "latency added to every answer, in ms (requests are checked and rate-limited when they arrive)"
-  },
-  {
-    flag: "log",
-    env: "BROKER_SERVER_LOG",
-    kind: "boolean",
-    fallback: "true",
-    description: "log one line per request (method, path, status, duration); --no-log or 0/false to silence"
-  }
-]
-
-/**
- * The `--help` text: the demo key, the usage line, and every switch with its variable and default.
- *
- * @example
- * ```ts
- * import { ApiKeys, CommandLine } from "@broker-history/server"
- *
- * assert.ok(CommandLine.help.includes("  --port <value>\n      port (0: any free port)\n      env BROKER_SERVER_PORT, default 8080"))
- * assert.ok(CommandLine.help.includes(ApiKeys.demo.secretKey))
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
-export const help: string = [
-  "broker-history reference server: both history endpoints over SQLite, with API keys, a rate limit",
-  "and fault injection. Signed requests use the demo key unless --key is given:",
-  `  apiKey ${ApiKeys.demo.apiKey}  secretKey ${ApiKeys.demo.secretKey} (public, documented)`,
-  "",
-  "Usage: tsx packages/server/src/main.ts [flags]      (or: pnpm --filter @broker-history/server start -- [flags])",
-  "",
-  "Flags (environment variable, default):",
-  ...switches.map((s) =>
-    `  --${s.flag}${
-      s.kind === "boolean" ? "" : " <value>"
-    }\n      ${s.description}\n      env ${s.env}, default ${s.fallback}`
-  ),
-  "  --help\n      print this text and exit",
-  ""
-].join("\n")
-
-/**
- * What the command line asks for: the help text, or a run with the server's options.
- *
- * @example
- * ```ts
- * import { CommandLine } from "@broker-history/server"
- * import { Either } from "effect"
- *
- * const describe = (command: CommandLine.Command): string =>
- *   command._tag === "Help" ? "print the help" : `serve on port ${command.options.port}`
- * assert.strictEqual(describe(Either.getOrThrow(CommandLine.parse(["--help"], {}))), "print the help")
- * assert.strictEqual(describe(Either.getOrThrow(CommandLine.parse([], {}))), "serve on port 8080")
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export type Command = { readonly _tag: "Help" } | { readonly _tag: "Run"; readonly options: Options }
-
-const integerText = /^-?[0-9]{1,15}$/
+import type * as ReferenceServer from "./ReferenceServer.js"
 
 /**
  * True when `host` is this machine's loopback only: `localhost`, `127.0.0.0/8`, `::1` (or an
@@ -278,155 +52,408 @@ export const isLoopback = (host: string): boolean => {
   return canonical === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical)
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Reading one setting
+// ---------------------------------------------------------------------------------------------------
+
+/** A text as given, with where it came from: `--port` or `BROKER_SERVER_PORT`, for the messages. */
+interface Given<A> {
+  readonly from: string
+  readonly value: A
+}
+
+/** A check of a text: the value, or what the text must be ("must be an integer >= 0, got …"). */
+type Check<A> = (text: string) => Either.Either<A, string>
+
+const usage = (...lines: ReadonlyArray<string>): ValidationError.ValidationError =>
+  ValidationError.invalidValue(HelpDoc.blocks(lines.map((line) => HelpDoc.p(line))))
+
+/**
+ * A `BROKER_SERVER_*` variable as text; empty or blank counts as unset (`MissingData`), so that the
+ * option falls back to its default.
+ */
+const variable = (name: string): Config.Config<Given<string>> =>
+  Config.string(name).pipe(Config.mapOrFail((text) =>
+    text.trim() === ""
+      ? Either.left(ConfigError.MissingData([], `${name} is empty`))
+      : Either.right({ from: name, value: text })
+  ))
+
+/**
+ * A flag's text, else its variable's: checked by `check`, whose complaint is prefixed with the
+ * flag or the variable, whichever was given. (A variable's value is checked here rather than in its
+ * `Config`: `@effect/cli` would print a failed `Config` as a `ConfigError`, not as our sentence.)
+ */
+const setting = <A>(flag: string, variableName: string, check: Check<A>): Options.Options<A> =>
+  Options.text(flag).pipe(
+    Options.map((text): Given<string> => ({ from: `--${flag}`, value: text })),
+    Options.withFallbackConfig(variable(variableName)),
+    Options.mapEffect((given) =>
+      Either.match(check(given.value), {
+        onLeft: (problem) => Effect.fail(usage(`${given.from} ${problem}`)),
+        onRight: Effect.succeed
+      })
+    )
+  )
+
+/** Help text: the meaning, then the variable and the default, as every option of the CLI writes them. */
+const describe = (text: string, variableName: string, fallback: string): string =>
+  `${text} (env ${variableName}, default ${fallback})`
+
+const integerText = /^-?[0-9]{1,15}$/
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER): Check<number> => (text) => {
+  const n = integerText.test(text) ? Number(text) : NaN
+  if (!(n >= min)) return Either.left(`must be an integer >= ${min}, got ${JSON.stringify(text)}`)
+  if (n > max) return Either.left(`must be at most ${max}, got ${n}`)
+  return Either.right(n)
+}
+
+const probability: Check<number> = (text) => {
+  const p = /^[0-9]*\.?[0-9]+$/.test(text) ? Number(text) : NaN
+  return p >= 0 && p <= 1
+    ? Either.right(p)
+    : Either.left(`must be a probability from 0 to 1, got ${JSON.stringify(text)}`)
+}
+
+const text: Check<string> = Either.right
+
+const truth: Check<boolean> = (value) => {
+  if (/^(1|true|yes|on)$/i.test(value)) return Either.right(true)
+  if (/^(0|false|no|off)$/i.test(value)) return Either.right(false)
+  return Either.left(`must be true or false (or 1/0, yes/no, on/off), got ${JSON.stringify(value)}`)
+}
+
+/** An integer setting with its default. */
+const integerSetting = (
+  flag: string,
+  variableName: string,
+  bounds: { readonly min: number; readonly max?: number },
+  fallback: number,
+  meaning: string
+): Options.Options<number> =>
+  setting(flag, variableName, integer(bounds.min, bounds.max)).pipe(
+    Options.withDefault(fallback),
+    Options.withPseudoName("INTEGER"),
+    Options.withDescription(describe(meaning, variableName, String(fallback)))
+  )
+
+/** A fault probability, 0 (never, the default) to 1 (always). */
+const probabilitySetting = (flag: string, variableName: string, meaning: string): Options.Options<number> =>
+  setting(flag, variableName, probability).pipe(
+    Options.withDefault(0),
+    Options.withPseudoName("0..1"),
+    Options.withDescription(describe(meaning, variableName, "0"))
+  )
+
+const textSetting = (
+  flag: string,
+  variableName: string,
+  pseudoName: string,
+  fallback: string,
+  meaning: string
+): Options.Options<string> =>
+  setting(flag, variableName, text).pipe(
+    Options.withDefault(fallback),
+    Options.withPseudoName(pseudoName),
+    Options.withDescription(describe(meaning, variableName, fallback))
+  )
+
+// ---------------------------------------------------------------------------------------------------
+// The settings that are more than one value
+// ---------------------------------------------------------------------------------------------------
+
+/** `--key` (repeated), else `BROKER_SERVER_KEYS` (separated by spaces); none given: `None`. */
+const keys: Options.Options<Option.Option<ReadonlyArray<ApiKey>>> = Options.text("key").pipe(
+  Options.repeated,
+  // No `--key` at all is a missing value (not an empty list), so that the variable is read.
+  Options.mapEffect((texts) =>
+    texts.length === 0
+      ? Effect.fail(ValidationError.missingValue(HelpDoc.p("no --key")))
+      : Effect.succeed<Given<ReadonlyArray<string>>>({ from: "--key", value: texts })
+  ),
+  Options.withFallbackConfig(
+    Config.map(variable("BROKER_SERVER_KEYS"), (given): Given<ReadonlyArray<string>> => ({
+      from: given.from,
+      value: given.value.split(/\s+/).filter((key) => key.length > 0)
+    }))
+  ),
+  Options.mapEffect((given) => {
+    const parsed = given.value.map(ApiKeys.parse)
+    // The message never repeats the key's text: it holds a secret.
+    const problems = parsed.flatMap((key) => Either.isLeft(key) ? [`${given.from}: ${key.left}`] : [])
+    return problems.length > 0
+      ? Effect.fail(usage(...problems))
+      : Effect.succeed(parsed.flatMap((key) => Either.isRight(key) ? [key.right] : []))
+  }),
+  Options.optional,
+  Options.withPseudoName("API:SECRET:PERMS"),
+  Options.withDescription(describe(
+    `API key as apiKey:secretKey:PERM1,PERM2 (repeat the flag; in the variable, separate keys with spaces). ` +
+      `Permissions: ${ApiKeys.permissions.join(", ")}`,
+    "BROKER_SERVER_KEYS",
+    "the demo key"
+  ))
+)
+
+/**
+ * `--no-log` (or `--log`), else `BROKER_SERVER_LOG`: whether to log one line per request. The flags
+ * are `@effect/cli`'s boolean pair, so the value read here is "no log".
+ */
+const noLog: Options.Options<boolean> = Options.boolean("no-log", { negationNames: ["log"] }).pipe(
+  Options.withFallbackConfig(
+    Config.map(variable("BROKER_SERVER_LOG"), (given) => Either.map(truth(given.value), (log) => !log))
+  ),
+  Options.mapEffect((value) =>
+    typeof value === "boolean"
+      ? Effect.succeed(value)
+      : Either.match(value, {
+        onLeft: (problem) => Effect.fail(usage(`BROKER_SERVER_LOG ${problem}`)),
+        onRight: Effect.succeed
+      })
+  ),
+  Options.withDescription(describe(
+    "--no-log silences the line per request (method, path, status, duration), --log keeps it; " +
+      "in the variable: 0/false/no/off or 1/true/yes/on",
+    "BROKER_SERVER_LOG",
+    "true (logging on)"
+  ))
+)
+
+/** `--max-window-transfers-ms`: none by default (transfer queries may span any time). */
+const maxWindowTransfers: Options.Options<number | undefined> = setting(
+  "max-window-transfers-ms",
+  "BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS",
+  integer(1)
+).pipe(
+  Options.optional,
+  Options.map(Option.getOrUndefined),
+  Options.withPseudoName("INTEGER"),
+  Options.withDescription(describe(
+    "longest endTime - startTime of a transfer query, in ms",
+    "BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS",
+    "none"
+  ))
+)
+
 // The demo key's secret is published, so off loopback it would let anyone who reaches the port
 // read the history: there, a key must be chosen on purpose.
-const demoKeyOffLoopback = (host: string): string =>
-  `--host ${host} is not a loopback address, and without --key the service accepts the demo key, whose ` +
+const demoKeyOffLoopback = (from: string, host: string): string =>
+  `${from} ${host} is not a loopback address, and without --key the service accepts the demo key, whose ` +
   "secret is published: anyone who can reach the port could read the history. Pass your own key with " +
   "--key apiKey:secretKey:PERMS (or BROKER_SERVER_KEYS), or bind --host 127.0.0.1"
 
+const hostOption: Options.Options<Given<string>> = Options.text("host").pipe(
+  Options.map((host): Given<string> => ({ from: "--host", value: host })),
+  Options.withFallbackConfig(variable("BROKER_SERVER_HOST")),
+  Options.withDefault<Given<string>>({ from: "--host", value: "127.0.0.1" }),
+  Options.withPseudoName("HOST"),
+  Options.withDescription(describe(
+    "address to listen on; any address but loopback (127.0.0.1, localhost, ::1) needs --key",
+    "BROKER_SERVER_HOST",
+    "127.0.0.1"
+  ))
+)
+
+// ---------------------------------------------------------------------------------------------------
+// The command line
+// ---------------------------------------------------------------------------------------------------
+
+const settings = Options.all({
+  host: hostOption,
+  port: integerSetting("port", "BROKER_SERVER_PORT", { min: 0, max: 65535 }, 8080, "port (0: any free port)"),
+  database: textSetting("database", "BROKER_SERVER_DATABASE", "PATH", ":memory:", "SQLite file path, or :memory:"),
+  seed: integerSetting("seed", "BROKER_SERVER_SEED", { min: 0 }, 42, "seed of the generated history"),
+  transfers: integerSetting(
+    "transfers",
+    "BROKER_SERVER_TRANSFERS",
+    { min: 0 },
+    100_000,
+    "transfers to generate into an empty database (0 and --deposits 0: none)"
+  ),
+  deposits: integerSetting(
+    "deposits",
+    "BROKER_SERVER_DEPOSITS",
+    { min: 0 },
+    20_000,
+    "deposits to generate into an empty database"
+  ),
+  years: integerSetting("years", "BROKER_SERVER_YEARS", { min: 1 }, 2, "years the history spans"),
+  subAccounts: integerSetting(
+    "sub-accounts",
+    "BROKER_SERVER_SUB_ACCOUNTS",
+    { min: 2 },
+    40,
+    "sub-accounts in the history"
+  ),
+  masterAccount: textSetting(
+    "master-account",
+    "BROKER_SERVER_MASTER_ACCOUNT",
+    "NAME",
+    Accounts.masterAccount,
+    "name answered for the master account"
+  ),
+  keys,
+  rateLimit: integerSetting(
+    "rate-limit",
+    "BROKER_SERVER_RATE_LIMIT",
+    { min: 1 },
+    500,
+    "requests per API key per rate window"
+  ),
+  rateWindow: integerSetting(
+    "rate-window-ms",
+    "BROKER_SERVER_RATE_WINDOW_MS",
+    { min: 1 },
+    10_000,
+    "rate window in milliseconds"
+  ),
+  maxWindowTransfers,
+  maxWindowDeposits: integerSetting(
+    "max-window-deposits-ms",
+    "BROKER_SERVER_MAX_WINDOW_DEPOSITS_MS",
+    { min: 1 },
+    864_000_000,
+    "longest endTime - startTime of a deposit query, in ms (10 days)"
+  ),
+  faultSeed: integerSetting("fault-seed", "BROKER_SERVER_FAULT_SEED", { min: 0 }, 1, "seed of the fault decisions"),
+  serverError: probabilitySetting(
+    "fault-server-error",
+    "BROKER_SERVER_FAULT_SERVER_ERROR",
+    "probability of a 500 answer"
+  ),
+  rateLimited: probabilitySetting(
+    "fault-rate-limited",
+    "BROKER_SERVER_FAULT_RATE_LIMITED",
+    "probability of a 429 answer"
+  ),
+  retryAfter: integerSetting(
+    "fault-retry-after",
+    "BROKER_SERVER_FAULT_RETRY_AFTER",
+    { min: 1 },
+    1,
+    "Retry-After seconds of injected 429 answers"
+  ),
+  drop: probabilitySetting(
+    "fault-drop",
+    "BROKER_SERVER_FAULT_DROP",
+    "probability of dropping the connection without an answer"
+  ),
+  hang: probabilitySetting("fault-hang", "BROKER_SERVER_FAULT_HANG", "probability of never answering"),
+  truncate: probabilitySetting(
+    "fault-truncate",
+    "BROKER_SERVER_FAULT_TRUNCATE",
+    "probability of cutting the body short"
+  ),
+  latency: integerSetting(
+    "fault-latency-ms",
+    "BROKER_SERVER_FAULT_LATENCY_MS",
+    { min: 0 },
+    0,
+    "latency added to every answer, in ms (requests are checked and rate-limited when they arrive)"
+  ),
+  noLog
+})
+
 /**
- * Reads flags (`argv` without the node and script entries) over environment variables into a
- * `Command`, or every problem found, one line each.
+ * The server program's options: every flag with its `BROKER_SERVER_*` variable (read when the flag is
+ * absent; empty counts as absent) and its default, checked (ports, integers, probabilities from 0 to
+ * 1, keys `apiKey:secretKey:PERMS`), read into `ReferenceServer.Options`. A `--host` other than
+ * loopback is refused unless a key is given (`--key` or `BROKER_SERVER_KEYS`): without one, the
+ * service would accept the demo key, whose secret is published. A problem is a usage error that names
+ * the flag or the variable given and says what the value must be; a key's text is never repeated.
  *
  * @example
  * ```ts
  * import { CommandLine } from "@broker-history/server"
- * import { Either } from "effect"
+ * import { CliConfig, HelpDoc, Options } from "@effect/cli"
+ * import { NodeContext } from "@effect/platform-node"
+ * import { ConfigProvider, Effect, Either } from "effect"
  *
- * const command = Either.getOrThrow(
- *   CommandLine.parse(["--port", "0", "--fault-drop", "0.1"], { BROKER_SERVER_PORT: "9000", BROKER_SERVER_SEED: "7" })
+ * // The options as `Command.run` reads them: flags, then the variables of the configuration provider.
+ * const read = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+ *   Options.processCommandLine(CommandLine.options, args, CliConfig.defaultConfig).pipe(
+ *     Effect.map(([, , options]) => options),
+ *     Effect.mapError((error) => HelpDoc.toAnsiText(error.error).trim()),
+ *     Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+ *     Effect.provide(NodeContext.layer),
+ *     Effect.either,
+ *     Effect.runSync
+ *   )
+ *
+ * const options = Either.getOrThrow(
+ *   read(["--port", "0", "--fault-drop", "0.1"], { BROKER_SERVER_PORT: "9000", BROKER_SERVER_SEED: "7" })
  * )
- * assert.ok(command._tag === "Run")
- * assert.strictEqual(command.options.port, 0) // the flag wins over BROKER_SERVER_PORT
- * assert.strictEqual(command.options.seed?.seed, 7)
- * assert.strictEqual(command.options.faults?.drop, 0.1)
+ * assert.strictEqual(options.port, 0) // the flag wins over BROKER_SERVER_PORT
+ * assert.strictEqual(options.seed?.seed, 7) // the variable stands in for --seed
+ * assert.strictEqual(options.faults?.drop, 0.1)
+ * assert.strictEqual(options.logRequests, true)
  *
- * assert.deepStrictEqual(CommandLine.parse(["--port", "99999"], {}), Either.left("--port must be at most 65535, got 99999"))
+ * assert.deepStrictEqual(read(["--port", "99999"], {}), Either.left("--port must be at most 65535, got 99999"))
+ * assert.deepStrictEqual(
+ *   read([], { BROKER_SERVER_FAULT_HANG: "2" }),
+ *   Either.left(`BROKER_SERVER_FAULT_HANG must be a probability from 0 to 1, got "2"`)
+ * )
  * // Off loopback, the published demo key is refused: a key must be chosen.
- * assert.ok(Either.isLeft(CommandLine.parse(["--host", "0.0.0.0"], {})))
- * assert.ok(Either.isRight(CommandLine.parse(["--host", "0.0.0.0", "--key", "k1:s1:SPOT_DEPOSIT_READ"], {})))
+ * assert.ok(Either.isLeft(read(["--host", "0.0.0.0"], {})))
+ * assert.ok(Either.isRight(read(["--host", "0.0.0.0", "--key", "k1:s1:SPOT_DEPOSIT_READ"], {})))
  * ```
  *
  * @since 0.1.0
- * @category decoding
+ * @category options
  */
-export const parse = (
-  argv: ReadonlyArray<string>,
-  env: Readonly<Record<string, string | undefined>>
-): Either.Either<Command, string> => {
-  let parsed: ReturnType<typeof parseArgs>
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowNegative: true,
-      options: {
-        help: { type: "boolean" },
-        ...Object.fromEntries(
-          switches.map((s) =>
-            [
-              s.flag,
-              s.kind === "boolean" ? { type: "boolean" } : { type: "string", multiple: s.kind === "keys" }
-            ] as const
-          )
-        )
-      }
-    })
-  } catch (error) {
-    return Either.left(error instanceof Error ? error.message : String(error))
-  }
-  if (parsed.positionals.length > 0) return Either.left(`unexpected argument ${parsed.positionals[0]}`)
-  if (parsed.values.help === true) return Either.right({ _tag: "Help" })
+export const options: Options.Options<ReferenceServer.Options> = settings.pipe(
+  Options.mapEffect((s) =>
+    Option.isNone(s.keys) && !isLoopback(s.host.value)
+      ? Effect.fail(usage(demoKeyOffLoopback(s.host.from, s.host.value)))
+      : Effect.succeed<ReferenceServer.Options>({
+        host: s.host.value,
+        port: s.port,
+        database: s.database,
+        keys: Option.getOrElse(s.keys, () => [ApiKeys.demo]),
+        seed: s.transfers + s.deposits === 0 ? undefined : {
+          seed: s.seed,
+          transfers: s.transfers,
+          deposits: s.deposits,
+          years: s.years,
+          subAccounts: s.subAccounts
+        },
+        rateLimit: { limit: s.rateLimit, window: s.rateWindow },
+        maxWindow: { transfers: s.maxWindowTransfers, deposits: s.maxWindowDeposits },
+        faults: {
+          seed: s.faultSeed,
+          serverError: s.serverError,
+          rateLimited: s.rateLimited,
+          retryAfterSeconds: s.retryAfter,
+          drop: s.drop,
+          hang: s.hang,
+          truncate: s.truncate,
+          latency: s.latency
+        },
+        logRequests: !s.noLog,
+        masterAccount: s.masterAccount
+      })
+  )
+)
 
-  const errors: Array<string> = []
-  const raw = (s: Switch): string | ReadonlyArray<string> | boolean | undefined => {
-    const flag = parsed.values[s.flag] as string | ReadonlyArray<string> | boolean | undefined
-    if (flag !== undefined) return flag
-    const fromEnv = env[s.env]
-    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv
-  }
-  const find = (flag: string): Switch => switches.find((s) => s.flag === flag)!
-  const text = (flag: string): string | undefined => {
-    const value = raw(find(flag))
-    return typeof value === "string" ? value : undefined
-  }
-  const integer = (flag: string, min: number): number | undefined => {
-    const value = text(flag)
-    if (value === undefined) return undefined
-    const n = integerText.test(value) ? Number(value) : NaN
-    if (!(n >= min)) {
-      errors.push(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`)
-      return undefined
-    }
-    return n
-  }
-  const probability = (flag: string): number | undefined => {
-    const value = text(flag)
-    if (value === undefined) return undefined
-    const p = /^[0-9]*\.?[0-9]+$/.test(value) ? Number(value) : NaN
-    if (!(p >= 0 && p <= 1)) {
-      errors.push(`--${flag} must be a probability from 0 to 1, got ${JSON.stringify(value)}`)
-      return undefined
-    }
-    return p
-  }
-  const boolean = (flag: string): boolean | undefined => {
-    const value = raw(find(flag))
-    if (typeof value === "boolean" || value === undefined) return value
-    if (typeof value === "string" && /^(1|true|yes|on)$/i.test(value)) return true
-    if (typeof value === "string" && /^(0|false|no|off)$/i.test(value)) return false
-    errors.push(`--${flag} must be true or false, got ${JSON.stringify(value)}`)
-    return undefined
-  }
-  const keys = (): ReadonlyArray<ApiKey> | undefined => {
-    const value = raw(find("key"))
-    if (value === undefined || typeof value === "boolean") return undefined
-    const list = typeof value === "string" ? value.split(/\s+/).filter((k) => k.length > 0) : value
-    const out: Array<ApiKey> = []
-    for (const item of list) {
-      const key = ApiKeys.parse(item)
-      // The message never repeats the key text: it holds a secret.
-      if (Either.isLeft(key)) errors.push(`--key: ${key.left}`)
-      else out.push(key.right)
-    }
-    return out.length === 0 ? undefined : out
-  }
-
-  const transfers = integer("transfers", 0) ?? 100_000
-  const deposits = integer("deposits", 0) ?? 20_000
-  const faults: FaultOptions = {
-    seed: integer("fault-seed", 0),
-    serverError: probability("fault-server-error"),
-    rateLimited: probability("fault-rate-limited"),
-    retryAfterSeconds: integer("fault-retry-after", 1),
-    drop: probability("fault-drop"),
-    hang: probability("fault-hang"),
-    truncate: probability("fault-truncate"),
-    latency: integer("fault-latency-ms", 0)
-  }
-  const maxTransfers = integer("max-window-transfers-ms", 1)
-  const maxDeposits = integer("max-window-deposits-ms", 1)
-  const host = text("host") ?? "127.0.0.1"
-  if (raw(find("key")) === undefined && !isLoopback(host)) errors.push(demoKeyOffLoopback(host))
-  const options: Options = {
-    host,
-    port: integer("port", 0) ?? 8080,
-    database: text("database") ?? ":memory:",
-    keys: keys() ?? [ApiKeys.demo],
-    seed: transfers + deposits === 0 ? undefined : {
-      seed: integer("seed", 0) ?? 42,
-      transfers,
-      deposits,
-      years: integer("years", 1) ?? 2,
-      subAccounts: integer("sub-accounts", 2) ?? 40
-    },
-    rateLimit: { limit: integer("rate-limit", 1) ?? 500, window: integer("rate-window-ms", 1) ?? 10_000 },
-    maxWindow: { transfers: maxTransfers, deposits: maxDeposits },
-    faults,
-    logRequests: boolean("log") ?? true,
-    masterAccount: text("master-account") ?? Accounts.masterAccount
-  }
-  const port = options.port ?? 0
-  if (port > 65535) errors.push(`--port must be at most 65535, got ${port}`)
-  return errors.length > 0 ? Either.left(errors.join("\n")) : Either.right({ _tag: "Run", options })
-}
+/**
+ * What the server program does, for its `--help` (and that of `broker-history serve`): the service,
+ * the demo key it accepts unless `--key` is given, and why a `--host` off loopback needs a key.
+ *
+ * @example
+ * ```ts
+ * import { ApiKeys, CommandLine } from "@broker-history/server"
+ *
+ * assert.ok(CommandLine.description.includes(`apiKey ${ApiKeys.demo.apiKey}`))
+ * assert.ok(CommandLine.description.includes("BROKER_SERVER_"))
+ * ```
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const description: string =
+  "The reference service: both history endpoints over SQLite, with API keys, a rate limit and fault " +
+  "injection, until SIGINT/SIGTERM. Signed requests use the public demo key unless --key is given: " +
+  `apiKey ${ApiKeys.demo.apiKey}, secretKey ${ApiKeys.demo.secretKey}. That secret is published, so a ` +
+  "--host other than loopback (127.0.0.1, localhost, ::1) is refused unless a key is given (--key or " +
+  "BROKER_SERVER_KEYS). Every flag has a BROKER_SERVER_* variable, read when the flag is absent."

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import * as Path from "node:path"
-import { ApiKeys, CommandLine } from "../src/index.js"
+import { ApiKeys } from "../src/index.js"
 import { signedGet, transfersPath } from "./support/Requests.js"
 
 const packageDir = Path.join(import.meta.dirname, "..")
@@ -48,12 +48,42 @@ describe("main.ts", () => {
       Effect.gen(function*() {
         const program = yield* start(["--help"])
         expect(program.code()).toBe(0)
-        const help = program.output()
-        for (const s of CommandLine.switches) {
-          expect(help).toContain(`--${s.flag}`)
-          expect(help).toContain(s.env)
-          expect(help).toContain(`default ${s.fallback}`)
+        const help = program.output().replace(new RegExp(String.fromCharCode(27) + "\\[[0-9;]*m", "g"), "")
+        expect(help).toContain(ApiKeys.demo.secretKey)
+        const blocks = new Map(
+          help.split(/\n(?=--)/).filter((b) => /^--[a-z]/.test(b)).map((b) => [/^--([a-z-]+)/.exec(b)![1], b])
+        )
+        for (
+          const [flag, variable] of [
+            ["host", "HOST"],
+            ["port", "PORT"],
+            ["database", "DATABASE"],
+            ["seed", "SEED"],
+            ["transfers", "TRANSFERS"],
+            ["deposits", "DEPOSITS"],
+            ["years", "YEARS"],
+            ["sub-accounts", "SUB_ACCOUNTS"],
+            ["master-account", "MASTER_ACCOUNT"],
+            ["key", "KEYS"],
+            ["rate-limit", "RATE_LIMIT"],
+            ["rate-window-ms", "RATE_WINDOW_MS"],
+            ["max-window-transfers-ms", "MAX_WINDOW_TRANSFERS_MS"],
+            ["max-window-deposits-ms", "MAX_WINDOW_DEPOSITS_MS"],
+            ["fault-seed", "FAULT_SEED"],
+            ["fault-server-error", "FAULT_SERVER_ERROR"],
+            ["fault-rate-limited", "FAULT_RATE_LIMITED"],
+            ["fault-retry-after", "FAULT_RETRY_AFTER"],
+            ["fault-drop", "FAULT_DROP"],
+            ["fault-hang", "FAULT_HANG"],
+            ["fault-truncate", "FAULT_TRUNCATE"],
+            ["fault-latency-ms", "FAULT_LATENCY_MS"],
+            ["no-log", "LOG"],
+            ["log", "LOG"]
+          ]
+        ) {
+          expect(blocks.get(flag), flag).toMatch(new RegExp(`\\(env BROKER_SERVER_${variable}, default [^)]+\\)`))
         }
+        expect(blocks.get("port")).toContain("(env BROKER_SERVER_PORT, default 8080)")
       }),
     30_000
   )

@@ -1,5 +1,8 @@
 // main.ts as a child process: what a person sees when the port is taken, when the host is not
 // loopback with the published demo key, and which sub-accounts the seeded history holds.
+import { CliConfig, Options } from "@effect/cli"
+import { NodeContext } from "@effect/platform-node"
+import { ConfigProvider, Effect, Either } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Net from "node:net"
 import * as Path from "node:path"
@@ -29,14 +32,15 @@ const cleanEnv = (): Record<string, string> => {
 }
 
 /**
- * Runs `src/main.ts args…`; resolves when it exits, or (when `until` is given) as soon as its log
- * (stderr) matches, then stops it with SIGTERM. Killed with SIGKILL after `timeoutMs` in any case.
+ * Runs `src/main.ts args…` (with `env` added to the environment); resolves when it exits, or (when
+ * `until` is given) as soon as its log (stderr) matches, then stops it with SIGTERM. Killed with
+ * SIGKILL after `timeoutMs` in any case.
  */
-const run = (args: ReadonlyArray<string>, until?: RegExp, timeoutMs = 30_000) =>
+const run = (args: ReadonlyArray<string>, until?: RegExp, timeoutMs = 30_000, env: Record<string, string> = {}) =>
   new Promise<Result>((resolve) => {
     const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
       cwd: packageDir,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     children.add(child)
@@ -104,8 +108,49 @@ describe("main.ts at start", () => {
   }, 60_000)
 })
 
+describe("main.ts and its environment", () => {
+  const listening = /listening on .*\n/
+
+  it("a BROKER_SERVER_* variable stands in for its absent flag; the flag wins when both are given", async () => {
+    const env = {
+      BROKER_SERVER_TRANSFERS: "150",
+      BROKER_SERVER_DEPOSITS: "15",
+      BROKER_SERVER_SUB_ACCOUNTS: "5",
+      BROKER_SERVER_PORT: "0"
+    }
+    const fromEnv = await run([], listening, 30_000, env)
+    expect(fromEnv.code).toBe(0) // stopped by SIGTERM
+    expect(fromEnv.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(150 transfers, 15 deposits;/)
+    expect(fromEnv.stderr).toMatch(/sub-accounts: sub001@broker\.test .*sub005@broker\.test \(5\)\)/)
+    const flagsWin = await run(["--transfers", "120", "--sub-accounts", "6"], listening, 30_000, env)
+    expect(flagsWin.stderr).toMatch(/\(120 transfers, 15 deposits;/)
+    expect(flagsWin.stderr).toMatch(/sub-accounts: sub001@broker\.test .*sub006@broker\.test \(6\)\)/)
+  }, 60_000)
+
+  it("a bad variable is a usage error (exit 2) that names the variable", async () => {
+    const result = await run([], undefined, 30_000, { BROKER_SERVER_FAULT_DROP: "2", BROKER_SERVER_PORT: "0" })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      `BROKER_SERVER_FAULT_DROP must be a probability from 0 to 1, got "2"\n\nRun with --help for every flag.\n`
+    )
+    const host = await run(["--port", "0"], undefined, 30_000, { BROKER_SERVER_HOST: "192.0.2.1" })
+    expect(host.code).toBe(2)
+    expect(host.stderr).toContain("BROKER_SERVER_HOST 192.0.2.1 is not a loopback address")
+  }, 60_000)
+})
+
 describe("CommandLine: hosts and keys", () => {
-  const hostOf = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => CommandLine.parse(argv, env)
+  const hostOf = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+    Options.processCommandLine(CommandLine.options, args, CliConfig.defaultConfig).pipe(
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+      Effect.provide(NodeContext.layer),
+      Effect.either,
+      Effect.runSync
+    )
+  const refusal = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    const result = hostOf(args, env)
+    return Either.isLeft(result) ? JSON.stringify(result.left.error) : ""
+  }
 
   it("loopback hosts serve with the demo key", () => {
     for (
@@ -126,12 +171,12 @@ describe("CommandLine: hosts and keys", () => {
 
   it("other hosts need an explicit key: a flag or BROKER_SERVER_KEYS", () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.10", "::ffff:10.0.0.1", "example.test", "128.0.0.1"]) {
-      const refused = hostOf(["--host", host])
-      expect(refused._tag).toBe("Left")
-      expect(refused._tag === "Left" ? refused.left : "").toContain(`--host ${host} is not a loopback address`)
+      expect(refusal(["--host", host])).toContain(`--host ${host} is not a loopback address`)
       expect(hostOf(["--host", host, "--key", "k1:s1:SPOT_TRANSFER_READ"])._tag).toBe("Right")
       expect(hostOf(["--host", host], { BROKER_SERVER_KEYS: "k1:s1:SPOT_DEPOSIT_READ" })._tag).toBe("Right")
     }
-    expect(hostOf([], { BROKER_SERVER_HOST: "0.0.0.0" })._tag).toBe("Left")
+    expect(refusal([], { BROKER_SERVER_HOST: "0.0.0.0" })).toContain("BROKER_SERVER_HOST 0.0.0.0 is not a loopback")
+    // A blank BROKER_SERVER_KEYS is no key: the demo key would be served.
+    expect(refusal(["--host", "0.0.0.0"], { BROKER_SERVER_KEYS: " " })).toContain("is not a loopback address")
   })
 })

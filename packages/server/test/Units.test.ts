@@ -1,5 +1,7 @@
+import { CliConfig, HelpDoc, Options } from "@effect/cli"
+import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { ConfigProvider, Effect, Either } from "effect"
 import { ApiKeys, CommandLine, Faults, RateLimit, RawQuery } from "../src/index.js"
 
 describe("RateLimit", () => {
@@ -70,54 +72,94 @@ describe("ApiKeys", () => {
 })
 
 describe("CommandLine", () => {
-  const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-    const command = CommandLine.parse(argv, env)
-    if (Either.isLeft(command) || command.right._tag !== "Run") throw new Error(JSON.stringify(command))
-    return command.right.options
+  /** `CommandLine.options` over `args`, with `env` as the only configuration (the variables). */
+  const read = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+    Options.processCommandLine(CommandLine.options, args, CliConfig.defaultConfig).pipe(
+      Effect.mapError((error) => HelpDoc.toAnsiText(error.error).trim()),
+      // What `Command.run` reports as an unknown argument (a flag without its value, a repeated flag).
+      Effect.filterOrFail(([, leftover]) => leftover.length === 0, ([, leftover]) => `not read: ${leftover.join(" ")}`),
+      Effect.map(([, , options]) => options),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+      Effect.provide(NodeContext.layer),
+      Effect.either,
+      Effect.runSync
+    )
+  const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    const options = read(args, env)
+    if (Either.isLeft(options)) throw new Error(options.left)
+    return options.right
+  }
+  const problem = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    const options = read(args, env)
+    if (Either.isRight(options)) throw new Error(`accepted: ${JSON.stringify(options.right)}`)
+    return options.left
   }
 
   it("defaults: 127.0.0.1:8080, in-memory, the demo key, a 100k/20k seed, logging on, no faults", () => {
     const options = run([])
-    expect(options).toMatchObject({
+    expect(options).toEqual({
       host: "127.0.0.1",
       port: 8080,
       database: ":memory:",
       keys: [ApiKeys.demo],
       seed: { seed: 42, transfers: 100_000, deposits: 20_000, years: 2, subAccounts: 40 },
       rateLimit: { limit: 500, window: 10_000 },
-      logRequests: true
+      maxWindow: { transfers: undefined, deposits: 864_000_000 },
+      faults: {
+        seed: 1,
+        serverError: 0,
+        rateLimited: 0,
+        retryAfterSeconds: 1,
+        drop: 0,
+        hang: 0,
+        truncate: 0,
+        latency: 0
+      },
+      logRequests: true,
+      masterAccount: "master@broker.test"
     })
-    expect(Object.values(options.faults ?? {}).every((v) => v === undefined)).toBe(true)
+    // The defaults are those of the service itself: no fault is ever drawn.
+    const injector = Faults.makeInjector(options.faults ?? {})
+    expect(Array.from({ length: 1000 }, () => injector.next()).every((fault) => fault === undefined)).toBe(true)
   })
 
-  it("flags win over environment variables; every fault switch is read", () => {
-    const options = run(
-      ["--port", "0", "--key", "a:b:SPOT_DEPOSIT_READ", "--key", "c:d:", "--fault-drop", "0.25", "--no-log"],
-      {
-        BROKER_SERVER_PORT: "9999",
-        BROKER_SERVER_DATABASE: "/tmp/x.db",
-        BROKER_SERVER_FAULT_SEED: "7",
-        BROKER_SERVER_FAULT_SERVER_ERROR: "0.1",
-        BROKER_SERVER_FAULT_RATE_LIMITED: "0.2",
-        BROKER_SERVER_FAULT_RETRY_AFTER: "4",
-        BROKER_SERVER_FAULT_HANG: "0.05",
-        BROKER_SERVER_FAULT_TRUNCATE: "0.15",
-        BROKER_SERVER_FAULT_LATENCY_MS: "30",
-        BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS: "86400000",
-        BROKER_SERVER_TRANSFERS: "0",
-        BROKER_SERVER_DEPOSITS: "0",
-        BROKER_SERVER_LOG: "true"
-      }
-    )
-    expect(options).toMatchObject({
-      port: 0,
+  it("every variable stands in for its absent flag; empty counts as absent", () => {
+    const options = run([], {
+      BROKER_SERVER_HOST: "localhost",
+      BROKER_SERVER_PORT: "9999",
+      BROKER_SERVER_DATABASE: "/tmp/x.db",
+      BROKER_SERVER_SEED: "5",
+      BROKER_SERVER_TRANSFERS: "10",
+      BROKER_SERVER_DEPOSITS: "20",
+      BROKER_SERVER_YEARS: "3",
+      BROKER_SERVER_SUB_ACCOUNTS: "4",
+      BROKER_SERVER_MASTER_ACCOUNT: "boss@broker.test",
+      BROKER_SERVER_KEYS: "a:b:SPOT_DEPOSIT_READ  c:d:SPOT_TRANSFER_READ",
+      BROKER_SERVER_RATE_LIMIT: "6",
+      BROKER_SERVER_RATE_WINDOW_MS: "700",
+      BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS: "86400000",
+      BROKER_SERVER_MAX_WINDOW_DEPOSITS_MS: "3600000",
+      BROKER_SERVER_FAULT_SEED: "7",
+      BROKER_SERVER_FAULT_SERVER_ERROR: "0.1",
+      BROKER_SERVER_FAULT_RATE_LIMITED: "0.2",
+      BROKER_SERVER_FAULT_RETRY_AFTER: "4",
+      BROKER_SERVER_FAULT_DROP: "0.25",
+      BROKER_SERVER_FAULT_HANG: "0.05",
+      BROKER_SERVER_FAULT_TRUNCATE: "0.15",
+      BROKER_SERVER_FAULT_LATENCY_MS: "30",
+      BROKER_SERVER_LOG: "off"
+    })
+    expect(options).toEqual({
+      host: "localhost",
+      port: 9999,
       database: "/tmp/x.db",
       keys: [
         { apiKey: "a", secretKey: "b", permissions: ["SPOT_DEPOSIT_READ"] },
-        { apiKey: "c", secretKey: "d", permissions: [] }
+        { apiKey: "c", secretKey: "d", permissions: ["SPOT_TRANSFER_READ"] }
       ],
-      seed: undefined,
-      maxWindow: { transfers: 86_400_000 },
+      seed: { seed: 5, transfers: 10, deposits: 20, years: 3, subAccounts: 4 },
+      rateLimit: { limit: 6, window: 700 },
+      maxWindow: { transfers: 86_400_000, deposits: 3_600_000 },
       faults: {
         seed: 7,
         serverError: 0.1,
@@ -128,20 +170,80 @@ describe("CommandLine", () => {
         truncate: 0.15,
         latency: 30
       },
-      logRequests: false
+      logRequests: false,
+      masterAccount: "boss@broker.test"
     })
-    expect(run([], { BROKER_SERVER_KEYS: "a:b:SPOT_DEPOSIT_READ  c:d:SPOT_TRANSFER_READ" }).keys?.length).toBe(2)
+    expect(run([], { BROKER_SERVER_PORT: "", BROKER_SERVER_KEYS: "  ", BROKER_SERVER_LOG: "" })).toMatchObject({
+      port: 8080,
+      keys: [ApiKeys.demo],
+      logRequests: true
+    })
+    // 0 transfers and 0 deposits: nothing is generated.
+    expect(run([], { BROKER_SERVER_TRANSFERS: "0", BROKER_SERVER_DEPOSITS: "0" }).seed).toBeUndefined()
   })
 
-  it("refuses bad values with a message that never repeats a key's secret", () => {
-    const bad = CommandLine.parse(["--port", "x", "--fault-hang", "1.5", "--key", "k:TOPSECRET:NOPE"], {})
-    expect(Either.isLeft(bad)).toBe(true)
-    const message = Either.isLeft(bad) ? bad.left : ""
-    expect(message).toMatch(/--port/)
-    expect(message).toMatch(/--fault-hang/)
-    expect(message).toMatch(/--key/)
-    expect(message).not.toMatch(/TOPSECRET/)
-    expect(Either.isLeft(CommandLine.parse(["--unknown"], {}))).toBe(true)
-    expect(CommandLine.parse(["--help"], {})).toEqual(Either.right({ _tag: "Help" }))
+  it("a flag wins over its variable", () => {
+    const env = {
+      BROKER_SERVER_PORT: "9999",
+      BROKER_SERVER_KEYS: "x:y:SPOT_DEPOSIT_READ",
+      BROKER_SERVER_FAULT_DROP: "0.5",
+      BROKER_SERVER_LOG: "false",
+      BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS: "5"
+    }
+    const options = run(
+      [
+        "--port",
+        "0",
+        "--key",
+        "a:b:SPOT_DEPOSIT_READ",
+        "--key",
+        "c:d:",
+        "--fault-drop",
+        "0.25",
+        "--log",
+        "--max-window-transfers-ms",
+        "6"
+      ],
+      env
+    )
+    expect(options).toMatchObject({
+      port: 0,
+      keys: [
+        { apiKey: "a", secretKey: "b", permissions: ["SPOT_DEPOSIT_READ"] },
+        { apiKey: "c", secretKey: "d", permissions: [] }
+      ],
+      faults: { drop: 0.25 },
+      maxWindow: { transfers: 6 },
+      logRequests: true
+    })
+    expect(run(["--no-log"], { BROKER_SERVER_LOG: "true" }).logRequests).toBe(false)
+  })
+
+  it("refuses bad values, every one at once, naming the flag or the variable given", () => {
+    const message = problem(["--port", "x", "--fault-hang", "1.5", "--key", "k:TOPSECRET:NOPE"])
+    expect(message.split("\n").filter((line) => line !== "")).toEqual([
+      `--port must be an integer >= 0, got "x"`,
+      "--key: unknown permission NOPE (known: SPOT_TRANSFER_READ, SPOT_DEPOSIT_READ)",
+      `--fault-hang must be a probability from 0 to 1, got "1.5"`
+    ])
+    // The message never repeats a key's text: it holds a secret.
+    expect(problem([], { BROKER_SERVER_KEYS: "k:TOPSECRET" })).toBe(
+      "BROKER_SERVER_KEYS: expected apiKey:secretKey:PERMISSIONS, got 2 part(s)"
+    )
+    expect(problem(["--port", "70000"])).toBe("--port must be at most 65535, got 70000")
+    expect(problem([], { BROKER_SERVER_PORT: "-1" })).toBe(`BROKER_SERVER_PORT must be an integer >= 0, got "-1"`)
+    expect(problem(["--sub-accounts", "1"])).toBe(`--sub-accounts must be an integer >= 2, got "1"`)
+    expect(problem(["--years", "1.5"])).toBe(`--years must be an integer >= 1, got "1.5"`)
+    expect(problem(["--rate-limit", "0"])).toBe(`--rate-limit must be an integer >= 1, got "0"`)
+    expect(problem(["--fault-retry-after", "0"])).toBe(`--fault-retry-after must be an integer >= 1, got "0"`)
+    expect(problem(["--max-window-transfers-ms", "0"])).toMatch(/^--max-window-transfers-ms must be an integer >= 1/)
+    expect(problem(["--fault-drop", "-0.1"])).toMatch(/^--fault-drop must be a probability from 0 to 1/)
+    expect(problem([], { BROKER_SERVER_FAULT_TRUNCATE: "1.01" })).toMatch(
+      /^BROKER_SERVER_FAULT_TRUNCATE must be a probability from 0 to 1/
+    )
+    expect(problem([], { BROKER_SERVER_LOG: "maybe" })).toBe(
+      `BROKER_SERVER_LOG must be true or false (or 1/0, yes/no, on/off), got "maybe"`
+    )
+    expect(problem(["--port"])).toBe("not read: --port")
   })
 })
