@@ -4,9 +4,9 @@
  * is narrowed and read again), a page that comes back light costs a share of a request. The aim
  * follows how well counts were predicted: the spread σ of log(count / aim) is tracked, and the fill f
  * is the one with the fewest expected requests per record, (1 + P(overflow)) / f, where an overflow
- * is log(count / aim) > log(1 / f) under a normal spread. Regular histories get pages up to 98 %
- * full; a random one settles near 91 %; a bursty one a little lower (an overflow costs one request,
- * a lighter page costs on every request).
+ * is log(count / aim) > log(1 / f) under a normal spread. A regular history gets the fullest pages
+ * (up to the cap), a random or bursty one lighter ones: an overflow costs one request, a lighter page
+ * costs a share of one on every request.
  *
  * @internal
  */
@@ -18,9 +18,8 @@ export interface State {
 }
 
 const minFill = 0.5
-// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift. Measured
-// (packages/bench, saturation over the reference service; the page server's regular history):
-// 0.97 → 210 requests, 2,064 for 2,000 pages; 0.98 → 208, 2,043; 0.99 → 217 to 300, 2,023.
+// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift (the
+// benchmarks in packages/bench/README.md compare request counts around it).
 const maxFill = 0.98
 const smoothing = 0.2
 

@@ -1,0 +1,207 @@
+/**
+ * The requests of the full-history walk, as a stream of events (`Emission.Event`): complete windows
+ * in output order, a release after each, and in follow mode a settlement after each pass. What to
+ * emit for them is `Emission`'s business; how wide a window is, `WindowPlan`'s.
+ *
+ * A window is read with one request. A short page (fewer than `limit` records) is the whole window.
+ * A full page means the window holds more than a page: it is narrowed and read again, so every window
+ * emitted came from one short page (no page offsets that live inserts could shift, no deep paging, at
+ * most one page in memory). Only a single millisecond that holds more than a page is paged through.
+ *
+ * @internal
+ */
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
+import type { BrokerError } from "../BrokerError.js"
+import type { Options } from "../FullHistory.js"
+import * as Emission from "./Emission.js"
+import * as WindowPlan from "./WindowPlan.js"
+
+/** Where the sequential walk is: a value handed from one step to the next. */
+type State =
+  /** Reading [cursor, to]; `release` when the last step emitted a window's records. */
+  | {
+    readonly _tag: "Reading"
+    readonly cursor: number
+    readonly to: number
+    readonly mode: "walk" | "poll"
+    readonly plan: WindowPlan.Plan
+    readonly release: boolean
+  }
+  /** Read everything up to `until`: in follow mode, settle and wait for the next poll; else the end. */
+  | { readonly _tag: "Read"; readonly until: number; readonly plan: WindowPlan.Plan }
+  /** Follow mode: the next poll, after the interval, re-reads the settlement window before the server's now. */
+  | { readonly _tag: "Waiting"; readonly until: number; readonly plan: WindowPlan.Plan }
+
+type Step<A> = Effect.Effect<Option.Option<readonly [Chunk.Chunk<Emission.Event<A>>, State]>, BrokerError>
+
+/** The events of a walk over [from, options.until] (`from`: where the boundary is), then of the polls. */
+export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
+  const plan = WindowPlan.make(options.limit, options.maxWindow, from, options.until)
+  if (options.concurrency <= 1) {
+    return sequential(options, { _tag: "Reading", cursor: from, to: options.until, mode: "walk", plan, release: false })
+  }
+  // The first pass with windows fetched ahead; the polls of follow mode go on from the plan it left.
+  return Stream.unwrap(Effect.map(Ref.make(plan), (shared) => {
+    const first = prefetched(options, shared, from, options.until)
+    if (options.follow === undefined) return first
+    return Stream.concat(
+      first,
+      Stream.unwrap(
+        Effect.map(Ref.get(shared), (plan) => sequential(options, { _tag: "Read", until: options.until, plan }))
+      )
+    )
+  }))
+}
+
+/**
+ * The sequential walk (and the polls of follow mode), one request at a time. After a window's
+ * records comes a release (an empty chunk) before the next request: a stream's executors keep the
+ * last chunk they emitted until they emit another, which would keep a whole page alive while the
+ * next one is fetched and parsed (so pages would survive young-generation collections).
+ */
+const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> => {
+  const step = (state: State): Step<A> => {
+    switch (state._tag) {
+      case "Reading": {
+        if (state.release) return emit([Emission.release], { ...state, release: false })
+        if (state.cursor > state.to) return step({ _tag: "Read", until: state.to, plan: state.plan })
+        const window = WindowPlan.window(state.plan, state.cursor, state.to)
+        return Effect.flatMap(firstPage(options, window), (page) => {
+          const plan = WindowPlan.observe(state.plan, window, page, options.time)
+          if (!WindowPlan.isFull(plan, page)) {
+            const next: State = { ...state, cursor: window.end + 1, plan, release: page.length > 0 }
+            return emit([windowOf(window.start, window.end, page, state.mode)], next)
+          }
+          if (window.start === window.end) {
+            return Effect.flatMap(
+              crowded(options, window.start, page),
+              (all) =>
+                emit([windowOf(window.start, window.end, all, state.mode)], {
+                  ...state,
+                  cursor: window.end + 1,
+                  plan,
+                  release: true
+                })
+            )
+          }
+          // Narrowed: the same cursor, read again with the plan's new width.
+          return emit<A>([], { ...state, plan })
+        })
+      }
+      case "Read": {
+        if (options.follow === undefined) return Effect.succeed(Option.none())
+        return emit([{ _tag: "Settled", until: state.until }], {
+          _tag: "Waiting",
+          until: state.until,
+          plan: state.plan
+        })
+      }
+      case "Waiting": {
+        const follow = options.follow
+        if (follow === undefined) return Effect.succeed(Option.none())
+        return Effect.zipRight(
+          Effect.sleep(follow.interval),
+          Effect.flatMap(follow.now, (now) => {
+            const until = Math.max(now, state.until)
+            const from = Math.max(options.since, state.until - follow.settlement + 1)
+            return emit<A>([], {
+              _tag: "Reading",
+              cursor: from,
+              to: until,
+              mode: "poll",
+              plan: WindowPlan.restart(state.plan, from, until),
+              release: false
+            })
+          })
+        )
+      }
+    }
+  }
+  return Stream.unfoldChunkEffect(start, step)
+}
+
+/**
+ * The first pass with `options.concurrency` windows fetched ahead, output in order. Windows are
+ * planned as the stream is pulled, each from the plan as it is then: the answers of windows in flight
+ * update it as they arrive (`shared`). A window that came back full is planned again, the same way,
+ * inside its own bounds.
+ */
+const prefetched = <A>(
+  options: Options<A>,
+  shared: Ref.Ref<WindowPlan.Plan>,
+  from: number,
+  to: number
+): Stream.Stream<Emission.Event<A>, BrokerError> =>
+  Stream.unfoldEffect(from, (cursor) =>
+    cursor > to
+      ? Effect.succeed(Option.none())
+      : Effect.map(Ref.get(shared), (plan) => {
+        const window = WindowPlan.window(plan, cursor, to)
+        return Option.some([window, window.end + 1] as const)
+      })).pipe(
+      Stream.mapEffect(
+        (window) =>
+          Effect.flatMap(
+            firstPage(options, window),
+            (page) =>
+              Effect.map(
+                Ref.updateAndGet(shared, (plan) => WindowPlan.observe(plan, window, page, options.time)),
+                (plan) => ({ window, page, full: WindowPlan.isFull(plan, page) })
+              )
+          ),
+        { concurrency: options.concurrency }
+      ),
+      Stream.flatMap(({ full, page, window }) => {
+        if (!full) return released(windowOf(window.start, window.end, page, "walk"))
+        if (window.start === window.end) {
+          return Stream.unwrap(
+            Effect.map(crowded(options, window.start, page), (all) =>
+              released(windowOf(window.start, window.end, all, "walk")))
+          )
+        }
+        // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
+        // sequentially would fall back to one request per round trip (a first window spanning the
+        // whole range comes back full, and the rest of the range would be read one window at a time).
+        return prefetched(options, shared, window.start, window.end)
+      })
+    )
+
+const firstPage = <A>(options: Options<A>, window: WindowPlan.Window) =>
+  options.fetch(window.start, window.end, 1, options.limit)
+
+/** Every record of one millisecond that holds more than a page: the pages after `first`. */
+const crowded = <A>(options: Options<A>, time: number, first: ReadonlyArray<A>) =>
+  Effect.gen(function*() {
+    const all: Array<A> = [...first]
+    const keys = new Set(first.map(options.key))
+    let page = 1
+    let last = first
+    while (last.length >= options.limit) {
+      page++
+      last = yield* options.fetch(time, time, page, options.limit)
+      const before = keys.size
+      for (const r of last) keys.add(options.key(r))
+      // A page that brings nothing new would make this loop forever (a service that ignores `page`).
+      if (keys.size === before) break
+      all.push(...last)
+    }
+    return all
+  })
+
+const windowOf = <A>(
+  start: number,
+  end: number,
+  records: ReadonlyArray<A>,
+  mode: "walk" | "poll"
+): Emission.Event<A> => ({ _tag: "Window", start, end, records, mode })
+
+const emit = <A>(events: ReadonlyArray<Emission.Event<A>>, state: State): Step<A> =>
+  Effect.succeed(Option.some([Chunk.unsafeFromArray(events), state] as const))
+
+/** A window's records, then a release (see `sequential`), each its own chunk. */
+const released = <A>(event: Emission.Event<A>): Stream.Stream<Emission.Event<A>> =>
+  Stream.fromChunks(Chunk.of(event), Chunk.of<Emission.Event<A>>(Emission.release))

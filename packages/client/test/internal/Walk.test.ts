@@ -1,0 +1,188 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Clock, Duration, Effect, Fiber, Stream, TestClock } from "effect"
+import * as fc from "fast-check"
+import type * as FullHistory from "../../src/FullHistory.js"
+import type * as Emission from "../../src/internal/Emission.js"
+import * as Walk from "../../src/internal/Walk.js"
+
+interface R {
+  readonly id: string
+  readonly t: number
+}
+
+/** An in-memory endpoint over `rows` (newest first), recording every request. */
+const endpoint = (rows: ReadonlyArray<R>, visibleAt: (r: R, now: number) => boolean = () => true) => {
+  const requests: Array<string> = []
+  const fetch = (startTime: number, endTime: number, page: number, limit: number) =>
+    Effect.map(Clock.currentTimeMillis, (now) => {
+      requests.push(`${startTime}..${endTime}#${page}`)
+      return rows.filter((r) => r.t >= startTime && r.t <= endTime && visibleAt(r, now))
+        .sort((a, b) => b.t - a.t || (a.id < b.id ? 1 : -1))
+        .slice((page - 1) * limit, page * limit)
+    })
+  return { fetch, requests }
+}
+
+const options = (
+  fetch: FullHistory.Options<R>["fetch"],
+  overrides: Partial<FullHistory.Options<R>> = {}
+): FullHistory.Options<R> => ({
+  fetch,
+  time: (r) => r.t,
+  key: (r) => r.id,
+  compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  fingerprint: (r) => r.id,
+  limit: 5,
+  maxWindow: undefined,
+  since: 0,
+  until: 9_999,
+  concurrency: 1,
+  ...overrides
+})
+
+/** The events as they come, chunk by chunk. */
+const chunks = (stream: Stream.Stream<Emission.Event<R>, unknown>) =>
+  Effect.map(
+    Stream.runCollect(Stream.mapChunks(stream, Chunk.of)),
+    (cs) => Chunk.toReadonlyArray(cs).map(Chunk.toReadonlyArray)
+  )
+
+const windows = (events: ReadonlyArray<Emission.Event<R>>) => events.flatMap((e) => e._tag === "Window" ? [e] : [])
+
+const rowsArb = fc.array(fc.record({ t: fc.integer({ min: 0, max: 9_999 }), n: fc.integer({ min: 1, max: 8 }) }), {
+  maxLength: 30
+}).map((clusters) => clusters.flatMap(({ n, t }, c) => Array.from({ length: n }, (_, i) => ({ id: `${c}-${i}`, t }))))
+
+describe("Walk: the requests of the full-history walk", () => {
+  it.effect("nothing is sent before the stream runs; windows follow each other; each is released", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 23 }, (_, i) => ({ id: `r${i}`, t: i * 400 }))
+      const { fetch, requests } = endpoint(rows)
+      const stream = Walk.events(options(fetch), 0)
+      expect(requests).toEqual([])
+      const cs = yield* chunks(stream)
+      // Every chunk is one event (a window's records never share a chunk with what follows).
+      expect(cs.every((c) => c.length <= 1)).toBe(true)
+      const events = cs.flat()
+      events.forEach((e, i) => {
+        if (e._tag === "Window" && e.records.length > 0) expect(events[i + 1]).toEqual({ _tag: "Release" })
+      })
+      const ws = windows(events)
+      expect(ws[0]!.start).toBe(0)
+      expect(ws[ws.length - 1]!.end).toBe(9_999)
+      for (let i = 1; i < ws.length; i++) expect(ws[i]!.start).toBe(ws[i - 1]!.end + 1)
+      expect(ws.flatMap((w) => w.records).map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort())
+      // Every window came from one short page: only page 1 was asked for.
+      expect(requests.every((q) => q.endsWith("#1"))).toBe(true)
+    }))
+
+  it.effect("starts where the boundary is", () =>
+    Effect.gen(function*() {
+      const { fetch, requests } = endpoint([])
+      yield* chunks(Walk.events(options(fetch), 5_000))
+      expect(requests).toEqual(["5000..9999#1"])
+    }))
+
+  it.effect("a millisecond with more than a page is paged through, until a page brings nothing new", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 700 }))
+      const { fetch, requests } = endpoint(rows)
+      const ws = windows((yield* chunks(Walk.events(options(fetch, { until: 999 }), 0))).flat())
+      const crowded = ws.find((w) => w.start === 700 && w.end === 700)!
+      expect(crowded.records.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort())
+      expect(requests.filter((q) => q.startsWith("700..700#"))).toEqual(["700..700#1", "700..700#2", "700..700#3"])
+      // A service that ignores `page` (the same page again) ends the paging at once.
+      const stubborn = (s: number, e: number, _page: number, limit: number) => fetch(s, e, 1, limit)
+      const once = windows((yield* chunks(Walk.events(options(stubborn, { until: 999 }), 0))).flat())
+      expect(once.find((w) => w.start === 700 && w.end === 700)!.records).toHaveLength(5)
+    }))
+
+  it.effect("take: only the requests needed", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, t: i * 90 }))
+      const { fetch, requests } = endpoint(rows)
+      const first = yield* Stream.runCollect(Stream.take(Walk.events(options(fetch), 0), 1))
+      expect(Chunk.unsafeHead(first)._tag).toBe("Window")
+      // The whole range, narrowed until a window fits a page.
+      expect(requests.length).toBeLessThanOrEqual(6)
+    }))
+
+  it.effect.prop(
+    "property: with windows fetched ahead, the same records in the same order, in disjoint windows",
+    {
+      rows: rowsArb,
+      concurrency: fc.integer({ min: 2, max: 4 }),
+      maxWindow: fc.option(fc.integer({ min: 50, max: 5_000 }), { nil: undefined })
+    },
+    ({ concurrency, maxWindow, rows }) =>
+      Effect.gen(function*() {
+        const one = endpoint(rows)
+        const many = endpoint(rows)
+        const sequential = windows((yield* chunks(Walk.events(options(one.fetch, { maxWindow }), 0))).flat())
+        const prefetched = windows(
+          (yield* chunks(Walk.events(options(many.fetch, { maxWindow, concurrency }), 0))).flat()
+        )
+        const sorted = (ws: ReadonlyArray<{ records: ReadonlyArray<R> }>) =>
+          ws.map((w) => [...w.records].sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : 1)))
+        expect(sorted(prefetched).flat()).toEqual(sorted(sequential).flat())
+        expect(prefetched[0]!.start).toBe(0)
+        expect(prefetched[prefetched.length - 1]!.end).toBe(9_999)
+        for (let i = 1; i < prefetched.length; i++) expect(prefetched[i]!.start).toBe(prefetched[i - 1]!.end + 1)
+        if (maxWindow !== undefined) {
+          for (const q of many.requests) {
+            const [s, e] = q.split("#")[0]!.split("..").map(Number)
+            expect(e! - s! + 1).toBeLessThanOrEqual(maxWindow)
+          }
+        }
+      }),
+    { fastCheck: { numRuns: 40 } }
+  )
+
+  it.effect("follow: after the walk, a settlement, then every interval a poll of the settlement window", () =>
+    Effect.gen(function*() {
+      const rows = [{ id: "a", t: 9_000 }, { id: "late", t: 10_500 }]
+      // "late" exists from 10 s on the clock.
+      const { fetch, requests } = endpoint(rows, (r, now) => r.id !== "late" || now >= 10_000)
+      const seen: Array<Emission.Event<R>> = []
+      const follow = {
+        interval: Duration.seconds(10),
+        settlement: 2_000,
+        now: Effect.map(Clock.currentTimeMillis, (now) => 9_999 + now)
+      }
+      const fiber = yield* Walk.events(options(fetch, { follow }), 0).pipe(
+        Stream.runForEach((e) => Effect.sync(() => seen.push(e))),
+        Effect.fork
+      )
+      yield* TestClock.adjust("1 millis")
+      expect(seen.filter((e) => e._tag !== "Release")).toEqual([
+        { _tag: "Window", start: 0, end: 9_999, records: [rows[0]], mode: "walk" },
+        { _tag: "Settled", until: 9_999 }
+      ])
+      seen.length = 0
+      requests.length = 0
+      yield* TestClock.adjust("10 seconds")
+      // The poll (its sleep began at 0 on the clock) reads from `until` − settlement + 1 to the server's now.
+      expect(requests).toEqual(["8000..19999#1"])
+      expect(seen.filter((e) => e._tag !== "Release")).toEqual([
+        { _tag: "Window", start: 8_000, end: 19_999, records: [rows[1], rows[0]], mode: "poll" },
+        { _tag: "Settled", until: 19_999 }
+      ])
+      yield* Fiber.interrupt(fiber)
+      const before = requests.length
+      yield* TestClock.adjust("1 minute")
+      expect(requests.length).toBe(before)
+    }))
+
+  it.effect("follow with windows fetched ahead: the polls go on from the first pass", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, t: i * 250 }))
+      const { fetch, requests } = endpoint(rows)
+      const follow = { interval: Duration.seconds(1), settlement: 1_000, now: Effect.succeed(9_999) }
+      const fiber = yield* Walk.events(options(fetch, { follow, concurrency: 3 }), 0).pipe(Stream.runDrain, Effect.fork)
+      yield* TestClock.adjust("1 millis")
+      requests.length = 0
+      yield* TestClock.adjust("1 second")
+      expect(requests).toEqual(["9000..9999#1"])
+      yield* Fiber.interrupt(fiber)
+    }))
+})
