@@ -2,6 +2,7 @@
 // run.sh type-checks it (tsc --noEmit, never run) under tsconfig.nodenext.json and
 // tsconfig.bundler.json in the scratch project. Every line uses the API a user would: the layers,
 // a page call, a stream, change elements with checkpoints, typed errors by tag, domain schemas.
+import type { StreamOptions } from "@broker-history/client"
 import { BrokerConfig, BrokerError, BrokerHistory, Checkpoint } from "@broker-history/client"
 import { DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import { FetchHttpClient } from "@effect/platform"
@@ -42,7 +43,7 @@ export const firstPage: Effect.Effect<
 )
 
 // A full-history stream over the documented options.
-const range: BrokerHistory.TransferStreamQuery = {
+const range: StreamOptions.TransferStreamQuery = {
   fromAccountType: "SPOT",
   toAccountType: "FUTURES",
   toAccount: "sub001@broker.test",

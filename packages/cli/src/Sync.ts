@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import type { BrokerError, Checkpoint } from "@broker-history/client"
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, StreamOptions } from "@broker-history/client"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -762,7 +762,7 @@ export const command = Command.make("sync", {
       // First-run default: the whole history where an empty stretch costs one request (transfers, whose
       // windows are unlimited), one year where every window of it is a request (deposits: ten days each,
       // so a whole history would be thousands of requests).
-      const yearBack = Math.max(0, Date.now() - Duration.toMillis(BrokerHistory.defaultLookback))
+      const yearBack = Math.max(0, Date.now() - Duration.toMillis(StreamOptions.defaultLookback))
       const since = given !== undefined
         ? { transfers: given, deposits: given }
         : { transfers: maxWindow.transfers === undefined ? 0 : yearBack, deposits: yearBack }

@@ -1,201 +1,29 @@
 /**
- * The endpoint calls: one page of transfer or deposit history, validated before anything is sent.
+ * The endpoint calls: one page of transfer or deposit history, validated before anything is sent,
+ * and the full-history streams over them (their options are in `StreamOptions`).
  *
  * @since 0.1.0
  */
-import type { DepositRecord as DepositRecordNs, TransferRecord as TransferRecordNs } from "@broker-history/domain"
-import {
-  DepositHistoryQuery,
-  DepositRecord,
-  Endpoint,
-  TransferHistoryQuery,
-  TransferRecord
-} from "@broker-history/domain"
+import type { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
-import { InvalidQuery } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
-import * as Checkpoint from "./Checkpoint.js"
+import type * as Checkpoint from "./Checkpoint.js"
 import * as FullHistory from "./FullHistory.js"
+import * as HistoryKind from "./internal/HistoryKind.js"
+import * as Range from "./internal/Range.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
-
-/**
- * Follow mode: after reaching `until`, poll every `interval` for new records, re-reading the last
- * `settlement` (default 1 day) so that late records and records whose status changed are seen.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Effect, Stream } from "effect"
- *
- * const follow: BrokerHistory.FollowOptions = { interval: "30 seconds", settlement: "2 days" }
- * const liveDeposits = Stream.unwrap(
- *   Effect.map(BrokerHistory.BrokerHistory, (history) => history.depositChanges({ coin: "USDT", follow }))
- * )
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface FollowOptions {
-  readonly interval: Duration.DurationInput
-  readonly settlement?: Duration.DurationInput | undefined
-}
-
-/**
- * Range and reading options shared by both full-history streams.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Effect, Stream } from "effect"
- *
- * const firstQuarter: BrokerHistory.StreamOptions = {
- *   since: "2025-01-01T00:00:00Z",
- *   until: "2025-03-31T23:59:59.999Z",
- *   concurrency: 4
- * }
- * const transfers = Stream.unwrap(
- *   Effect.map(
- *     BrokerHistory.BrokerHistory,
- *     (history) => history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...firstQuarter })
- *   )
- * )
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface StreamOptions {
-  /** Start of the range (inclusive): any `DateTime.DateTime.Input` (Date, ISO text, Unix ms). Default: `until` − 365 days. */
-  readonly since?: DateTime.DateTime.Input | undefined
-  /** End of the range (inclusive), pinned once at start. Default: the server's now. */
-  readonly until?: DateTime.DateTime.Input | undefined
-  /** Continue after a checkpoint from `transferChanges` / `depositChanges` (ignores `since` before it). */
-  readonly resume?: Checkpoint.Checkpoint | undefined
-  /** Page size: default and maximum is the endpoint's maximum (500 transfers, 1000 deposits). */
-  readonly limit?: number | undefined
-  /** Windows fetched ahead concurrently (1..16, default 1 = strictly lazy); output order is kept. */
-  readonly concurrency?: number | undefined
-}
-
-/**
- * The options of a change stream: the range options, and `follow` to keep it running.
- *
- * @example
- * ```ts
- * import { BrokerHistory, Checkpoint } from "@broker-history/client"
- * import { Effect, Either, Stream } from "effect"
- *
- * const stored = Either.getOrThrow(Checkpoint.decode(`{"time":1735689600000,"ids":["42"]}`))
- * const options: BrokerHistory.ChangeOptions = { resume: stored, follow: { interval: "1 minute" } }
- * const changes = Stream.unwrap(
- *   Effect.map(
- *     BrokerHistory.BrokerHistory,
- *     (history) => history.transferChanges({ fromAccountType: "SPOT", toAccountType: "FUTURES", ...options })
- *   )
- * )
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface ChangeOptions extends StreamOptions {
-  /** Never end: after reaching `until`, keep polling for new records and updates. */
-  readonly follow?: FollowOptions | undefined
-}
-
-/**
- * A full-history transfer query: the filters of `TransferHistoryQuery` plus the range options.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Effect, Stream } from "effect"
- *
- * const query: BrokerHistory.TransferStreamQuery = {
- *   fromAccountType: "SPOT",
- *   toAccountType: "SPOT",
- *   toAccount: "sub@test.com",
- *   since: "2024-01-01"
- * }
- * const count = Effect.flatMap(BrokerHistory.BrokerHistory, (history) => Stream.runCount(history.transfers(query)))
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface TransferStreamQuery extends StreamOptions {
-  readonly fromAccountType: TransferHistoryQuery.TransferHistoryQuery["fromAccountType"]
-  readonly toAccountType: TransferHistoryQuery.TransferHistoryQuery["toAccountType"]
-  readonly fromAccount?: string | undefined
-  readonly toAccount?: string | undefined
-  readonly clientTranId?: string | undefined
-}
-
-/**
- * A full-history deposit query: `coin` / `status` filters plus the range options.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Effect, Stream } from "effect"
- *
- * const query: BrokerHistory.DepositStreamQuery = { coin: "USDT", status: "5", since: Date.now() - 30 * 86_400_000 }
- * const credited = Effect.flatMap(BrokerHistory.BrokerHistory, (history) => Stream.runCollect(history.deposits(query)))
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface DepositStreamQuery extends StreamOptions {
-  readonly coin?: string | undefined
-  readonly status?: string | undefined
-}
-
-/**
- * The lookback used when `since` is not given.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Duration } from "effect"
- *
- * assert.strictEqual(Duration.toDays(BrokerHistory.defaultLookback), 365)
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
-export const defaultLookback: Duration.Duration = Duration.days(365)
-
-/**
- * The settlement window used when `follow.settlement` is not given.
- *
- * @example
- * ```ts
- * import { BrokerHistory } from "@broker-history/client"
- * import { Duration } from "effect"
- *
- * assert.strictEqual(Duration.toDays(BrokerHistory.defaultSettlement), 1)
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
-export const defaultSettlement: Duration.Duration = Duration.days(1)
+import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQuery } from "./StreamOptions.js"
 
 /**
  * The broker history service:
@@ -234,35 +62,35 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
    */
   readonly transferHistory: (
     query: TransferHistoryQuery.TransferHistoryQuery
-  ) => Effect.Effect<ReadonlyArray<TransferRecordNs.TransferRecord>, BrokerError>
+  ) => Effect.Effect<ReadonlyArray<TransferRecord.TransferRecord>, BrokerError>
   /**
    * One request to the deposit-history endpoint with exactly the parameters given (validated first).
    */
   readonly depositHistory: (
     query: DepositHistoryQuery.DepositHistoryQuery
-  ) => Effect.Effect<ReadonlyArray<DepositRecordNs.DepositRecord>, BrokerError>
+  ) => Effect.Effect<ReadonlyArray<DepositRecord.DepositRecord>, BrokerError>
   /**
    * The complete transfer history of the range as a lazy stream: every record once, ascending by
    * time (ties by id), in bounded memory. It ends at `until`; `transferChanges` can follow.
    */
   readonly transfers: (
     query: TransferStreamQuery
-  ) => Stream.Stream<TransferRecordNs.TransferRecord, BrokerError>
+  ) => Stream.Stream<TransferRecord.TransferRecord, BrokerError>
   /**
    * As `transfers`, each record with `kind` and the checkpoint to resume after it; with `follow`
    * it never ends and also emits updates of records already seen.
    */
   readonly transferChanges: (
     query: TransferStreamQuery & ChangeOptions
-  ) => Stream.Stream<Checkpoint.Change<TransferRecordNs.TransferRecord>, BrokerError>
+  ) => Stream.Stream<Checkpoint.Change<TransferRecord.TransferRecord>, BrokerError>
   /** The complete deposit history of the range as a lazy stream (see `transfers`). */
   readonly deposits: (
     query: DepositStreamQuery
-  ) => Stream.Stream<DepositRecordNs.DepositRecord, BrokerError>
+  ) => Stream.Stream<DepositRecord.DepositRecord, BrokerError>
   /** As `deposits`, each record with `kind` and the checkpoint to resume after it (see `transferChanges`). */
   readonly depositChanges: (
     query: DepositStreamQuery & ChangeOptions
-  ) => Stream.Stream<Checkpoint.Change<DepositRecordNs.DepositRecord>, BrokerError>
+  ) => Stream.Stream<Checkpoint.Change<DepositRecord.DepositRecord>, BrokerError>
 }>() {}
 
 /**
@@ -285,9 +113,6 @@ export const recordsReceived = Metric.counter("broker_history_records_total", {
   description: "records received",
   incremental: true
 })
-
-const invalid = (endpoint: string) => (violation: { readonly parameter: string; readonly rule: string }) =>
-  new InvalidQuery({ endpoint, parameter: violation.parameter, rule: violation.rule })
 
 /**
  * Builds the service over `BrokerHttpClient`.
@@ -313,11 +138,11 @@ export const make = Effect.gen(function*() {
   const clock = yield* ServerClock.ServerClock
 
   /** One page: validated first (nothing sent when invalid), then one request. */
-  const pageOf = <Q, A>(history: HistoryKind<Q, A>) => {
+  const pageOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     return (query: Q) =>
       Effect.suspend(() => {
-        const valid = Either.mapLeft(history.validate(query), invalid(history.endpoint.name))
+        const valid = Either.mapLeft(history.validate(query), HistoryKind.invalid(history.endpoint.name))
         if (Either.isLeft(valid)) return Effect.fail(valid.left)
         return http.get(history.endpoint, history.toParams(valid.right), history.page).pipe(
           Effect.tap((page) => Metric.incrementBy(received, page.length))
@@ -329,19 +154,13 @@ export const make = Effect.gen(function*() {
    * A full-history stream: options validated first, then the walk of `FullHistory`, as changes (with
    * checkpoints) or, for plain records without `follow`, the records alone.
    */
-  const historyOf = <Q, A>(history: HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
+  const historyOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
     const optionsFor = (query: ChangeOptions, options: ReadonlySet<string>) =>
       Effect.gen(function*() {
-        const filters = yield* validateFilters(
-          history.endpoint.name,
-          query,
-          history.filters,
-          options,
-          history.validate
-        )
-        const range = yield* resolveRange(history.endpoint, query, maxWindowMillis, clock)
+        const filters = yield* HistoryKind.filtersOf(history, query, options)
+        const range = yield* Range.resolve(history.endpoint, query, maxWindowMillis, clock)
         return {
           ...range,
           fetch: (startTime: number, endTime: number, page: number, limit: number) =>
@@ -355,172 +174,24 @@ export const make = Effect.gen(function*() {
       })
     return {
       changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query, changeOptionNames), FullHistory.changes)),
+        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.changeOptionNames), FullHistory.changes)),
       records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query, streamOptionNames), FullHistory.records))
+        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.streamOptionNames), FullHistory.records))
     }
   }
 
-  const transferHistories = historyOf(transferKind, config.maxWindow.transfers)
-  const depositHistories = historyOf(depositKind, config.maxWindow.deposits)
+  const transferHistories = historyOf(HistoryKind.transfers, config.maxWindow.transfers)
+  const depositHistories = historyOf(HistoryKind.deposits, config.maxWindow.deposits)
 
   return BrokerHistory.of({
-    transferHistory: pageOf(transferKind),
-    depositHistory: pageOf(depositKind),
+    transferHistory: pageOf(HistoryKind.transfers),
+    depositHistory: pageOf(HistoryKind.deposits),
     transferChanges: transferHistories.changes,
     depositChanges: depositHistories.changes,
     transfers: transferHistories.records,
     deposits: depositHistories.records
   })
 })
-
-/** What differs between the two histories: endpoint, filters, wire parameters and record kind. */
-interface HistoryKind<Q, A> {
-  readonly endpoint: Endpoint.Endpoint
-  readonly filters: ReadonlyArray<string>
-  readonly validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
-  readonly toParams: (query: Q) => Array<readonly [string, string]>
-  readonly page: Schema.Schema<ReadonlyArray<A>, any>
-  readonly time: (record: A) => number
-  readonly key: (record: A) => string
-  readonly compare: (a: A, b: A) => number
-  /** What a change of an emitted record is (follow mode). */
-  readonly fingerprint: (record: A) => string
-}
-
-const transferKind: HistoryKind<TransferHistoryQuery.TransferHistoryQuery, TransferRecordNs.TransferRecord> = {
-  endpoint: Endpoint.transferHistory,
-  filters: ["fromAccountType", "toAccountType", "fromAccount", "toAccount", "clientTranId"],
-  validate: TransferHistoryQuery.validate,
-  toParams: TransferHistoryQuery.toParams,
-  page: TransferRecord.TransferPage,
-  time: (r) => r.timestamp,
-  key: TransferRecord.key,
-  compare: TransferRecord.compare,
-  fingerprint: (r) => r.status
-}
-
-const depositKind: HistoryKind<DepositHistoryQuery.DepositHistoryQuery, DepositRecordNs.DepositRecord> = {
-  endpoint: Endpoint.depositHistory,
-  filters: ["coin", "status"],
-  validate: DepositHistoryQuery.validate,
-  toParams: DepositHistoryQuery.toParams,
-  page: DepositRecord.DepositPage,
-  time: (r) => r.insertTime,
-  key: DepositRecord.key,
-  compare: DepositRecord.compare,
-  fingerprint: (r) => r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
-}
-
-const streamOptionNames: ReadonlySet<string> = new Set(["since", "until", "resume", "limit", "concurrency"])
-const changeOptionNames: ReadonlySet<string> = new Set([...streamOptionNames, "follow"])
-
-/** The filters of a stream query, checked by the page query's rules; unknown options are errors. */
-const validateFilters = <Q>(
-  endpoint: string,
-  query: object,
-  names: ReadonlyArray<string>,
-  optionNames: ReadonlySet<string>,
-  validate: (input: unknown) => Either.Either<Q, { readonly parameter: string; readonly rule: string }>
-) =>
-  Effect.suspend(() => {
-    if (typeof query !== "object" || query === null) {
-      return Effect.fail(new InvalidQuery({ endpoint, parameter: "query", rule: "must be an object of options" }))
-    }
-    const filters: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(query)) {
-      if (names.includes(name)) {
-        if (value !== undefined) filters[name] = value
-      } else if (!optionNames.has(name)) {
-        return Effect.fail(
-          new InvalidQuery({
-            endpoint,
-            parameter: name,
-            rule: name === "follow"
-              ? "is an option of the change streams: use transferChanges / depositChanges to follow"
-              : "is not an option of this stream"
-          })
-        )
-      }
-    }
-    return Either.match(validate(filters), {
-      onLeft: (v) => Effect.fail(invalid(endpoint)(v)),
-      onRight: Effect.succeed
-    })
-  })
-
-const decodeCheckpoint = Schema.decodeUnknownEither(Checkpoint.Checkpoint)
-
-const toMillis = (endpoint: string, parameter: string, input: DateTime.DateTime.Input) => {
-  const dt = typeof input === "number" && !Number.isSafeInteger(input) ? undefined : DateTime.make(input)
-  if (dt === undefined || dt._tag === "None") {
-    return Effect.fail(
-      new InvalidQuery({ endpoint, parameter, rule: "must be a date-time (Date, ISO text, DateTime or Unix ms)" })
-    )
-  }
-  const ms = DateTime.toEpochMillis(dt.value)
-  return ms < 0
-    ? Effect.fail(new InvalidQuery({ endpoint, parameter, rule: "must not be before 1970-01-01" }))
-    : Effect.succeed(ms)
-}
-
-/** The stream's range and reading options, with defaults; `until` is pinned here, once. */
-const resolveRange = (
-  endpoint: Endpoint.Endpoint,
-  query: ChangeOptions,
-  maxWindow: number | undefined,
-  clock: ServerClock.ServerClock["Type"]
-) =>
-  Effect.gen(function*() {
-    const fail = (parameter: string, rule: string) =>
-      Effect.fail(new InvalidQuery({ endpoint: endpoint.name, parameter, rule }))
-    const limit = query.limit ?? endpoint.maxLimit
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > endpoint.maxLimit) {
-      return yield* fail("limit", `must be an integer from 1 to ${endpoint.maxLimit}`)
-    }
-    const concurrency = query.concurrency ?? 1
-    if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-      return yield* fail("concurrency", "must be an integer from 1 to 16")
-    }
-    let resume: Checkpoint.Checkpoint | undefined
-    if (query.resume !== undefined) {
-      const decoded = decodeCheckpoint(query.resume)
-      if (Either.isLeft(decoded)) {
-        return yield* fail("resume", "must be a checkpoint { time, ids } from a change stream")
-      }
-      resume = decoded.right
-    }
-    let follow: FullHistory.Options<unknown>["follow"]
-    if (query.follow !== undefined) {
-      const interval = Duration.decodeUnknown(query.follow.interval)
-      if (interval._tag === "None" || !Duration.isFinite(interval.value) || Duration.toMillis(interval.value) <= 0) {
-        return yield* fail("follow.interval", "must be a positive, finite duration")
-      }
-      const settlement = Duration.decodeUnknown(query.follow.settlement ?? defaultSettlement)
-      if (settlement._tag === "None" || !Duration.isFinite(settlement.value)) {
-        return yield* fail("follow.settlement", "must be a finite duration")
-      }
-      follow = {
-        interval: interval.value,
-        settlement: Duration.toMillis(settlement.value),
-        now: clock.serverNow
-      }
-    }
-    const untilInput = query.until
-    const since0 = query.since === undefined ? undefined : yield* toMillis(endpoint.name, "since", query.since)
-    const until0 = untilInput === undefined ? undefined : yield* toMillis(endpoint.name, "until", untilInput)
-    if (since0 !== undefined && until0 !== undefined && since0 > until0) {
-      return yield* fail("since", "must not be after until")
-    }
-    // Validated everything first: only now may a request (the server's time) be made.
-    const until = until0 ?? (yield* clock.serverNow)
-    // Resuming without `since` continues from the checkpoint, however old: the default lookback
-    // must never open a gap between a stored checkpoint and the records after it.
-    const since = since0 ??
-      (resume !== undefined ? resume.time : Math.max(0, until - Duration.toMillis(defaultLookback)))
-    if (since > until) return yield* fail("since", "must not be after until (the server's now)")
-    return { since, until, limit, concurrency, maxWindow, resume, follow }
-  })
 
 /**
  * The service over any platform `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`,

@@ -153,3 +153,22 @@ export * as ServerClock from "./ServerClock.js"
  * @since 0.1.0
  */
 export * as Signer from "./Signer.js"
+/**
+ * The options of the full-history streams.
+ *
+ * @example
+ * ```ts
+ * import { StreamOptions } from "@broker-history/client"
+ * import { Duration } from "effect"
+ *
+ * const lastMonth: StreamOptions.TransferStreamQuery = {
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "FUTURES",
+ *   since: Date.now() - 30 * 86_400_000
+ * }
+ * assert.strictEqual(Duration.toDays(StreamOptions.defaultLookback), 365)
+ * ```
+ *
+ * @since 0.1.0
+ */
+export * as StreamOptions from "./StreamOptions.js"

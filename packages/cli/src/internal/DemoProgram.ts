@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { BrokerHistory as BrokerHistoryNs } from "@broker-history/client"
+import type { StreamOptions } from "@broker-history/client"
 import { BrokerConfig, BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
@@ -60,7 +60,7 @@ const program = (concurrency: number) =>
     // the master account. Read the master's own transfers and master↔sub for every sub-account.
     const types = [["SPOT", "FUTURES"], ["FUTURES", "SPOT"], ["SPOT", "SPOT"], ["FUTURES", "FUTURES"]] as const
     const subs = Accounts.subAccountNames(40)
-    const queries: Array<Omit<BrokerHistoryNs.TransferStreamQuery, "follow">> = types.flatMap((
+    const queries: Array<Omit<StreamOptions.TransferStreamQuery, "follow">> = types.flatMap((
       [fromAccountType, toAccountType]
     ) => [
       { fromAccountType, toAccountType, ...range },
