@@ -233,10 +233,13 @@ const spawnService = (database: string, options: Options) =>
         "1000",
         "--fault-latency-ms",
         String(options.latencyMillis)
-      ], { cwd: Path.dirname(serverMain), stdio: ["ignore", "pipe", "inherit"] })
+      ], { cwd: Path.dirname(serverMain), stdio: ["ignore", "ignore", "pipe"] })
       const timer = setTimeout(() => resume(Effect.fail(new Error("the reference service did not start"))), 60_000)
       child.once("exit", (code) => resume(Effect.fail(new Error(`the reference service exited (${code})`))))
-      Readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      // The service logs on stderr: its listening line, one line per request, and what goes wrong
+      // (passed on to the bench's own stderr).
+      Readline.createInterface({ input: child.stderr! }).on("line", (line) => {
+        if (/ (ERROR|FATAL) /.test(line)) process.stderr.write(line + "\n")
         const match = /listening on (http:\/\/[^\s]+)/.exec(line)
         if (match !== null) {
           clearTimeout(timer)

@@ -119,7 +119,12 @@ describe("--out FILE is replaced only by a completed export", () => {
 describe("stdout carries records only", () => {
   for (const where of ["before", "after"] as const) {
     it(`--log-level debug ${where} the subcommand: retries logged on stderr, stdout is NDJSON / CSV`, async () => {
-      const faultyEnv = cliEnv(faulty.server.baseUrl, { BROKER_RATE_LIMIT: "500", BROKER_RETRY_BASE_DELAY: "1 millis" })
+      // 30 % of answers are 500s: enough retries that no request exhausts them (0.3^21).
+      const faultyEnv = cliEnv(faulty.server.baseUrl, {
+        BROKER_RATE_LIMIT: "500",
+        BROKER_RETRY_BASE_DELAY: "1 millis",
+        BROKER_MAX_RETRIES: "20"
+      })
       for (const format of ["ndjson", "csv"]) {
         const command = ["deposits", "--since", "3y", "--format", format]
         const args = where === "before" ? ["--log-level", "debug", ...command] : [...command, "--log-level", "debug"]
