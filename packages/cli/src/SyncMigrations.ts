@@ -28,7 +28,7 @@ const createTables = Effect.gen(function*() {
       timestamp BIGINT NOT NULL
     )`
   yield* sql`CREATE INDEX transfers_by_time ON transfers (timestamp)`
-  // The deposit identity of DECISIONS.md: txId + coin + network + address.
+  // A deposit is txId + coin + network + address (docs/wire-contract.md, "Records").
   yield* sql`
     CREATE TABLE deposits (
       tx_id TEXT NOT NULL,

@@ -1,6 +1,6 @@
 /**
  * Which streams a sync reads. One transfer query covers one account pair and one account-type pair,
- * and an omitted account is the master account (SPEC.md), so the default plan is: for every listed
+ * and an omitted account is the master account (docs/wire-contract.md), so the default plan is: for every listed
  * sub-account and every ordered pair of account types, master→sub and sub→master, plus the master's
  * own transfers for every ordered pair of account types; and one deposit stream. A pairs file lists
  * account pairs explicitly instead (sub→sub included).

@@ -41,7 +41,7 @@ const row = (r: ErrorBody.ErrorRow, headers?: Record<string, string>): Answer =>
   ...(headers ? { headers } : {})
 })
 
-describe("DECISIONS.md error table → tagged errors", () => {
+describe("the error table of docs/wire-contract.md → tagged errors", () => {
   it.effect.each(
     [
       ["700001 unknown key", ErrorBody.Errors.invalidApiKey, "AuthenticationError", "ApiKey"],

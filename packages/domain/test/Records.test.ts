@@ -144,7 +144,7 @@ describe("ErrorBody", () => {
     expect(decode({ code: "33333", msg: "x" }).code).toBe(33333)
   })
 
-  it("has the DECISIONS.md table", () => {
+  it("has the table of docs/wire-contract.md", () => {
     expect(ErrorBody.Errors.invalidApiKey).toEqual({ status: 401, code: 700001, msg: "API-key format invalid." })
     expect(ErrorBody.Errors.mandatoryParameter("fromAccountType")).toEqual({
       status: 400,

@@ -16,7 +16,7 @@ const keys: ReadonlyArray<ApiKeys.ApiKey> = [
   { ...noPermission, permissions: [] }
 ]
 
-// The error table of DECISIONS.md, written out here rather than imported, so the test checks the
+// The error table of docs/wire-contract.md, written out here rather than imported, so the test checks the
 // server against the document and not against its own constants.
 const expectFailure = (reply: Reply, status: number, code: number, msg: string | RegExp) => {
   expect(reply.status).toBe(status)

@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto"
 import { ApiKeys, Authentication, ReferenceServer } from "../src/index.js"
 import { get, json, transfersPath } from "./support/Requests.js"
 
-// DECISIONS.md's vectors (secret from MEXC's documentation, which is also the demo key's secret).
+// The vectors of docs/wire-contract.md (secret from MEXC's documentation, which is also the demo key's secret).
 const secret = "45d0b3c26f2644f19bfb98b07741b2f5"
 const vectors = [
   [
