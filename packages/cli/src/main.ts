@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as CommandLine from "@broker-history/server/CommandLine"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -17,21 +18,9 @@ import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as ExitCode from "./ExitCode.js"
 
-// @effect/cli prints parse errors through `Console.error`; nothing else of ours uses it.
-const prefixErrors = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.consoleWith((current) =>
-    Effect.withConsole(self, {
-      ...current,
-      error: (...args: ReadonlyArray<unknown>) =>
-        Effect.sync(() => {
-          const lines = args.map(String).join(" ").split("\n").filter((line) => line.trim() !== "")
-          process.stderr.write(lines.map((line) => `broker-history: ${line}\n`).join(""))
-        })
-    })
-  )
-
+// The parser's own errors read like every other failure: `broker-history: …`, one line each.
 const program = Cli.run(process.argv).pipe(
-  prefixErrors,
+  CommandLine.renderUsageErrors((lines) => lines.map((line) => `broker-history: ${line}`).join("\n")),
   Effect.provide(Logger.replace(Logger.defaultLogger, Cli.stderrLogger)),
   Effect.provide(NodeContext.layer)
 )

@@ -457,3 +457,41 @@ export const description: string =
   `apiKey ${ApiKeys.demo.apiKey}, secretKey ${ApiKeys.demo.secretKey}. That secret is published, so a ` +
   "--host other than loopback (127.0.0.1, localhost, ::1) is refused unless a key is given (--key or " +
   "BROKER_SERVER_KEYS). Every flag has a BROKER_SERVER_* variable, read when the flag is absent."
+
+/**
+ * Runs `self` with the command line parser's own messages (`@effect/cli` writes a usage error
+ * through `Console.error`) rendered by `render`, one call per message, its blank lines dropped: how
+ * `main.ts` and `broker-history` word their usage errors.
+ *
+ * @example
+ * ```ts
+ * import { CommandLine } from "@broker-history/server"
+ * import { Console, Effect } from "effect"
+ *
+ * const written: Array<string> = []
+ * const stderrWrite = process.stderr.write
+ * process.stderr.write = ((text: string) => written.push(text) > 0) as typeof process.stderr.write
+ * try {
+ *   Effect.runSync(Console.error("Expected a port\n\nagain").pipe(CommandLine.renderUsageErrors((lines) => lines.join("|"))))
+ * } finally {
+ *   process.stderr.write = stderrWrite
+ * }
+ * assert.deepStrictEqual(written, ["Expected a port|again\n"])
+ * ```
+ *
+ * @since 0.1.0
+ * @category execution
+ */
+export const renderUsageErrors =
+  (render: (lines: ReadonlyArray<string>) => string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.consoleWith((current) =>
+      Effect.withConsole(self, {
+        ...current,
+        error: (...args: ReadonlyArray<unknown>) =>
+          Effect.sync(() => {
+            const lines = args.map(String).join(" ").split("\n").filter((line) => line.trim() !== "")
+            process.stderr.write(render(lines) + "\n")
+          })
+      })
+    )

@@ -28,24 +28,10 @@ const command = Command.make(
     "(or: pnpm --filter @broker-history/server start -- [flags])."
 ))
 
-// @effect/cli writes a usage error through `Console.error`; nothing else here uses it. One line each,
-// then where to look.
-const usageErrors = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.consoleWith((current) =>
-    Effect.withConsole(self, {
-      ...current,
-      error: (...args: ReadonlyArray<unknown>) =>
-        Effect.sync(() => {
-          const lines = args.map(String).join(" ").split("\n").filter((line) => line.trim() !== "")
-          process.stderr.write(`${lines.join("\n")}\n\nRun with --help for every flag.\n`)
-        })
-    })
-  )
-
 const program = Command.run(command, { name: "broker-history reference server", version: "0.1.0" })(
   process.argv
 ).pipe(
-  usageErrors,
+  CommandLine.renderUsageErrors((lines) => `${lines.join("\n")}\n\nRun with --help for every flag.`),
   Effect.provide(Logger.replace(Logger.defaultLogger, ReferenceServer.lineLogger)),
   Effect.provide(NodeContext.layer)
 )
