@@ -3,7 +3,8 @@
  * in output order, a release after each, and in follow mode a settlement after each pass. What to
  * emit for them is `Emission`'s business; how wide a window is, `WindowPlan`'s.
  *
- * A window is read with one request. A short page (fewer than `limit` records) is the whole window.
+ * A window is read with one request. A short page (fewer than `limit` records) is the whole window
+ * (docs/wire-contract.md: a window is inclusive at both ends, and a short page ends it).
  * A full page means the window holds more than a page: it is narrowed and read again, so every window
  * emitted came from one short page (no page offsets that live inserts could shift, no deep paging, at
  * most one page in memory). Only a single millisecond that holds more than a page is paged through.

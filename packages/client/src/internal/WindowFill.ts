@@ -18,8 +18,8 @@ export interface State {
 }
 
 const minFill = 0.5
-// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift (the
-// benchmarks in packages/bench/README.md compare request counts around it).
+// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift
+// (packages/bench/README.md has the request counts of the caps that were tried).
 const maxFill = 0.98
 const smoothing = 0.2
 
