@@ -1,9 +1,12 @@
 // `sync` into SQLite end to end: the CLI as a child process against the reference service (in this
 // process, so the test can change its data while the CLI runs).
+import { Endpoint } from "@broker-history/domain"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cli, cliEnv, spawn, until, useReferenceServer } from "./support/Harness.js"
+import type { Polled } from "./support/Polls.js"
+import { recordingProxy } from "./support/Polls.js"
 import {
   expectTablesEqualService,
   killAndRestart,
@@ -90,43 +93,69 @@ describe("sync into SQLite", () => {
   }, 60_000)
 
   it(
-    "--follow picks up an inserted record and a changed deposit status within one interval; SIGTERM exits 0",
+    "--follow picks up an inserted record and a changed deposit status at the next poll of their streams; SIGTERM exits 0",
     async () => {
       const db = Path.join(temp.dir, "follow.db")
       const now = Date.now()
       const deposit = recentDeposit(777, now)
       await running.run(running.server.store.insertDeposits([deposit]))
-      const interval = 2000
-      const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
-      const child = spawn([...syncArgs(db), "--follow", "--interval", `${interval}ms`], env, 120_000)
-      await until(() => child.stdout().includes("caught up"), 60_000, "the catch-up")
-      await expectTablesEqualService(running, db)
+      // The CLI reads through a proxy that can hold its requests back: which poll brought a change in
+      // is observed, not how long it took.
+      const proxy = await recordingProxy(running.server.baseUrl)
+      try {
+        const env = cliEnv(proxy.baseUrl, { BROKER_RATE_LIMIT: "200" })
+        const child = spawn([...syncArgs(db), "--follow", "--interval", "2s"], env, 120_000)
+        await until(() => child.stdout().includes("caught up"), 60_000, "the catch-up")
+        await expectTablesEqualService(running, db)
 
-      const transfer = lateTransfer(777, Date.now() - 100)
-      const changedAt = Date.now()
-      await running.run(running.server.store.insertTransfers([transfer]))
-      await running.run(running.server.store.updateDeposit(deposit, { status: 5, confirmTimes: "20" }))
-      await until(
-        async () => {
-          const tables = await readTables(db)
-          return tables.transfers.some((t) => t.tran_id === transfer.tranId) &&
-            tables.deposits.some((d) => d.tx_id === deposit.txId && d.status === "5" && d.confirm_times === "20")
-        },
-        20_000,
-        "the new transfer and the deposit update"
-      )
-      const seenAfter = Date.now() - changedAt
-      console.log(`follow: changes seen in the database after ${seenAfter} ms (interval ${interval} ms)`)
-      // One interval, plus the time to read the changes and commit them.
-      expect(seenAfter).toBeLessThan(interval + 1500)
-      await expectTablesEqualService(running, db)
+        // A late record: a minute old, inside the settlement window every poll re-reads.
+        const transfer = lateTransfer(777, Date.now() - 60_000)
+        // The transfer's stream (master → its sub-account, SPOT → FUTURES) and the deposit stream.
+        const ofTransferStream = (r: Polled) =>
+          r.path === Endpoint.transferHistory.path && r.params.get("toAccount") === transfer.toAccount &&
+          !r.params.has("fromAccount") && r.params.get("fromAccountType") === transfer.fromAccountType &&
+          r.params.get("toAccountType") === transfer.toAccountType
+        const ofDepositStream = (r: Polled) => r.path === Endpoint.depositHistory.path
+        // Following has begun: each stream has read twice since the catch-up (its read onward from the
+        // checkpoint, then a poll, which re-reads the settlement window; or two polls).
+        const caughtUp = proxy.requests.length
+        const reads = (of: (r: Polled) => boolean) =>
+          new Set(proxy.requests.slice(caughtUp).filter(of).map((r) => r.params.get("endTime"))).size
+        await until(() => reads(ofTransferStream) >= 2 && reads(ofDepositStream) >= 2, 30_000, "the first polls")
 
-      child.process.kill("SIGTERM")
-      const result = await child.done
-      expect(result.signal).toBe(null)
-      expect(result.code).toBe(0)
-      expect(result.stderr).toBe("")
-      expect(result.stdout).toMatch(/applied \d+ transfer and \d+ deposit records/)
+        // Both streams parked at the proxy on their next poll, so that no read of theirs is under way
+        // while the service changes.
+        const ofEither = (r: Polled) => ofTransferStream(r) || ofDepositStream(r)
+        proxy.hold(ofEither)
+        const parked = () => proxy.waiting()
+        await until(() => parked().some(ofTransferStream) && parked().some(ofDepositStream), 30_000, "the next polls")
+
+        await running.run(running.server.store.insertTransfers([transfer]))
+        await running.run(running.server.store.updateDeposit(deposit, { status: 5, confirmTimes: "20" }))
+        // The parked polls go on and are answered with the changes; every later read of the two streams
+        // is held back, so the changes must be stored from those polls.
+        proxy.release(ofEither)
+        await until(
+          async () => {
+            const tables = await readTables(db)
+            return tables.transfers.some((t) => t.tran_id === transfer.tranId) &&
+              tables.deposits.some((d) => d.tx_id === deposit.txId && d.status === "5" && d.confirm_times === "20")
+          },
+          30_000,
+          "the new transfer and the deposit update, from the first poll of their streams after the change"
+        )
+        proxy.release()
+        await expectTablesEqualService(running, db)
+
+        child.process.kill("SIGTERM")
+        const result = await child.done
+        expect(result.signal).toBe(null)
+        expect(result.code).toBe(0)
+        expect(result.stderr).toBe("")
+        expect(result.stdout).toMatch(/applied \d+ transfer and \d+ deposit records/)
+      } finally {
+        await proxy.close()
+      }
     },
     120_000
   )
