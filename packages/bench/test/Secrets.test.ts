@@ -118,9 +118,16 @@ describe("secrets never leak", () => {
         // The key is sent in its header on every signed request, and never in a query string.
         expect(signed.every((s) => s.headers["x-mexc-apikey"] === ApiKeys.demo.apiKey)).toBe(true)
         expect(signed.some((s) => s.query.includes(ApiKeys.demo.apiKey))).toBe(false)
-        console.log(
-          `secrets: ${signed.length} signed requests, ${captured.logs.length} log lines, ${captured.spans.length} spans, ${errors.length} errors searched`
-        )
+        // Nothing searched was empty (the counts go in the message, not on the console).
+        const searched = {
+          signedRequests: signed.length,
+          logLines: captured.logs.length,
+          spans: captured.spans.length,
+          errors: errors.length
+        }
+        for (const [what, n] of Object.entries(searched)) {
+          expect(n, `${what}: ${JSON.stringify(searched)}`).toBeGreaterThan(0)
+        }
       }),
     120_000
   )

@@ -9,20 +9,19 @@ describe("fault soak", () => {
     Effect.gen(function*() {
       const result = yield* Soak.run(Soak.ciOptions)
       const { totals } = result
-      console.log(
-        `fault soak: ${result.seeds.length} seeds, ${totals.requests} requests, ${totals.retries} retries, faults ${
-          JSON.stringify(totals.faults)
-        }, ${totals.transfers} transfers + ${totals.deposits} deposits`
-      )
+      // The soak's figures go in the assertion messages, not on the console.
+      const summary = `${result.seeds.length} seeds, ${totals.requests} requests, ${totals.retries} retries, faults ${
+        JSON.stringify(totals.faults)
+      }, ${totals.transfers} transfers + ${totals.deposits} deposits`
       for (const seed of result.seeds) expect(seed.mismatch, `seed ${seed.seed}`).toBeUndefined()
-      expect(totals.exact).toBe(Soak.ciOptions.seeds)
+      expect(totals.exact, summary).toBe(Soak.ciOptions.seeds)
       // Every kind of fault was met, and every fault cost a retry (a slow answer may cost one more).
       for (const kind of ["serverError", "rateLimited", "drop", "hang", "truncate"]) {
-        expect(totals.faults[kind] ?? 0, kind).toBeGreaterThan(0)
+        expect(totals.faults[kind] ?? 0, `${kind}: ${summary}`).toBeGreaterThan(0)
       }
       const faults = Object.values(totals.faults).reduce((a, b) => a + b, 0)
-      expect(totals.retries).toBeGreaterThanOrEqual(faults)
-      expect(totals.transfers).toBeGreaterThan(0)
-      expect(totals.deposits).toBe(Soak.ciOptions.seeds * Soak.ciOptions.deposits)
+      expect(totals.retries, summary).toBeGreaterThanOrEqual(faults)
+      expect(totals.transfers, summary).toBeGreaterThan(0)
+      expect(totals.deposits, summary).toBe(Soak.ciOptions.seeds * Soak.ciOptions.deposits)
     }), 120_000)
 })
