@@ -73,24 +73,16 @@ const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emissio
         const window = WindowPlan.window(state.plan, state.cursor, state.to)
         return Effect.flatMap(firstPage(options, window), (page) => {
           const plan = WindowPlan.observe(state.plan, window, page, options.time)
-          if (!WindowPlan.isFull(plan, page)) {
-            const next: State = { ...state, cursor: window.end + 1, plan, release: page.length > 0 }
-            return emit([windowOf(window.start, window.end, page, state.mode)], next)
-          }
-          if (window.start === window.end) {
-            return Effect.flatMap(
-              crowded(options, window.start, page),
-              (all) =>
-                emit([windowOf(window.start, window.end, all, state.mode)], {
-                  ...state,
-                  cursor: window.end + 1,
-                  plan,
-                  release: true
-                })
-            )
-          }
+          const complete = completed(options, window, page)
           // Narrowed: the same cursor, read again with the plan's new width.
-          return emit<A>([], { ...state, plan })
+          if (complete === undefined) return emit<A>([], { ...state, plan })
+          return Effect.flatMap(complete, (records) =>
+            emit([windowOf(window.start, window.end, records, state.mode)], {
+              ...state,
+              cursor: window.end + 1,
+              plan,
+              release: records.length > 0
+            }))
         })
       }
       case "Read": {
@@ -149,30 +141,43 @@ const prefetched = <A>(
           Effect.flatMap(
             firstPage(options, window),
             (page) =>
-              Effect.map(
-                Ref.updateAndGet(shared, (plan) => WindowPlan.observe(plan, window, page, options.time)),
-                (plan) => ({ window, page, full: WindowPlan.isFull(plan, page) })
-              )
+              Effect.as(Ref.update(shared, (plan) => WindowPlan.observe(plan, window, page, options.time)), {
+                window,
+                page
+              })
           ),
         { concurrency: options.concurrency }
       ),
-      Stream.flatMap(({ full, page, window }) => {
-        if (!full) return released(windowOf(window.start, window.end, page, "walk"))
-        if (window.start === window.end) {
-          return Stream.unwrap(
-            Effect.map(crowded(options, window.start, page), (all) =>
-              released(windowOf(window.start, window.end, all, "walk")))
-          )
-        }
+      Stream.flatMap(({ page, window }) => {
+        const complete = completed(options, window, page)
         // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
         // sequentially would fall back to one request per round trip (a first window spanning the
         // whole range comes back full, and the rest of the range would be read one window at a time).
-        return prefetched(options, shared, window.start, window.end)
+        if (complete === undefined) return prefetched(options, shared, window.start, window.end)
+        return Stream.unwrap(
+          Effect.map(complete, (records) => released(windowOf(window.start, window.end, records, "walk")))
+        )
       })
     )
 
 const firstPage = <A>(options: Options<A>, window: WindowPlan.Window) =>
   options.fetch(window.start, window.end, 1, options.limit)
+
+/**
+ * The records of a window, given its first page: the page when it is short; every page when the
+ * window is one crowded millisecond; undefined when the window holds more than a page and must be
+ * narrowed.
+ */
+const completed = <A>(
+  options: Options<A>,
+  window: WindowPlan.Window,
+  page: ReadonlyArray<A>
+): Effect.Effect<ReadonlyArray<A>, BrokerError> | undefined =>
+  page.length < options.limit
+    ? Effect.succeed(page)
+    : window.start === window.end
+    ? crowded(options, window.start, page)
+    : undefined
 
 /** Every record of one millisecond that holds more than a page: the pages after `first`. */
 const crowded = <A>(options: Options<A>, time: number, first: ReadonlyArray<A>) =>

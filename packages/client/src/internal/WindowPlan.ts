@@ -57,9 +57,6 @@ export const window = (plan: Plan, cursor: number, to: number): Window => {
   return { start: cursor, end, aim: end - cursor + 1 === planned ? plan.aim : undefined }
 }
 
-/** Whether a page fills the request: the window holds more records than one page. */
-export const isFull = (plan: Plan, page: ReadonlyArray<unknown>): boolean => page.length >= plan.limit
-
 /**
  * The plan after reading page 1 of `window`. A short page sizes the next window from the density it
  * shows (at most four times as wide); a full page narrows it, to the width of the records' own
