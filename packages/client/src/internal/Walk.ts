@@ -33,7 +33,7 @@ type State =
     readonly release: boolean
   }
   /** Read everything up to `until`: in follow mode, settle and wait for the next poll; else the end. */
-  | { readonly _tag: "Read"; readonly until: number; readonly plan: WindowPlan.Plan }
+  | { readonly _tag: "CaughtUp"; readonly until: number; readonly plan: WindowPlan.Plan }
   /** Follow mode: the next poll, after the interval, re-reads the settlement window before the server's now. */
   | { readonly _tag: "Waiting"; readonly until: number; readonly plan: WindowPlan.Plan }
 
@@ -52,7 +52,7 @@ export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emis
     return Stream.concat(
       first,
       Stream.unwrap(
-        Effect.map(Ref.get(shared), (plan) => sequential(options, { _tag: "Read", until: options.until, plan }))
+        Effect.map(Ref.get(shared), (plan) => sequential(options, { _tag: "CaughtUp", until: options.until, plan }))
       )
     )
   }))
@@ -69,7 +69,7 @@ const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emissio
     switch (state._tag) {
       case "Reading": {
         if (state.release) return emit([Emission.release], { ...state, release: false })
-        if (state.cursor > state.to) return step({ _tag: "Read", until: state.to, plan: state.plan })
+        if (state.cursor > state.to) return step({ _tag: "CaughtUp", until: state.to, plan: state.plan })
         const window = WindowPlan.window(state.plan, state.cursor, state.to)
         return Effect.flatMap(firstPage(options, window), (page) => {
           const plan = WindowPlan.observe(state.plan, window, page, options.time)
@@ -85,7 +85,7 @@ const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emissio
             }))
         })
       }
-      case "Read": {
+      case "CaughtUp": {
         if (options.follow === undefined) return Effect.succeed(Option.none())
         return emit([{ _tag: "Settled", until: state.until }], {
           _tag: "Waiting",
