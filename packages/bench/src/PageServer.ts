@@ -11,6 +11,8 @@
  *
  * @since 0.1.0
  */
+// The module alone: the page server process loads nothing else of the reference service.
+import * as Prng from "@broker-history/server/Prng"
 import * as ChildProcess from "node:child_process"
 import * as Http from "node:http"
 import * as Path from "node:path"
@@ -39,16 +41,10 @@ export const defaultShape: Shape = { pages: 2000, start: Date.UTC(2025, 0, 1), s
 const assets = ["USDT", "BTC", "ETH", "USDC", "SOL", "XRP", "DOGE"] as const
 const statuses = ["SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS", "FAILED", "PENDING"] as const
 
-/** Deterministic 32-character client id for record `i`. */
-const clientId = (i: number): string => {
-  let s = ""
-  let x = (i + 1) * 2654435761 % 4294967296
-  while (s.length < 32) {
-    x = (x * 1103515245 + 12345) % 2147483648
-    s += (x % 36).toString(36)
-  }
-  return s
-}
+const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+/** Deterministic 32-character client id for record `i` (the reference service's seeded generator). */
+const clientId = (i: number): string => Prng.text(Prng.mulberry32(i + 1), base36, 32)
 
 /**
  * Record `i` of the dataset as the service sends it (realistic field sizes, about 300 bytes of JSON).
