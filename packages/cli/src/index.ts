@@ -146,6 +146,35 @@ export * as TimeText from "./TimeText.js"
  * @since 0.1.0
  */
 export * as Sync from "./Sync.js"
+
+/**
+ * What a sync does once its flags are read: the streams read into the store, exactly.
+ *
+ * @example
+ * ```ts
+ * import type { SyncRun } from "@broker-history/cli"
+ *
+ * const nothing: SyncRun.Totals = { transfers: 0, deposits: 0, batches: 0 }
+ * assert.strictEqual(nothing.batches, 0)
+ * ```
+ *
+ * @since 0.1.0
+ */
+export * as SyncRun from "./SyncRun.js"
+
+/**
+ * The sentences of a sync's summary.
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.ok(SyncSummary.damagedSentence([{ stream: '["deposits"]', problem: "it is not JSON" }], 3).includes("--reset-stream"))
+ * ```
+ *
+ * @since 0.1.0
+ */
+export * as SyncSummary from "./SyncSummary.js"
 /**
  * Which streams a sync reads.
  *

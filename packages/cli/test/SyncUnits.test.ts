@@ -4,7 +4,9 @@ import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Sync from "../src/Sync.js"
 import * as SyncPlan from "../src/SyncPlan.js"
+import type * as SyncRun from "../src/SyncRun.js"
 import * as SyncStore from "../src/SyncStore.js"
+import * as SyncSummary from "../src/SyncSummary.js"
 
 describe("SyncPlan.uncovered", () => {
   it("counts the ordered sub→sub pairs the default plan does not read", () => {
@@ -36,8 +38,8 @@ describe("Sync.resetStreams", () => {
   })
 })
 
-describe("Sync.coverageLines", () => {
-  const outcome = (o: Partial<Sync.Outcome>): Sync.Outcome => ({
+describe("SyncSummary.coverageLines", () => {
+  const outcome = (o: Partial<SyncRun.Outcome>): SyncRun.Outcome => ({
     totals: { transfers: 0, deposits: 0, batches: 0 },
     counts: { transfers: 0, deposits: 0 },
     backfilled: new Map(),
@@ -48,13 +50,13 @@ describe("Sync.coverageLines", () => {
   const options = { defaultDeposits: undefined, depositWindow: "10d", uncovered: undefined }
 
   it("says nothing when every stream holds its whole history", () => {
-    expect(Sync.coverageLines(outcome({}), options)).toEqual([])
+    expect(SyncSummary.coverageLines(outcome({}), options)).toEqual([])
   })
 
   it("backfills, by start; history not fetched, by kind; why one year of deposits", () => {
     const day = Date.UTC(2024, 10, 23)
     expect(
-      Sync.coverageLines(
+      SyncSummary.coverageLines(
         outcome({ backfilled: new Map([[day + 600_000, 1], [0, 12]]), coveredFrom: { transfers: 0, deposits: day } }),
         { ...options, defaultDeposits: day }
       )
@@ -62,15 +64,15 @@ describe("Sync.coverageLines", () => {
       "backfilled 12 streams from 1970-01-01 and 1 stream from 2024-11-23 00:10 UTC",
       "not fetched: deposits before 2024-11-23 (without --since a first run reads one year of deposits: one request covers at most 10d of them); pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
     ])
-    expect(Sync.coverageLines(outcome({ coveredFrom: { transfers: day, deposits: day } }), options)[0]).toBe(
+    expect(SyncSummary.coverageLines(outcome({ coveredFrom: { transfers: day, deposits: day } }), options)[0]).toBe(
       "not fetched: history before 2024-11-23; pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
     )
   })
 })
 
-describe("Sync.damagedSentence", () => {
+describe("SyncSummary.damagedSentence", () => {
   it("names the stream, the problem and the flag to reset it, quoted for a shell", () => {
-    expect(Sync.damagedSentence([{ stream: "[\"transfers\",\"SPOT\",\"SPOT\",\"o'k\",null]", problem: "p" }], 5))
+    expect(SyncSummary.damagedSentence([{ stream: "[\"transfers\",\"SPOT\",\"SPOT\",\"o'k\",null]", problem: "p" }], 5))
       .toBe(
         "the checkpoint of 1 stream is damaged: [\"transfers\",\"SPOT\",\"SPOT\",\"o'k\",null]: p. It was skipped and the other 4 streams were synced. Run the same sync with --reset-stream '[\"transfers\",\"SPOT\",\"SPOT\",\"o'\\''k\",null]' to reset it: its rows stay and it is read again from --since, upserted (nothing duplicates)"
       )

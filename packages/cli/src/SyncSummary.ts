@@ -1,0 +1,139 @@
+/**
+ * The sentences of a sync's summary: the streams skipped for a damaged checkpoint (with the
+ * `--reset-stream` flags that repair them), the resets done, and what the plan did not read.
+ *
+ * @since 0.1.0
+ */
+import type { Damaged, Outcome } from "./SyncRun.js"
+
+/** A stream id quoted for a POSIX shell. */
+const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
+
+/**
+ * The sentence for skipped streams: which, why, and the `--reset-stream` flags that repair them.
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   SyncSummary.damagedSentence([{ stream: '["deposits"]', problem: "the checkpoint null is null, not an object { time, ids }" }], 21),
+ *   `the checkpoint of 1 stream is damaged: ["deposits"]: the checkpoint null is null, not an object { time, ids }. ` +
+ *     `It was skipped and the other 20 streams were synced. Run the same sync with --reset-stream '["deposits"]' ` +
+ *     "to reset it: its rows stay and it is read again from --since, upserted (nothing duplicates)"
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const damagedSentence = (damaged: ReadonlyArray<Damaged>, streams: number): string => {
+  const one = damaged.length === 1
+  const list = damaged.map((d) => `${d.stream}: ${d.problem}`).join("; ")
+  const flags = damaged.map((d) => `--reset-stream ${shellQuote(d.stream)}`).join(" ")
+  const others = streams - damaged.length
+  return `${
+    one ? "the checkpoint of 1 stream is damaged" : `the checkpoints of ${damaged.length} streams are damaged`
+  }: ${list}. ${one ? "It was" : "They were"} skipped${
+    others > 0 ? ` and the other ${others} ${others === 1 ? "stream was" : "streams were"} synced` : ""
+  }. Run the same sync with ${flags} to reset ${one ? "it" : "them"}: ${
+    one ? "its rows stay and it is" : "their rows stay and each is"
+  } read again from --since, upserted (nothing duplicates)`
+}
+
+/**
+ * The line that says which checkpoints `--reset-stream` deleted (or that there was none to delete).
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.strictEqual(SyncSummary.resetLine(['["deposits"]'], ['["deposits"]']), 'reset the checkpoint of 1 stream: ["deposits"]')
+ * ```
+ *
+ * @since 0.1.0
+ * @category summary
+ */
+export const resetLine = (reset: ReadonlyArray<string> | "all", deleted: ReadonlyArray<string>): string => {
+  const plural = deleted.length === 1 ? "checkpoint of 1 stream" : `checkpoints of ${deleted.length} streams`
+  if (reset === "all") return `reset the ${plural} (all); they are read again from --since`
+  const missing = reset.filter((id) => !deleted.includes(id))
+  return `reset the ${plural}${deleted.length === 0 ? "" : `: ${deleted.join(", ")}`}${
+    missing.length === 0 ? "" : `; no checkpoint was stored for ${missing.join(", ")}`
+  }`
+}
+
+/** A time for a summary: the date when it is midnight UTC, else the date and minute. */
+const dateText = (ms: number): string => {
+  const iso = new Date(ms).toISOString()
+  return ms % 86_400_000 === 0 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+}
+
+/**
+ * The sync summary's lines after the first: what was backfilled, what history was not fetched (and how
+ * to fetch it), and what the plan leaves out.
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * const yearAgo = Date.UTC(2024, 0, 1)
+ * const lines = SyncSummary.coverageLines({
+ *   totals: { transfers: 0, deposits: 0, batches: 0 },
+ *   counts: { transfers: 0, deposits: 0 },
+ *   backfilled: new Map([[yearAgo, 3]]),
+ *   coveredFrom: { transfers: 0, deposits: yearAgo },
+ *   damaged: []
+ * }, { defaultDeposits: yearAgo, depositWindow: "10d", uncovered: undefined })
+ * assert.deepStrictEqual(lines, [
+ *   "backfilled 3 streams from 2024-01-01",
+ *   "not fetched: deposits before 2024-01-01 (without --since a first run reads one year of deposits: one request " +
+ *   "covers at most 10d of them); pass an earlier --since (a date, 5y, or 0 for everything) to backfill it"
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const coverageLines = (
+  outcome: Outcome,
+  options: {
+    /** Where deposits start on a first run without `--since` (Unix ms); `undefined` when it was given. */
+    readonly defaultDeposits: number | undefined
+    /** The widest deposit window one request covers, as text. */
+    readonly depositWindow: string
+    /** What the plan does not read (`SyncPlan.uncovered`). */
+    readonly uncovered: string | undefined
+  }
+): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  if (outcome.backfilled.size > 0) {
+    lines.push(
+      `backfilled ${
+        [...outcome.backfilled].sort(([a], [b]) => a - b).map(([since, n]) =>
+          `${n} ${n === 1 ? "stream" : "streams"} from ${dateText(since)}`
+        ).join(" and ")
+      }`
+    )
+  }
+  const { deposits, transfers } = outcome.coveredFrom
+  const missing = deposits > 0 && deposits === transfers
+    ? [`history before ${dateText(deposits)}`]
+    : [
+      ...(transfers > 0 ? [`transfers before ${dateText(transfers)}`] : []),
+      ...(deposits > 0 ? [`deposits before ${dateText(deposits)}`] : [])
+    ]
+  if (missing.length > 0) {
+    // The first-run default is what limits the deposits: say why it is one year.
+    const why = options.defaultDeposits === deposits && transfers === 0
+      ? ` (without --since a first run reads one year of deposits: one request covers at most ${options.depositWindow} of them)`
+      : ""
+    lines.push(
+      `not fetched: ${
+        missing.join(", ")
+      }${why}; pass an earlier --since (a date, 5y, or 0 for everything) to backfill it`
+    )
+  }
+  if (options.uncovered !== undefined) lines.push(options.uncovered)
+  return lines
+}
