@@ -61,3 +61,22 @@ export const DecimalString = Schema.String.pipe(
  * @category models
  */
 export type DecimalString = typeof DecimalString.Type
+
+/**
+ * Reads decimal text: a string that `isDecimalText` accepts, as `DecimalString`; `undefined` for
+ * anything else. The rule of `DecimalString`, as a plain function for compiled decoders.
+ *
+ * @example
+ * ```ts
+ * import { Decimal } from "@broker-history/domain"
+ *
+ * assert.strictEqual(Decimal.readDecimalString("0.10000000"), "0.10000000")
+ * assert.strictEqual(Decimal.readDecimalString("3."), undefined)
+ * assert.strictEqual(Decimal.readDecimalString(3), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const readDecimalString = (u: unknown): DecimalString | undefined =>
+  typeof u === "string" && decimalText.test(u) ? u as DecimalString : undefined

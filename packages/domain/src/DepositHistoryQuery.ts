@@ -3,10 +3,28 @@
  *
  * @since 0.1.0
  */
-import type * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import type { Param } from "./QueryString.js"
 import * as QueryViolation from "./QueryViolation.js"
+
+/**
+ * A deposit-history query.
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const successfulUsdt: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", status: "5", limit: 1000 }
+ * assert.ok(Either.isRight(DepositHistoryQuery.validate(successfulUsdt)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DepositHistoryQuery extends QueryViolation.WindowPage {
+  readonly coin?: string | undefined
+  readonly status?: string | undefined
+}
 
 /**
  * Schema of a deposit-history query.
@@ -39,30 +57,6 @@ export const DepositHistoryQuery = Schema.Struct({
 }).pipe(Schema.filter(QueryViolation.timeOrder))
 
 /**
- * A deposit-history query.
- *
- * @example
- * ```ts
- * import { DepositHistoryQuery } from "@broker-history/domain"
- * import { Either } from "effect"
- *
- * const successfulUsdt: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", status: "5", limit: 1000 }
- * assert.ok(Either.isRight(DepositHistoryQuery.validate(successfulUsdt)))
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface DepositHistoryQuery {
-  readonly coin?: string | undefined
-  readonly status?: string | undefined
-  readonly startTime?: number | undefined
-  readonly endTime?: number | undefined
-  readonly limit?: number | undefined
-  readonly page?: number | undefined
-}
-
-/**
  * Integer-valued parameters (sent as base-10 text).
  *
  * @example
@@ -76,6 +70,11 @@ export interface DepositHistoryQuery {
  * @category constants
  */
 export const integerParameters = ["startTime", "endTime", "limit", "page"] as const
+
+// The parameters in the order they are signed and sent (the exchange's documented order).
+const parameterOrder = ["coin", "status", "startTime", "endTime", "limit", "page"] as const
+
+const rules = QueryViolation.rules(DepositHistoryQuery, integerParameters, parameterOrder)
 
 /**
  * Checks every rule; the first broken rule names the parameter.
@@ -94,8 +93,7 @@ export const integerParameters = ["startTime", "endTime", "limit", "page"] as co
  * @since 0.1.0
  * @category decoding
  */
-export const validate = (input: unknown): Either.Either<DepositHistoryQuery, QueryViolation.QueryViolation> =>
-  QueryViolation.validate(DepositHistoryQuery, input)
+export const validate: QueryViolation.Rules<DepositHistoryQuery>["validate"] = rules.validate
 
 /**
  * The business parameters in the order they are signed and sent (the exchange's documented order).
@@ -114,16 +112,7 @@ export const validate = (input: unknown): Either.Either<DepositHistoryQuery, Que
  * @since 0.1.0
  * @category encoding
  */
-export const toParams = (q: DepositHistoryQuery): Array<Param> => {
-  const out: Array<Param> = []
-  if (q.coin !== undefined) out.push(["coin", q.coin])
-  if (q.status !== undefined) out.push(["status", q.status])
-  if (q.startTime !== undefined) out.push(["startTime", String(q.startTime)])
-  if (q.endTime !== undefined) out.push(["endTime", String(q.endTime)])
-  if (q.limit !== undefined) out.push(["limit", String(q.limit)])
-  if (q.page !== undefined) out.push(["page", String(q.page)])
-  return out
-}
+export const toParams: QueryViolation.Rules<DepositHistoryQuery>["toParams"] = rules.toParams
 
 /**
  * Reads the business parameters as received in text (server side).
@@ -144,7 +133,4 @@ export const toParams = (q: DepositHistoryQuery): Array<Param> => {
  * @since 0.1.0
  * @category decoding
  */
-export const fromText = (
-  params: Readonly<Record<string, string>>
-): Either.Either<DepositHistoryQuery, QueryViolation.QueryViolation> =>
-  QueryViolation.fromText(DepositHistoryQuery, integerParameters, params)
+export const fromText: QueryViolation.Rules<DepositHistoryQuery>["fromText"] = rules.fromText

@@ -4,17 +4,18 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { DecimalString, isDecimalText } from "./Decimal.js"
-import type { CompiledDecoder } from "./Field.js"
+import { DecimalString, readDecimalString } from "./Decimal.js"
 import {
   compareIds,
   compiledArray,
+  compiledStruct,
   Millis,
   NumericText,
   OptionalText,
   readMillis,
   readNumericText,
   readOptionalText,
+  readText,
   withCompiledDecoder
 } from "./Field.js"
 
@@ -137,39 +138,19 @@ export interface DepositRecordEncoded {
 }
 
 /** One wire record decoded by the same field rules as `DepositRecord`, in one pass. */
-const compiledRecord: CompiledDecoder<DepositRecord> = (u) => {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined
-  const w = u as { readonly [field: string]: unknown }
-  const amount = w.amount
-  const coin = w.coin
-  const network = readOptionalText(w.network)
-  const status = readNumericText(w.status)
-  const address = readOptionalText(w.address)
-  const addressTag = readOptionalText(w.addressTag)
-  const txId = readOptionalText(w.txId)
-  const unlockConfirm = readNumericText(w.unlockConfirm)
-  const confirmTimes = readNumericText(w.confirmTimes)
-  const insertTime = readMillis(w.insertTime)
-  const memo = readOptionalText(w.memo)
-  if (
-    typeof amount !== "string" || !isDecimalText(amount) || typeof coin !== "string" || network === undefined ||
-    status === undefined || address === undefined || addressTag === undefined || txId === undefined ||
-    unlockConfirm === undefined || confirmTimes === undefined || insertTime === undefined || memo === undefined
-  ) return undefined
-  return {
-    amount: amount as DecimalString,
-    coin,
-    network,
-    status,
-    address,
-    addressTag,
-    txId,
-    unlockConfirm,
-    confirmTimes,
-    insertTime,
-    memo
-  }
-}
+const compiledRecord = compiledStruct<DepositRecord>({
+  amount: readDecimalString,
+  coin: readText,
+  network: readOptionalText,
+  status: readNumericText,
+  address: readOptionalText,
+  addressTag: readOptionalText,
+  txId: readOptionalText,
+  unlockConfirm: readNumericText,
+  confirmTimes: readNumericText,
+  insertTime: readMillis,
+  memo: readOptionalText
+})
 
 /**
  * Schema of a deposit record. Unknown extra fields are ignored. It carries a compiled decoder (the

@@ -23,6 +23,34 @@
  */
 export type Param = readonly [name: string, value: string]
 
+/**
+ * The parameters of a query, in the order `names` gives: each field of `names` that is present, as
+ * text (numbers in base 10). Fields not named are not sent.
+ *
+ * @example
+ * ```ts
+ * import { QueryString } from "@broker-history/domain"
+ *
+ * const toParams = QueryString.fields<{ readonly coin?: string; readonly limit?: number }>(["coin", "limit"])
+ * assert.deepStrictEqual(toParams({ limit: 20, coin: "USDT" }), [["coin", "USDT"], ["limit", "20"]])
+ * assert.deepStrictEqual(toParams({ limit: 20 }), [["limit", "20"]])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const fields = <Q extends { readonly [K in keyof Q]?: string | number | undefined }>(
+  names: ReadonlyArray<keyof Q & string>
+) =>
+(query: Q): Array<Param> => {
+  const out: Array<Param> = []
+  for (const name of names) {
+    const value = query[name]
+    if (value !== undefined) out.push([name, String(value)])
+  }
+  return out
+}
+
 const needsExtraEncoding = /[!'()*]/g
 const extraEncode = (c: string): string => "%" + c.charCodeAt(0).toString(16).toUpperCase()
 

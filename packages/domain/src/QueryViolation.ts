@@ -9,6 +9,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
+import * as QueryString from "./QueryString.js"
 
 /**
  * A broken rule: `missing` when a mandatory parameter is absent or empty, `invalid` otherwise.
@@ -312,6 +313,27 @@ export const millis = Schema.Number.annotations({ message: () => "must be a Unix
 )
 
 /**
+ * The parameters every history query has: the time window (Unix ms, inclusive) and the page.
+ *
+ * @example
+ * ```ts
+ * import type { QueryViolation } from "@broker-history/domain"
+ *
+ * const firstPage: QueryViolation.WindowPage = { startTime: 1644400000000, endTime: 1644489390087, page: 1 }
+ * assert.strictEqual(firstPage.limit, undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface WindowPage {
+  readonly startTime?: number | undefined
+  readonly endTime?: number | undefined
+  readonly page?: number | undefined
+  readonly limit?: number | undefined
+}
+
+/**
  * The cross-field rule `startTime <= endTime`, reported on `startTime`.
  *
  * @example
@@ -331,7 +353,7 @@ export const millis = Schema.Number.annotations({ message: () => "must be a Unix
  * @since 0.1.0
  * @category schemas
  */
-export const timeOrder = (q: { readonly startTime?: number | undefined; readonly endTime?: number | undefined }) =>
+export const timeOrder = (q: Pick<WindowPage, "startTime" | "endTime">) =>
   q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime ||
   { path: ["startTime"], message: "must not be after endTime" }
 
@@ -377,5 +399,62 @@ export const fromText = <A, I>(
       input[name] = value
     }
   }
-  return validate(schema, input)
+  // The schema's check may accept `input` itself: what is returned is a plain object like any other.
+  return Either.map(validate(schema, input), (query) => ({ ...query }))
 }
+
+/**
+ * How one endpoint's query is read and written, from its schema: `validate` (before sending),
+ * `fromText` (parameters received as text, server side) and `toParams` (the parameters present, as
+ * text, in the order they are signed and sent).
+ *
+ * @example
+ * ```ts
+ * import { QueryViolation } from "@broker-history/domain"
+ * import { Either, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ coin: Schema.optional(Schema.String), limit: Schema.optional(QueryViolation.integer(1, 10)) })
+ * const rules: QueryViolation.Rules<typeof Query.Type> = QueryViolation.rules(Query, ["limit"], ["coin", "limit"])
+ * assert.deepStrictEqual(rules.fromText({ limit: "5" }), Either.right({ limit: 5 }))
+ * assert.deepStrictEqual(rules.toParams({ limit: 5, coin: "BTC" }), [["coin", "BTC"], ["limit", "5"]])
+ * assert.ok(Either.isLeft(rules.validate({ limit: 11 })))
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Rules<Q> {
+  readonly validate: (input: unknown) => Either.Either<Q, QueryViolation>
+  readonly fromText: (params: Readonly<Record<string, string>>) => Either.Either<Q, QueryViolation>
+  readonly toParams: (query: Q) => Array<QueryString.Param>
+}
+
+/**
+ * The `Rules` of a query schema: `integers` names its integer parameters (read from base-10 text by
+ * `fromText`), `order` the order of its parameters on the wire.
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery, QueryViolation } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const deposits = QueryViolation.rules(DepositHistoryQuery.DepositHistoryQuery, ["limit", "page"], ["coin", "limit", "page"])
+ * assert.deepStrictEqual(deposits.toParams({ page: 2, coin: "USDT" }), [["coin", "USDT"], ["page", "2"]])
+ * assert.deepStrictEqual(
+ *   deposits.fromText({ page: "0" }),
+ *   Either.left({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const rules = <A extends { readonly [K in keyof A]?: string | number | undefined }, I>(
+  schema: Schema.Schema<A, I>,
+  integers: ReadonlyArray<string>,
+  order: ReadonlyArray<keyof A & string>
+): Rules<A> => ({
+  validate: (input) => validate(schema, input),
+  fromText: (params) => fromText(schema, integers, params),
+  toParams: QueryString.fields<A>(order)
+})

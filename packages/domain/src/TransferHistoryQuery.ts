@@ -3,10 +3,37 @@
  *
  * @since 0.1.0
  */
-import type * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import type { Param } from "./QueryString.js"
 import * as QueryViolation from "./QueryViolation.js"
+
+/**
+ * A transfer-history query.
+ *
+ * @example
+ * ```ts
+ * import { TransferHistoryQuery } from "@broker-history/domain"
+ * import { Either } from "effect"
+ *
+ * const toSubAccount: TransferHistoryQuery.TransferHistoryQuery = {
+ *   fromAccountType: "SPOT",
+ *   toAccountType: "SPOT",
+ *   toAccount: "sub@test.com",
+ *   startTime: 1644400000000,
+ *   endTime: 1644489390087
+ * }
+ * assert.ok(Either.isRight(TransferHistoryQuery.validate(toSubAccount)))
+ * ```
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TransferHistoryQuery extends QueryViolation.WindowPage {
+  readonly fromAccountType: "SPOT" | "FUTURES" | (string & {})
+  readonly toAccountType: "SPOT" | "FUTURES" | (string & {})
+  readonly fromAccount?: string | undefined
+  readonly toAccount?: string | undefined
+  readonly clientTranId?: string | undefined
+}
 
 /**
  * Schema of a transfer-history query. Numbers are numbers here; they are sent as base-10 text.
@@ -47,39 +74,6 @@ export const TransferHistoryQuery = Schema.Struct({
 }).pipe(Schema.filter(QueryViolation.timeOrder))
 
 /**
- * A transfer-history query.
- *
- * @example
- * ```ts
- * import { TransferHistoryQuery } from "@broker-history/domain"
- * import { Either } from "effect"
- *
- * const toSubAccount: TransferHistoryQuery.TransferHistoryQuery = {
- *   fromAccountType: "SPOT",
- *   toAccountType: "SPOT",
- *   toAccount: "sub@test.com",
- *   startTime: 1644400000000,
- *   endTime: 1644489390087
- * }
- * assert.ok(Either.isRight(TransferHistoryQuery.validate(toSubAccount)))
- * ```
- *
- * @since 0.1.0
- * @category models
- */
-export interface TransferHistoryQuery {
-  readonly fromAccountType: "SPOT" | "FUTURES" | (string & {})
-  readonly toAccountType: "SPOT" | "FUTURES" | (string & {})
-  readonly fromAccount?: string | undefined
-  readonly toAccount?: string | undefined
-  readonly clientTranId?: string | undefined
-  readonly startTime?: number | undefined
-  readonly endTime?: number | undefined
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
-}
-
-/**
  * Integer-valued parameters (sent as base-10 text).
  *
  * @example
@@ -93,6 +87,21 @@ export interface TransferHistoryQuery {
  * @category constants
  */
 export const integerParameters = ["startTime", "endTime", "page", "limit"] as const
+
+// The parameters in the order they are signed and sent (the exchange's documented order).
+const parameterOrder = [
+  "clientTranId",
+  "fromAccount",
+  "toAccount",
+  "fromAccountType",
+  "toAccountType",
+  "startTime",
+  "endTime",
+  "page",
+  "limit"
+] as const
+
+const rules = QueryViolation.rules(TransferHistoryQuery, integerParameters, parameterOrder)
 
 /**
  * Checks every rule; the first broken rule names the parameter.
@@ -111,8 +120,7 @@ export const integerParameters = ["startTime", "endTime", "page", "limit"] as co
  * @since 0.1.0
  * @category decoding
  */
-export const validate = (input: unknown): Either.Either<TransferHistoryQuery, QueryViolation.QueryViolation> =>
-  QueryViolation.validate(TransferHistoryQuery, input)
+export const validate: QueryViolation.Rules<TransferHistoryQuery>["validate"] = rules.validate
 
 /**
  * The business parameters in the order they are signed and sent (the exchange's documented order); only the
@@ -131,19 +139,7 @@ export const validate = (input: unknown): Either.Either<TransferHistoryQuery, Qu
  * @since 0.1.0
  * @category encoding
  */
-export const toParams = (q: TransferHistoryQuery): Array<Param> => {
-  const out: Array<Param> = []
-  if (q.clientTranId !== undefined) out.push(["clientTranId", q.clientTranId])
-  if (q.fromAccount !== undefined) out.push(["fromAccount", q.fromAccount])
-  if (q.toAccount !== undefined) out.push(["toAccount", q.toAccount])
-  out.push(["fromAccountType", q.fromAccountType])
-  out.push(["toAccountType", q.toAccountType])
-  if (q.startTime !== undefined) out.push(["startTime", String(q.startTime)])
-  if (q.endTime !== undefined) out.push(["endTime", String(q.endTime)])
-  if (q.page !== undefined) out.push(["page", String(q.page)])
-  if (q.limit !== undefined) out.push(["limit", String(q.limit)])
-  return out
-}
+export const toParams: QueryViolation.Rules<TransferHistoryQuery>["toParams"] = rules.toParams
 
 /**
  * Reads the business parameters as received in text (server side).
@@ -160,7 +156,4 @@ export const toParams = (q: TransferHistoryQuery): Array<Param> => {
  * @since 0.1.0
  * @category decoding
  */
-export const fromText = (
-  params: Readonly<Record<string, string>>
-): Either.Either<TransferHistoryQuery, QueryViolation.QueryViolation> =>
-  QueryViolation.fromText(TransferHistoryQuery, integerParameters, params)
+export const fromText: QueryViolation.Rules<TransferHistoryQuery>["fromText"] = rules.fromText

@@ -4,17 +4,19 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { DecimalString, isDecimalText } from "./Decimal.js"
+import { DecimalString, readDecimalString } from "./Decimal.js"
 import type { CompiledDecoder } from "./Field.js"
 import {
   compareIds,
   compiledArray,
+  compiledStruct,
   Id,
   Millis,
   OptionalText,
   readId,
   readMillis,
   readOptionalText,
+  readText,
   withCompiledDecoder
 } from "./Field.js"
 
@@ -199,68 +201,59 @@ const Fields = Schema.Struct({
   timestamp: Schema.Number
 })
 
+// A wire record with its fields read: both symbol spellings are there, as the service may send either.
+interface WireFields extends Omit<TransferRecord, "fromSymbol" | "toSymbol"> {
+  readonly fromSymbol: string
+  readonly fromsymbol?: string | undefined
+  readonly toSymbol: string
+  readonly tosymbol?: string | undefined
+}
+
+// The record a wire record stands for: the sample spelling of a symbol, the other when it is empty.
+const fromWire = (w: WireFields): TransferRecord => ({
+  tranId: w.tranId,
+  clientTranId: w.clientTranId,
+  fromAccount: w.fromAccount,
+  toAccount: w.toAccount,
+  asset: w.asset,
+  amount: w.amount,
+  fromAccountType: w.fromAccountType,
+  toAccountType: w.toAccountType,
+  fromSymbol: w.fromSymbol !== "" ? w.fromSymbol : (w.fromsymbol ?? ""),
+  toSymbol: w.toSymbol !== "" ? w.toSymbol : (w.tosymbol ?? ""),
+  status: w.status,
+  timestamp: w.timestamp
+})
+
 // The declarative schema: the rules, and the error reports when a record breaks one.
 const schema = Schema.transform(Wire, Fields, {
   strict: false,
-  decode: (w) => ({
-    tranId: w.tranId,
-    clientTranId: w.clientTranId,
-    fromAccount: w.fromAccount,
-    toAccount: w.toAccount,
-    asset: w.asset,
-    amount: w.amount,
-    fromAccountType: w.fromAccountType,
-    toAccountType: w.toAccountType,
-    fromSymbol: w.fromSymbol !== "" ? w.fromSymbol : (w.fromsymbol ?? ""),
-    toSymbol: w.toSymbol !== "" ? w.toSymbol : (w.tosymbol ?? ""),
-    status: w.status,
-    timestamp: w.timestamp
-  }),
+  decode: fromWire,
   encode: (r) => r
 }).annotations({ identifier: "TransferRecord" }) as unknown as Schema.Schema<TransferRecord, TransferRecordEncoded>
 
-/**
- * One wire record decoded by the same field rules as `TransferRecord`, in one pass with no
- * intermediate values; `undefined` when any rule is broken.
- */
+// The wire fields read by the same rules as `Wire`, in one pass.
+const compiledWire = compiledStruct<WireFields>({
+  tranId: readId,
+  clientTranId: readOptionalText,
+  fromAccount: readOptionalText,
+  toAccount: readOptionalText,
+  asset: readText,
+  amount: readDecimalString,
+  fromAccountType: readOptionalText,
+  toAccountType: readOptionalText,
+  fromSymbol: readOptionalText,
+  fromsymbol: readOptionalText,
+  toSymbol: readOptionalText,
+  tosymbol: readOptionalText,
+  status: readOptionalText,
+  timestamp: readMillis
+})
+
+/** One wire record decoded by the same field rules as `TransferRecord`; `undefined` when any rule is broken. */
 const compiledRecord: CompiledDecoder<TransferRecord> = (u) => {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined
-  const w = u as { readonly [field: string]: unknown }
-  const tranId = readId(w.tranId)
-  const clientTranId = readOptionalText(w.clientTranId)
-  const fromAccount = readOptionalText(w.fromAccount)
-  const toAccount = readOptionalText(w.toAccount)
-  const asset = w.asset
-  const amount = w.amount
-  const fromAccountType = readOptionalText(w.fromAccountType)
-  const toAccountType = readOptionalText(w.toAccountType)
-  const fromSymbol = readOptionalText(w.fromSymbol)
-  const fromsymbol = readOptionalText(w.fromsymbol)
-  const toSymbol = readOptionalText(w.toSymbol)
-  const tosymbol = readOptionalText(w.tosymbol)
-  const status = readOptionalText(w.status)
-  const timestamp = readMillis(w.timestamp)
-  if (
-    tranId === undefined || clientTranId === undefined || fromAccount === undefined || toAccount === undefined ||
-    typeof asset !== "string" || typeof amount !== "string" || !isDecimalText(amount) ||
-    fromAccountType === undefined || toAccountType === undefined || fromSymbol === undefined ||
-    fromsymbol === undefined || toSymbol === undefined || tosymbol === undefined || status === undefined ||
-    timestamp === undefined
-  ) return undefined
-  return {
-    tranId,
-    clientTranId,
-    fromAccount,
-    toAccount,
-    asset,
-    amount: amount as DecimalString,
-    fromAccountType,
-    toAccountType,
-    fromSymbol: fromSymbol !== "" ? fromSymbol : fromsymbol,
-    toSymbol: toSymbol !== "" ? toSymbol : tosymbol,
-    status,
-    timestamp
-  }
+  const wire = compiledWire(u)
+  return wire === undefined ? undefined : fromWire(wire)
 }
 
 /**

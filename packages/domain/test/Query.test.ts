@@ -90,6 +90,22 @@ describe("TransferHistoryQuery", () => {
   })
 })
 
+describe("QueryViolation.fromText", () => {
+  it("returns plain objects, like any decoded query (the text is read into a null-prototype object)", () => {
+    const reads: ReadonlyArray<Either.Either<object, QueryViolation.QueryViolation>> = [
+      TransferHistoryQuery.fromText({ ...base, page: "2" }),
+      DepositHistoryQuery.fromText({ coin: "USDT", limit: "20" }),
+      DepositHistoryQuery.fromText({})
+    ]
+    for (const read of reads) {
+      const query = Either.getOrThrow(read)
+      expect(Object.getPrototypeOf(query)).toBe(Object.prototype)
+      expect(String(query)).toBe("[object Object]")
+    }
+    expect(Either.getOrThrow(reads[0]!)).toStrictEqual({ ...base, page: 2 })
+  })
+})
+
 describe("DepositHistoryQuery", () => {
   it("accepts an empty query and a full one", () => {
     expect(Either.isRight(DepositHistoryQuery.validate({}))).toBe(true)

@@ -49,28 +49,26 @@ const cases = [
 ] as const
 
 describe("query validation: the compiled accept-check agrees with the schema", () => {
-  it.each(cases)("%s: same verdict and same value as the schema alone", (_name, schema, validate, arbitrary) => {
+  for (const [name, schema, validate, arbitrary] of cases) {
     const accepts = QueryViolation.compileAccepts(schema.ast)
-    expect(accepts).toBeDefined()
-    let acceptedFast = 0
-    fc.assert(
-      fc.property(arbitrary, (input) => {
-        const expected: Either.Either<unknown, unknown> = schemaOnly(schema as Schema.Schema<unknown, unknown>)(input)
-        const actual: Either.Either<unknown, unknown> = (validate as (u: unknown) => Either.Either<unknown, unknown>)(
-          input
-        )
-        expect(Either.isRight(actual)).toBe(Either.isRight(expected))
-        if (Either.isRight(actual) && Either.isRight(expected)) expect(actual.right).toEqual(expected.right)
-        // Never accepts what the schema refuses.
-        if (accepts!(input)) {
-          acceptedFast++
-          expect(Either.isRight(expected)).toBe(true)
-        }
-      }),
-      { numRuns: 3000 }
-    )
-    expect(acceptedFast).toBeGreaterThan(50)
-  })
+
+    it.prop(`${name}: same verdict and same value as the schema alone`, [arbitrary], ([input]) => {
+      const expected: Either.Either<unknown, unknown> = schemaOnly(schema as Schema.Schema<unknown, unknown>)(input)
+      const actual: Either.Either<unknown, unknown> = (validate as (u: unknown) => Either.Either<unknown, unknown>)(
+        input
+      )
+      expect(Either.isRight(actual)).toBe(Either.isRight(expected))
+      if (Either.isRight(actual) && Either.isRight(expected)) expect(actual.right).toEqual(expected.right)
+      // Never accepts what the schema refuses.
+      if (accepts!(input)) expect(Either.isRight(expected)).toBe(true)
+    }, { fastCheck: { numRuns: 3000 } })
+
+    it(`${name}: the generated queries exercise the compiled check (many are accepted by it)`, () => {
+      expect(accepts).toBeDefined()
+      const acceptedFast = fc.sample(arbitrary, { numRuns: 3000, seed: 13 }).filter((q) => accepts!(q)).length
+      expect(acceptedFast).toBeGreaterThan(50)
+    })
+  }
 
   it("a valid query is accepted without the schema interpreter (the input itself comes back)", () => {
     const q = { fromAccountType: "SPOT", toAccountType: "FUTURES", startTime: 1, endTime: 2, limit: 500 }

@@ -1,6 +1,7 @@
 import { QueryString, Signature } from "@broker-history/domain"
 import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import { createHmac } from "node:crypto"
 
@@ -48,23 +49,26 @@ describe("Signature", () => {
     expect(NodeSignature.verify("other", "a=1", good)).toBe(false)
   })
 
-  it("constant-time equality: equal only for the same text, whatever the lengths", () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
+  it.prop(
+    "constant-time equality: equal only for the same text, whatever the lengths",
+    [fc.string(), fc.string()],
+    ([a, b]) => {
       expect(Signature.equalInConstantTime(a, b)).toBe(a === b)
       expect(Signature.equalInConstantTime(a, a)).toBe(true)
-    }))
-  })
+    }
+  )
 
-  it("WebCrypto and node:crypto agree with an independent HMAC on arbitrary secrets and text", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1 }), fc.string(), async (key, payload) => {
+  it.effect.prop(
+    "WebCrypto and node:crypto agree with an independent HMAC on arbitrary secrets and text",
+    [fc.string({ minLength: 1 }), fc.string()],
+    ([key, payload]) =>
+      Effect.promise(async () => {
         const independent = createHmac("sha256", key).update(payload, "utf8").digest("hex")
         expect(NodeSignature.hmacSha256Hex(key, payload)).toBe(independent)
         expect(await (await Signature.hmacSha256(key))(payload)).toBe(independent)
       }),
-      { numRuns: 200 }
-    )
-  })
+    { fastCheck: { numRuns: 200 } }
+  )
 })
 
 describe("QueryString", () => {
