@@ -233,7 +233,8 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
 /**
  * The service over Node's undici with its own connection pool (closed with the layer): the fastest
  * transport on Node, with `node:crypto` signing (`NodeTransport.layer`, loaded when the layer is
- * built, so importing this module loads nothing Node-only).
+ * built, so importing this module loads nothing Node-only). Requests go through the proxy the
+ * environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another.
  *
  * @example
  * ```ts
@@ -259,25 +260,25 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * @since 0.1.0
  * @category layers
  */
-export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig> = Layer.unwrapEffect(
-  Effect.map(
-    Effect.tryPromise({
-      try: () => import("./NodeTransport.js"),
-      catch: (cause) =>
-        new Error(
-          `BrokerHistory.layerUndici could not load the Node transport (${
-            String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
-          }): it needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
-          { cause }
-        )
-    }).pipe(Effect.orDie),
-    (node) => node.layer
-  )
-)
+export const layerUndici: Layer.Layer<BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig> = Layer
+  .unwrapEffect(Effect.suspend(() => nodeTransport).pipe(Effect.map((node) => node.layer)))
+
+/** The Node transport module, loaded on first use (`layerUndici`, `layerConfig`). */
+const nodeTransport = Effect.tryPromise({
+  try: () => import("./NodeTransport.js"),
+  catch: (cause) =>
+    new Error(
+      `BrokerHistory could not load the Node transport (${
+        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
+      }): it needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
+      { cause }
+    )
+}).pipe(Effect.orDie)
 
 /**
- * The service wired entirely from the environment (`BROKER_*` variables, see `BrokerConfig.config`)
- * over Node's undici (`layerUndici`): the one-line set-up.
+ * The service wired entirely from the environment (`BROKER_*` variables, see `BrokerConfig.config`,
+ * and the proxy, see `HttpProxy.config`) over Node's undici (`NodeTransport.layerConfig`): the
+ * one-line set-up.
  *
  * @example
  * ```ts
@@ -298,6 +299,6 @@ export const layerUndici: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerC
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = layerUndici.pipe(
-  Layer.provide(BrokerConfig.layerConfig())
-)
+export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.suspend(() => nodeTransport).pipe(Effect.map((node) => node.layerConfig))
+).pipe(Layer.provide(BrokerConfig.layerConfig()))

@@ -3,18 +3,25 @@
  * platform client machinery per request) and signatures computed synchronously with `node:crypto`.
  * The fastest way to run the client on Node, and what `BrokerHistory.layerUndici` and
  * `BrokerHistory.layerConfig` load (lazily: importing the package index loads no `node:*` module).
+ * Requests go through the proxy the environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`)
+ * unless a layer is given another `HttpProxy`.
  *
  * @since 0.1.0
  */
 import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Undici from "@effect/platform-node/Undici"
+import type * as ConfigError from "effect/ConfigError"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { BrokerConfig } from "./BrokerConfig.js"
 import * as BrokerHistory from "./BrokerHistory.js"
 import { BrokerHttpClient } from "./BrokerHttpClient.js"
+import * as HttpProxy from "./HttpProxy.js"
 import * as Pipeline from "./internal/Pipeline.js"
 import * as UndiciExchange from "./internal/UndiciExchange.js"
 import * as ServerClock from "./ServerClock.js"
@@ -154,8 +161,165 @@ export const layerWithoutDispatcher: Layer.Layer<
 )
 
 /**
- * The whole client over its own undici connection pool, closed with the layer: what
- * `BrokerHistory.layerUndici` is.
+ * Gives each request its own copy of its headers: undici's `ProxyAgent` adds a `host` header to the
+ * object it is given, and the request pipeline shares one frozen headers object between requests.
+ */
+const ownHeaders: Undici.Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
+  const headers = options.headers
+  if (headers === undefined || headers === null) return dispatch(options, handler)
+  const copy = Array.isArray(headers) ? [...headers] : Symbol.iterator in headers ? headers : { ...headers }
+  return dispatch({ ...options, headers: copy }, handler)
+}
+
+// Plain HTTP services are reached by forwarding each request to the proxy (as curl does), not through
+// a CONNECT tunnel; HTTPS services always go through a tunnel, so the proxy sees no request content.
+const proxyOptions = { proxyTunnel: false } as const
+
+/**
+ * An undici connection pool that sends requests through `proxy`, destroyed when the scope closes.
+ * `HttpProxy.environment` reads `variables` (default `process.env`) now, through
+ * `HttpProxy.fromEnvironment`; a bad proxy URL there, as in a `Url`, was refused before (a
+ * `ConfigError` naming the variable), so nothing is sent.
+ *
+ * @example
+ * ```ts
+ * import { HttpProxy } from "@broker-history/client"
+ * import * as NodeTransport from "@broker-history/client/NodeTransport"
+ * import { Effect, Exit } from "effect"
+ *
+ * const bad = Effect.runSyncExit(
+ *   Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.environment, { HTTPS_PROXY: "proxy.internal:3128" }))
+ * )
+ * assert.ok(Exit.isFailure(bad) && String(bad.cause).includes("HTTPS_PROXY must start with http:// or https://"))
+ * const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
+ * assert.ok(Exit.isSuccess(direct))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeDispatcher = (
+  proxy: HttpProxy.HttpProxy,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Effect.Effect<Undici.Dispatcher, ConfigError.ConfigError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.suspend(() => {
+      switch (proxy._tag) {
+        case "None":
+          return Effect.succeed<Undici.Dispatcher>(new Undici.Agent())
+        case "Url":
+          return Effect.succeed(
+            new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
+          )
+        case "Environment":
+          return Either.match(HttpProxy.fromEnvironment(variables), {
+            onLeft: Effect.fail,
+            onRight: ({ http, https, noProxy }) =>
+              Effect.succeed<Undici.Dispatcher>(
+                http === undefined && https === undefined
+                  ? new Undici.Agent()
+                  : new Undici.EnvHttpProxyAgent({
+                    // Given explicitly (empty: none), so undici does not read the environment again.
+                    httpProxy: http === undefined ? "" : Redacted.value(http),
+                    httpsProxy: https === undefined ? "" : Redacted.value(https),
+                    noProxy,
+                    ...proxyOptions
+                  }).compose(ownHeaders)
+              )
+          })
+      }
+    }),
+    (dispatcher) => Effect.promise(() => dispatcher.destroy())
+  )
+
+/**
+ * `makeDispatcher` as the platform's `NodeHttpClient.Dispatcher`, for `layerWithoutDispatcher` or
+ * any platform client over undici.
+ *
+ * @example
+ * ```ts
+ * import { HttpProxy } from "@broker-history/client"
+ * import * as NodeTransport from "@broker-history/client/NodeTransport"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ *
+ * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy.
+ * const HttpThroughProxy = NodeHttpClient.layerUndiciWithoutDispatcher.pipe(
+ *   Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment))
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerDispatcher = (
+  proxy: HttpProxy.HttpProxy,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Layer.Layer<NodeHttpClient.Dispatcher, ConfigError.ConfigError> =>
+  Layer.scoped(NodeHttpClient.Dispatcher, makeDispatcher(proxy, variables))
+
+/**
+ * The whole client through the given proxy: a proxy URL (credentials allowed, as
+ * `http://user:password@host:port`; give it `Redacted` when it has them), `"environment"` or
+ * `"none"`, or an `HttpProxy`. A bad value fails the layer with a `ConfigError` naming `proxy`
+ * before any request. Page and server-time requests share the proxied connection pool.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client"
+ * import * as NodeTransport from "@broker-history/client/NodeTransport"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * const ThroughProxy = NodeTransport.layerProxy(Redacted.make("http://user:pw@proxy.internal:3128"))
+ * const Direct = NodeTransport.layerProxy("none")
+ *
+ * const refused = Effect.runSyncExit(Layer.build(NodeTransport.layerProxy("proxy.internal:3128").pipe(
+ *   Layer.provide(ConfigLive)
+ * )).pipe(Effect.scoped))
+ * assert.ok(refused._tag === "Failure" && String(refused.cause).includes("proxy must start with http:// or https://"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerProxy = (
+  proxy: HttpProxy.HttpProxy | string | Redacted.Redacted<string>,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig> =>
+  layerWithoutDispatcher.pipe(Layer.provide(Layer.unwrapEffect(
+    Either.match(
+      typeof proxy === "string" || Redacted.isRedacted(proxy) ? HttpProxy.parse(proxy) : Either.right(proxy),
+      {
+        onLeft: Effect.fail,
+        onRight: (checked) => Effect.succeed(layerDispatcher(checked, variables))
+      }
+    )
+  )))
+
+/**
+ * The whole client through the proxy `BROKER_PROXY` names (`HttpProxy.config`: a proxy URL,
+ * `"environment"` or `"none"`; unset, the proxy variables): what `BrokerHistory.layerConfig` is over.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client"
+ * import * as NodeTransport from "@broker-history/client/NodeTransport"
+ * import { Layer } from "effect"
+ *
+ * const HistoryLive = NodeTransport.layerConfig.pipe(Layer.provide(BrokerConfig.layerConfig()))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerConfig: Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig> = Layer
+  .unwrapEffect(Effect.map(HttpProxy.config, (proxy) => layerProxy(proxy)))
+
+/**
+ * The whole client over its own undici connection pool, closed with the layer, through the proxy the
+ * environment names (`HttpProxy.environment`; a bad proxy variable fails the layer with a
+ * `ConfigError`): what `BrokerHistory.layerUndici` is.
  *
  * @example
  * ```ts
@@ -169,6 +333,6 @@ export const layerWithoutDispatcher: Layer.Layer<
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<BrokerHistory.BrokerHistory, never, BrokerConfig> = layerWithoutDispatcher.pipe(
-  Layer.provide(NodeHttpClient.dispatcherLayer)
+export const layer: Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig> = layerProxy(
+  HttpProxy.environment
 )

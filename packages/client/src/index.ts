@@ -124,6 +124,20 @@ export * as Checkpoint from "./Checkpoint.js"
  */
 export * as FullHistory from "./FullHistory.js"
 /**
+ * Which HTTP proxy the Node transport uses.
+ *
+ * @example
+ * ```ts
+ * import { HttpProxy } from "@broker-history/client"
+ * import { Either } from "effect"
+ *
+ * assert.strictEqual(Either.getOrThrow(HttpProxy.parse("environment")), HttpProxy.environment)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as HttpProxy from "./HttpProxy.js"
+/**
  * The service's clock offset.
  *
  * @example
