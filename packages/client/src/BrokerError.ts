@@ -53,6 +53,14 @@ export const RequestContext = Schema.Struct({
  */
 export type RequestContext = typeof RequestContext.Type
 
+// The fields of an answer in which the service refused the request with its `{code,msg}` body.
+const refusal = {
+  request: RequestContext,
+  status: Schema.Number,
+  code: Schema.Number,
+  msg: Schema.String
+}
+
 const describe = (c: RequestContext): string => {
   const parts: Array<string> = []
   if (c.startTime !== undefined || c.endTime !== undefined) {
@@ -63,6 +71,11 @@ const describe = (c: RequestContext): string => {
 }
 
 const stamp = (ms: number | undefined): string => ms === undefined ? "*" : new Date(ms).toISOString()
+
+// Where a credential comes from: the error does not know whether the configuration was read from the
+// environment (`BrokerConfig.layerConfig`) or given in code (`BrokerConfig.layer`), so it names both.
+const credentialSource = (option: string, variable: string): string =>
+  `${option} in BrokerConfig; ${variable} when the configuration is read from the environment`
 
 const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attempts`
 
@@ -113,7 +126,10 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-hist
  *   reason: "Signature"
  * })
  * assert.ok(
- *   error.message.endsWith("check BROKER_SECRET_KEY (or the secretKey option): it must be the secret of this API key.")
+ *   error.message.endsWith(
+ *     "check the secret key (secretKey in BrokerConfig; BROKER_SECRET_KEY when the configuration is read from the " +
+ *       "environment): it must be the secret of this API key."
+ *   )
  * )
  * ```
  *
@@ -123,20 +139,16 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-hist
 export class AuthenticationError
   extends Schema.TaggedError<AuthenticationError>("@broker-history/client/AuthenticationError")(
     "AuthenticationError",
-    {
-      request: RequestContext,
-      status: Schema.Number,
-      code: Schema.Number,
-      msg: Schema.String,
-      reason: Schema.Literal("ApiKey", "Signature", "Permission")
-    }
+    { ...refusal, reason: Schema.Literal("ApiKey", "Signature", "Permission") }
   )
 {
   override get message(): string {
     const advice = this.reason === "ApiKey"
-      ? "check BROKER_API_KEY (or the apiKey option): the service does not know this key"
+      ? `check the API key (${credentialSource("apiKey", "BROKER_API_KEY")}): the service does not know this key`
       : this.reason === "Signature"
-      ? "check BROKER_SECRET_KEY (or the secretKey option): it must be the secret of this API key"
+      ? `check the secret key (${
+        credentialSource("secretKey", "BROKER_SECRET_KEY")
+      }): it must be the secret of this API key`
       : "give the API key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
     return `${describe(this.request)} was refused (${this.status} ${this.code} ${this.msg}): ${advice}.`
   }
@@ -163,12 +175,10 @@ export class AuthenticationError
  * @category errors
  */
 export class TimestampRejected
-  extends Schema.TaggedError<TimestampRejected>("@broker-history/client/TimestampRejected")("TimestampRejected", {
-    request: RequestContext,
-    status: Schema.Number,
-    code: Schema.Number,
-    msg: Schema.String
-  })
+  extends Schema.TaggedError<TimestampRejected>("@broker-history/client/TimestampRejected")(
+    "TimestampRejected",
+    refusal
+  )
 {
   override get message(): string {
     return `${
@@ -201,10 +211,7 @@ export class TimestampRejected
  * @category errors
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-history/client/RateLimited")("RateLimited", {
-  request: RequestContext,
-  status: Schema.Number,
-  code: Schema.Number,
-  msg: Schema.String,
+  ...refusal,
   retryAfterMillis: Schema.Number,
   attempts: Schema.Number
 }) {
@@ -274,12 +281,7 @@ export class ServerError extends Schema.TaggedError<ServerError>("@broker-histor
  * @since 0.1.0
  * @category errors
  */
-export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", {
-  request: RequestContext,
-  status: Schema.Number,
-  code: Schema.Number,
-  msg: Schema.String
-}) {
+export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", refusal) {
   override get message(): string {
     return `${
       describe(this.request)

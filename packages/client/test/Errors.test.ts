@@ -68,10 +68,16 @@ describe("the error table of docs/wire-contract.md → tagged errors", () => {
       expect(error.message).toContain("page 3")
     }))
 
-  it.effect("AuthenticationError messages say which variable to check", () =>
+  it.effect("AuthenticationError messages name the setting to check, however the configuration was made", () =>
     Effect.gen(function*() {
-      expect((yield* failure(() => row(ErrorBody.Errors.invalidApiKey))).error.message).toContain("BROKER_API_KEY")
-      expect((yield* failure(() => row(ErrorBody.Errors.badSignature))).error.message).toContain("BROKER_SECRET_KEY")
+      expect((yield* failure(() => row(ErrorBody.Errors.invalidApiKey))).error.message).toContain(
+        "check the API key (apiKey in BrokerConfig; BROKER_API_KEY when the configuration is read from the " +
+          "environment): the service does not know this key."
+      )
+      expect((yield* failure(() => row(ErrorBody.Errors.badSignature))).error.message).toContain(
+        "check the secret key (secretKey in BrokerConfig; BROKER_SECRET_KEY when the configuration is read from the " +
+          "environment): it must be the secret of this API key."
+      )
       expect((yield* failure(() => row(ErrorBody.Errors.noPermission))).error.message).toContain("SPOT_TRANSFER_READ")
     }))
 

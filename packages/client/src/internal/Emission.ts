@@ -65,37 +65,41 @@ export const records = <A>(config: Config<A>) => (state: State, event: Event<A>)
  * Every record as an element made by `element` from its kind and the checkpoint after it; in follow
  * mode also the updates of records emitted in the settlement window.
  */
-export const changes = <A, E>(
-  config: Config<A>,
-  element: (kind: Change<A>["kind"], record: A, checkpoint: Checkpoint) => E
-) =>
-(state: State, event: Event<A>): readonly [State, Chunk.Chunk<E>] => {
-  switch (event._tag) {
-    case "Release":
-      return [state, Chunk.empty()]
-    case "Settled":
-      return config.settlement === undefined
-        ? [state, Chunk.empty()]
-        : [{ ...state, memory: Settlement.settle(state.memory, event.until - config.settlement) }, Chunk.empty()]
-    case "Window": {
-      const inOrder = PageOrder.ascending(config, event.start, event.end, event.records)
-      return event.mode === "walk" ? walked(config, element, state, inOrder) : polled(config, element, state, inOrder)
+export const changes =
+  <A, E>(config: Config<A>, element: Element<A, E>) =>
+  (state: State, event: Event<A>): readonly [State, Chunk.Chunk<E>] => {
+    switch (event._tag) {
+      case "Release":
+        return [state, Chunk.empty()]
+      case "Settled":
+        return config.settlement === undefined
+          ? [state, Chunk.empty()]
+          : [{ ...state, memory: Settlement.settle(state.memory, event.until - config.settlement) }, Chunk.empty()]
+      case "Window": {
+        const inOrder = PageOrder.ascending(config, event.start, event.end, event.records)
+        return event.mode === "walk" ? walked(config, element, state, inOrder) : polled(config, element, state, inOrder)
+      }
     }
   }
-}
 
-/** A window of the walk: each record past the boundary is new; those in the settlement window are remembered. */
-const walked = <A, E>(
+/** Makes the stream's element from a record, its kind and the checkpoint after it. */
+type Element<A, E> = (kind: Change<A>["kind"], record: A, checkpoint: Checkpoint) => E
+
+/** The fold's step over one window's records, in order. */
+type WindowStep = <A, E>(
   config: Config<A>,
-  element: (kind: Change<A>["kind"], record: A, checkpoint: Checkpoint) => E,
+  element: Element<A, E>,
   state: State,
   inOrder: ReadonlyArray<A>
-): readonly [State, Chunk.Chunk<E>] => {
+) => readonly [State, Chunk.Chunk<E>]
+
+/** A window of the walk: each record past the boundary is new; those in the settlement window are remembered. */
+const walked: WindowStep = (config, element, state, inOrder) => {
   const { key, time } = config
   const fresh = Boundary.fresh(state.boundary, inOrder, time, key)
   const horizon = config.settlement === undefined ? Number.POSITIVE_INFINITY : config.until - config.settlement
   let { boundary, memory } = state
-  const out = new Array<E>(fresh.length)
+  const out = new Array<ReturnType<typeof element>>(fresh.length)
   for (let i = 0; i < fresh.length; i++) {
     const record = fresh[i]!
     const t = time(record)
@@ -108,15 +112,10 @@ const walked = <A, E>(
 }
 
 /** A window of a follow poll: what is new or changed since it was emitted. */
-const polled = <A, E>(
-  config: Config<A>,
-  element: (kind: Change<A>["kind"], record: A, checkpoint: Checkpoint) => E,
-  state: State,
-  inOrder: ReadonlyArray<A>
-): readonly [State, Chunk.Chunk<E>] => {
+const polled: WindowStep = (config, element, state, inOrder) => {
   const { key, time } = config
   let { boundary, memory } = state
-  const out: Array<E> = []
+  const out: Array<ReturnType<typeof element>> = []
   for (const record of inOrder) {
     const t = time(record)
     const k = key(record)
