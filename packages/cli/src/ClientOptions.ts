@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import type { BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, HttpProxy } from "@broker-history/client"
 import * as Options from "@effect/cli/Options"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -75,6 +76,13 @@ export const flags = [
     env: BrokerConfig.env.recvWindow,
     fallback: "not sent (service uses 5000)",
     text: "receive window in ms, 1..60000"
+  },
+  {
+    flag: "proxy",
+    env: HttpProxy.env.proxy,
+    fallback: "environment",
+    text: "HTTP proxy: a URL (http://host:port; with credentials http://user:password@host:port, " +
+      "better in the variable), environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) or none"
   }
 ] as const
 
@@ -278,7 +286,8 @@ export const configLayer = (
 
 /**
  * The client over Node's undici transport, configured from flags and environment: one layer, so every
- * stream of a command shares its rate limiter.
+ * stream of a command shares its rate limiter. Its requests go through the proxy `--proxy` /
+ * `BROKER_PROXY` names, by default the one `HTTPS_PROXY` / `HTTP_PROXY` in `env` name (`NO_PROXY` honoured).
  *
  * @example
  * ```ts
@@ -292,7 +301,8 @@ export const configLayer = (
  *   const HistoryLive = ClientOptions.layer({
  *     "base-url": server.baseUrl,
  *     "api-key": ApiKeys.demo.apiKey,
- *     "secret-key": ApiKeys.demo.secretKey
+ *     "secret-key": ApiKeys.demo.secretKey,
+ *     proxy: "none"
  *   }, {})
  *   return yield* Effect.flatMap(BrokerHistory.BrokerHistory, (history) =>
  *     history.transferHistory({ fromAccountType: "SPOT", toAccountType: "SPOT", limit: 10 })).pipe(
@@ -312,4 +322,15 @@ export const layer = (
   values: Values,
   env: Readonly<Record<string, string | undefined>>
 ): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError> =>
-  BrokerHistory.layerUndici.pipe(Layer.provide(configLayer(values, env)))
+  Layer.unwrapEffect(
+    Either.match(provider(values, env), {
+      onLeft: Effect.fail,
+      onRight: (configProvider) =>
+        Effect.zipWith(
+          Effect.withConfigProvider(HttpProxy.config, configProvider),
+          // Loaded when a command talks to the service, not for --help or the local commands.
+          Effect.promise(() => import("@broker-history/client/NodeTransport")),
+          (proxy, NodeTransport) => NodeTransport.layerProxy(proxy, env)
+        )
+    })
+  ).pipe(Layer.provide(configLayer(values, env)))

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { BrokerError } from "@broker-history/client"
-import { BrokerConfig } from "@broker-history/client"
+import { BrokerConfig, HttpProxy } from "@broker-history/client"
 import * as Cause from "effect/Cause"
 import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
@@ -132,7 +132,8 @@ const flagOfVariable: Record<string, string> = {
   [BrokerConfig.env.rateLimit]: "--rate-limit",
   [BrokerConfig.env.rateLimitInterval]: "--rate-limit-interval",
   [BrokerConfig.env.requestTimeout]: "--request-timeout",
-  [BrokerConfig.env.maxRetries]: "--max-retries"
+  [BrokerConfig.env.maxRetries]: "--max-retries",
+  [HttpProxy.env.proxy]: "--proxy"
 }
 
 const variableText = (name: string): string => {
