@@ -18,12 +18,15 @@ import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
 import type * as Checkpoint from "./Checkpoint.js"
+import * as FollowScheduler from "./FollowScheduler.js"
 import * as FullHistory from "./FullHistory.js"
+import * as FollowSettings from "./internal/FollowSettings.js"
 import * as HistoryKind from "./internal/HistoryKind.js"
 import * as Range from "./internal/Range.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
 import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQuery } from "./StreamOptions.js"
+import { defaultSettlement } from "./StreamOptions.js"
 
 /**
  * The broker history service:
@@ -91,6 +94,20 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   readonly depositChanges: (
     query: DepositStreamQuery & ChangeOptions
   ) => Stream.Stream<Checkpoint.Change<DepositRecord.DepositRecord>, BrokerError>
+  /**
+   * Follows many transfer streams on the layer's one budget (`FollowScheduler`): one merged stream
+   * of changes, each tagged with its stream's id and that stream's checkpoint; busy streams are
+   * polled more often than quiet ones, none waits longer than `maxInterval`. Never ends.
+   */
+  readonly followTransfers: <K>(
+    streams: Iterable<FollowScheduler.Query<K, TransferStreamQuery>>,
+    options?: FollowScheduler.FollowOptions
+  ) => Stream.Stream<FollowScheduler.Change<K, TransferRecord.TransferRecord>, BrokerError>
+  /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */
+  readonly followDeposits: <K>(
+    streams: Iterable<FollowScheduler.Query<K, DepositStreamQuery>>,
+    options?: FollowScheduler.FollowOptions
+  ) => Stream.Stream<FollowScheduler.Change<K, DepositRecord.DepositRecord>, BrokerError>
 }>() {}
 
 /**
@@ -157,10 +174,10 @@ export const make = Effect.gen(function*() {
   const historyOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
-    const optionsFor = (query: ChangeOptions, options: ReadonlySet<string>) =>
+    const optionsFor = (query: ChangeOptions, options: ReadonlySet<string>, at: typeof clock = clock) =>
       Effect.gen(function*() {
         const filters = yield* HistoryKind.filtersOf(history, query, options)
-        const range = yield* Range.resolve(history.endpoint, query, maxWindowMillis, clock)
+        const range = yield* Range.resolve(history.endpoint, query, maxWindowMillis, at)
         return {
           ...range,
           fetch: (startTime: number, endTime: number, page: number, limit: number) =>
@@ -172,7 +189,31 @@ export const make = Effect.gen(function*() {
           fingerprint: history.fingerprint
         } satisfies FullHistory.Options<A>
       })
+    // Many streams: the schedule's options and every query checked before any request (the range is
+    // resolved on the local clock; each stream's first walk reads to the server's now when it starts).
+    const followMany = <K>(
+      streams: Iterable<FollowScheduler.Query<K, StreamOptions>>,
+      options: FollowScheduler.FollowOptions = {}
+    ): Stream.Stream<FollowScheduler.Change<K, A>, BrokerError> =>
+      Stream.unwrap(Effect.gen(function*() {
+        yield* FollowSettings.settingsOf(history.endpoint.name, options)
+        const settlement = yield* FollowSettings.settlementOf(
+          history.endpoint.name,
+          options.settlement,
+          defaultSettlement
+        )
+        const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
+          optionsFor(query, HistoryKind.streamOptionNames, { ...clock, serverNow: clock.now }).pipe(
+            Effect.mapError(FollowSettings.ofStream(i)),
+            Effect.map((walk) => ({
+              stream,
+              options: { ...walk, follow: { interval: Duration.zero, settlement, now: clock.serverNow } }
+            }))
+          ))
+        return FollowScheduler.changes(followed, options)
+      }))
     return {
+      followMany,
       changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
         Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.changeOptionNames), FullHistory.changes)),
       records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
@@ -189,7 +230,9 @@ export const make = Effect.gen(function*() {
     transferChanges: transferHistories.changes,
     depositChanges: depositHistories.changes,
     transfers: transferHistories.records,
-    deposits: depositHistories.records
+    deposits: depositHistories.records,
+    followTransfers: transferHistories.followMany,
+    followDeposits: depositHistories.followMany
   })
 })
 

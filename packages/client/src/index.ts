@@ -97,6 +97,20 @@ export * as BrokerHttpClient from "./BrokerHttpClient.js"
  */
 export * as Checkpoint from "./Checkpoint.js"
 /**
+ * Many change streams followed on one budget: busy streams polled often, quiet ones backed off.
+ *
+ * @example
+ * ```ts
+ * import { FollowScheduler } from "@broker-history/client"
+ * import { Duration } from "effect"
+ *
+ * assert.strictEqual(Duration.toSeconds(FollowScheduler.defaults.minInterval), 1)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as FollowScheduler from "./FollowScheduler.js"
+/**
  * The full-history walk (windows, ordering, dedup, follow).
  *
  * @example

@@ -1,0 +1,134 @@
+/**
+ * When each of many followed streams is polled next: a value per stream (next due time, backoff
+ * level, deadline, whether a poll is in flight) and two events. `polled` records how a poll went: a
+ * poll that found records brings the next one to `minInterval`, a quiet one doubles the interval up
+ * to `maxInterval`. `pick` chooses the streams to poll now: among those due, the nearest deadline
+ * (last poll + `maxInterval`) first, then the earliest due, then the one picked longest ago (at first,
+ * the caller's order), at most as many
+ * as there are free slots. A stream whose deadline is nearest goes first, so when the budget is
+ * contended the quiet streams still come back within their longest interval, and the busy streams
+ * share what is left, the one polled longest ago first.
+ *
+ * A schedule is a value: `polled` and `pick` return a new one.
+ *
+ * @internal
+ */
+
+export interface Settings {
+  /** The interval after a poll that found records (ms). */
+  readonly minInterval: number
+  /** The longest interval (ms): a quiet stream backs off to it and never waits longer. */
+  readonly maxInterval: number
+  /** Polls in flight at most. */
+  readonly slots: number
+}
+
+export interface Entry {
+  /** When the next poll is wanted. */
+  readonly due: number
+  /** When the next poll must happen at the latest: the last poll + `maxInterval`. */
+  readonly deadline: number
+  /** Quiet polls since the last one that found records: the interval is `minInterval · 2^level`. */
+  readonly level: number
+  /** A poll is in flight. */
+  readonly polling: boolean
+  /** When it was last picked, counted in picks: breaks ties, so that streams alike take turns. */
+  readonly turn: number
+}
+
+export interface Schedule {
+  readonly settings: Settings
+  readonly entries: ReadonlyArray<Entry>
+  readonly inFlight: number
+  /** The turn of the next stream picked. */
+  readonly nextTurn: number
+}
+
+/** The interval after `level` quiet polls: `minInterval` doubled `level` times, at most `maxInterval`. */
+export const interval = (settings: Settings, level: number): number =>
+  Math.min(settings.maxInterval, settings.minInterval * 2 ** level)
+
+/** The level whose interval is `maxInterval`: a stream that never found records stays there. */
+export const quietLevel = (settings: Settings): number => {
+  let level = 0
+  while (interval(settings, level) < settings.maxInterval) level++
+  return level
+}
+
+/** `count` streams, all due at `now` (each is read once before anything is known of it). */
+export const make = (count: number, settings: Settings, now: number): Schedule => {
+  const level = quietLevel(settings)
+  const entries = Array.from({ length: count }, (_, i): Entry => ({
+    due: now,
+    deadline: now,
+    level,
+    polling: false,
+    turn: i - count
+  }))
+  return { settings, entries, inFlight: 0, nextTurn: 0 }
+}
+
+/**
+ * Stream `stream`'s poll ended at `now` having found `found` records: back to `minInterval` when it
+ * found any, else one level quieter.
+ */
+export const polled = (schedule: Schedule, stream: number, found: number, now: number): Schedule => {
+  const { settings } = schedule
+  const before = schedule.entries[stream]!
+  const level = found > 0 ? 0 : Math.min(before.level + 1, quietLevel(settings))
+  const entries = schedule.entries.slice()
+  entries[stream] = {
+    due: now + interval(settings, level),
+    deadline: now + settings.maxInterval,
+    level,
+    polling: false,
+    turn: before.turn
+  }
+  return { ...schedule, entries, inFlight: schedule.inFlight - (before.polling ? 1 : 0) }
+}
+
+/** `a` goes before `b`: nearest deadline, then earliest due, then the one picked longest ago. */
+const before = (entries: ReadonlyArray<Entry>, a: number, b: number): boolean => {
+  const x = entries[a]!
+  const y = entries[b]!
+  return x.deadline !== y.deadline ? x.deadline < y.deadline : x.due !== y.due ? x.due < y.due : x.turn < y.turn
+}
+
+/**
+ * The streams to poll at `now` (due, not in flight), in priority order, as many as free slots allow;
+ * they are marked in flight in the schedule returned.
+ */
+export const pick = (schedule: Schedule, now: number): readonly [Schedule, ReadonlyArray<number>] => {
+  const free = schedule.settings.slots - schedule.inFlight
+  if (free <= 0) return [schedule, []]
+  // The `free` best of the due streams, kept sorted: one pass over the streams, `free` is small.
+  const best: Array<number> = []
+  schedule.entries.forEach((entry, i) => {
+    if (entry.polling || entry.due > now) return
+    if (best.length === free && !before(schedule.entries, i, best[best.length - 1]!)) return
+    let at = best.length
+    while (at > 0 && before(schedule.entries, i, best[at - 1]!)) at--
+    best.splice(at, 0, i)
+    if (best.length > free) best.pop()
+  })
+  if (best.length === 0) return [schedule, []]
+  const entries = schedule.entries.slice()
+  best.forEach((i, n) => {
+    entries[i] = { ...entries[i]!, polling: true, turn: schedule.nextTurn + n }
+  })
+  return [{
+    settings: schedule.settings,
+    entries,
+    inFlight: schedule.inFlight + best.length,
+    nextTurn: schedule.nextTurn + best.length
+  }, best]
+}
+
+/** The earliest due time of a stream not in flight (undefined when every stream is in flight). */
+export const nextDue = (schedule: Schedule): number | undefined => {
+  let next: number | undefined
+  for (const entry of schedule.entries) {
+    if (!entry.polling && (next === undefined || entry.due < next)) next = entry.due
+  }
+  return next
+}
