@@ -85,4 +85,15 @@ describe("proxies", () => {
       expect(run.proxy).toEqual([])
     }
   }, 60_000)
+
+  it("demo reaches its own loopback service directly, whatever HTTP_PROXY says", async () => {
+    const before = forwarded.length
+    const result = await cli(["demo", "--transfers", "50", "--deposits", "50", "--concurrency", "1"], {
+      ...env,
+      HTTP_PROXY: proxyUrl
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain("came back exactly once")
+    expect(forwarded.length).toBe(before)
+  }, 60_000)
 })

@@ -5,7 +5,8 @@
  * @internal
  */
 import type { StreamOptions } from "@broker-history/client"
-import { BrokerConfig, BrokerHistory, BrokerHttpClient } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient, HttpProxy } from "@broker-history/client"
+import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { DepositRecord } from "@broker-history/domain"
 import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
 import * as Console from "effect/Console"
@@ -145,12 +146,13 @@ elapsed: transfers ${((transfersDone - started) / 1000).toFixed(1)} s, deposits 
   })
 
 // A user's client for the running service: the demo key, and a request budget equal to the
-// service's own limit (500 per 10 s), shared by every stream.
+// service's own limit (500 per 10 s), shared by every stream. The service is this process's own, on
+// loopback: reached directly, whatever proxy the environment names.
 const client = Layer.unwrapEffect(
   Effect.map(
     ReferenceServer.ReferenceServer,
     (server) =>
-      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
+      NodeTransport.layerProxy(HttpProxy.none).pipe(Layer.provide(BrokerConfig.layer({
         baseUrl: server.baseUrl,
         apiKey: Redacted.make(ApiKeys.demo.apiKey),
         secretKey: Redacted.make(ApiKeys.demo.secretKey),
