@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Migrations from "@broker-history/server/Migrations"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -18,13 +19,7 @@ const createTables = Effect.gen(function*() {
       client_tran_id TEXT NOT NULL,
       from_account TEXT NOT NULL,
       to_account TEXT NOT NULL,
-      asset TEXT NOT NULL,
-      amount TEXT NOT NULL,
-      from_account_type TEXT NOT NULL,
-      to_account_type TEXT NOT NULL,
-      from_symbol TEXT NOT NULL,
-      to_symbol TEXT NOT NULL,
-      status TEXT NOT NULL,
+      ${sql.literal(Migrations.transferDetailColumns)},
       timestamp BIGINT NOT NULL
     )`
   yield* sql`CREATE INDEX transfers_by_time ON transfers (timestamp)`

@@ -7,14 +7,10 @@
  * @since 0.1.0
  */
 import * as CommandLine from "@broker-history/server/CommandLine"
-import * as ValidationError from "@effect/cli/ValidationError"
+import * as ProgramExit from "@broker-history/server/ProgramExit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
 import * as Cli from "./Cli.js"
 import * as ExitCode from "./ExitCode.js"
 
@@ -25,21 +21,11 @@ const program = Cli.run(process.argv).pipe(
   Effect.provide(NodeContext.layer)
 )
 
-NodeRuntime.runMain(program, {
-  disableErrorReporting: true,
-  disablePrettyLogger: true,
-  teardown: (exit, onExit) => {
-    if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(ExitCode.codes.ok)
-    const failure = Cause.failureOption(exit.cause)
-    if (Option.isSome(failure)) {
-      const error = failure.value
-      if (error instanceof ExitCode.Failure) return onExit(error.code)
-      // @effect/cli has printed the parse error (or the help that was asked for).
-      if (ValidationError.isValidationError(error)) {
-        return onExit(ValidationError.isHelpRequested(error) ? ExitCode.codes.ok : ExitCode.codes.usage)
-      }
-    }
-    process.stderr.write(`broker-history: ${ExitCode.describe(Cause.squash(exit.cause)).message}\n`)
-    onExit(ExitCode.codes.other)
+ProgramExit.runMain(program, {
+  usage: ExitCode.codes.usage,
+  known: (error) => error instanceof ExitCode.Failure ? error.code : undefined,
+  unexpected: (defect) => {
+    process.stderr.write(`broker-history: ${ExitCode.describe(defect).message}\n`)
+    return ExitCode.codes.other
   }
 })

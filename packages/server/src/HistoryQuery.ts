@@ -88,11 +88,32 @@ export interface Read<F> {
   readonly matchesNothing: boolean
 }
 
+/**
+ * How one endpoint's parameters are read: the parameters as received, the time now (Unix ms) for the
+ * defaults, and the maximum windows; the store filter and page, or the error row to answer.
+ *
+ * @example
+ * ```ts
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * import type { Store } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const pageOf = (read: HistoryQuery.Reader<Store.DepositFilter>, query: string) =>
+ *   Either.map(read(RawQuery.parse(query), 1700000000000, HistoryQuery.defaultMaxWindow), (r) => r.page)
+ * assert.deepStrictEqual(pageOf(HistoryQuery.deposits, "page=3"), Either.right({ page: 3, limit: 20 }))
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Reader<F> = (
+  params: ReadonlyArray<RawQuery.Param>,
+  now: number,
+  maxWindow: MaxWindow
+) => Either.Either<Read<F>, ErrorBody.ErrorRow>
+
 const fieldsOf = (schema: { readonly from: { readonly fields: object } }): ReadonlyArray<string> =>
   Object.keys(schema.from.fields)
-
-const transferParameters = fieldsOf(TransferHistoryQuery.TransferHistoryQuery)
-const depositParameters = fieldsOf(DepositHistoryQuery.DepositHistoryQuery)
 
 /** Decoded, distinct, known parameters as a record, or the first 33333 among them. */
 const toRecord = (
@@ -122,6 +143,21 @@ const violation = (v: QueryViolation.QueryViolation): ErrorBody.ErrorRow =>
   v.kind === "missing"
     ? ErrorBody.Errors.mandatoryParameter(v.parameter)
     : ErrorBody.Errors.invalidParameter(QueryViolation.format(v))
+
+// An endpoint's reader: its parameters read by the query's own rules (the parameters of `schema`,
+// then `fromText`), then made into a store filter and page by `read`.
+const reader = <Q, F>(
+  schema: { readonly from: { readonly fields: object } },
+  fromText: (params: Readonly<Record<string, string>>) => Either.Either<Q, QueryViolation.QueryViolation>,
+  read: (query: Q, now: number, maxWindow: MaxWindow) => Either.Either<Read<F>, ErrorBody.ErrorRow>
+): Reader<F> => {
+  const known = fieldsOf(schema)
+  return (params, now, maxWindow) =>
+    Either.flatMap(
+      Either.flatMap(toRecord(params, known), (record) => Either.mapLeft(fromText(record), violation)),
+      (query) => read(query, now, maxWindow)
+    )
+}
 
 const windowRule = (
   startTime: number,
@@ -180,43 +216,41 @@ const windowRule = (
  * @since 0.1.0
  * @category decoding
  */
-export const transfers = (
-  params: ReadonlyArray<RawQuery.Param>,
-  now: number,
-  maxWindow: MaxWindow
-): Either.Either<Read<TransferFilter>, ErrorBody.ErrorRow> =>
-  Either.gen(function*() {
-    const record = yield* toRecord(params, transferParameters)
-    const q = yield* Either.mapLeft(TransferHistoryQuery.fromText(record), violation)
-    for (const name of ["fromAccountType", "toAccountType"] as const) {
-      if (!accountTypes.includes(q[name])) {
-        return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
+export const transfers: Reader<TransferFilter> = reader(
+  TransferHistoryQuery.TransferHistoryQuery,
+  TransferHistoryQuery.fromText,
+  (q, now, maxWindow) =>
+    Either.gen(function*() {
+      for (const name of ["fromAccountType", "toAccountType"] as const) {
+        if (!accountTypes.includes(q[name])) {
+          return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
+        }
       }
-    }
-    let startTime = q.startTime
-    let endTime = q.endTime
-    if (maxWindow.transfers !== undefined) {
-      endTime ??= now
-      startTime ??= Math.max(0, endTime - Duration.toMillis(Duration.decode(maxWindow.transfers)))
-    }
-    if (startTime !== undefined && endTime !== undefined) {
-      const broken = windowRule(startTime, endTime, maxWindow.transfers)
-      if (broken !== undefined) return yield* Either.left(broken)
-    }
-    return {
-      filter: {
-        fromAccount: q.fromAccount ?? null,
-        toAccount: q.toAccount ?? null,
-        fromAccountType: q.fromAccountType,
-        toAccountType: q.toAccountType,
-        clientTranId: q.clientTranId,
-        startTime,
-        endTime
-      },
-      page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.transferHistory.defaultLimit },
-      matchesNothing: false
-    }
-  })
+      let startTime = q.startTime
+      let endTime = q.endTime
+      if (maxWindow.transfers !== undefined) {
+        endTime ??= now
+        startTime ??= Math.max(0, endTime - Duration.toMillis(Duration.decode(maxWindow.transfers)))
+      }
+      if (startTime !== undefined && endTime !== undefined) {
+        const broken = windowRule(startTime, endTime, maxWindow.transfers)
+        if (broken !== undefined) return yield* Either.left(broken)
+      }
+      return {
+        filter: {
+          fromAccount: q.fromAccount ?? null,
+          toAccount: q.toAccount ?? null,
+          fromAccountType: q.fromAccountType,
+          toAccountType: q.toAccountType,
+          clientTranId: q.clientTranId,
+          startTime,
+          endTime
+        },
+        page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.transferHistory.defaultLimit },
+        matchesNothing: false
+      }
+    })
+)
 
 const statusCode = /^(0|[1-9][0-9]{0,8})$/
 
@@ -250,22 +284,20 @@ const statusCode = /^(0|[1-9][0-9]{0,8})$/
  * @since 0.1.0
  * @category decoding
  */
-export const deposits = (
-  params: ReadonlyArray<RawQuery.Param>,
-  now: number,
-  maxWindow: MaxWindow
-): Either.Either<Read<DepositFilter>, ErrorBody.ErrorRow> =>
-  Either.gen(function*() {
-    const record = yield* toRecord(params, depositParameters)
-    const q = yield* Either.mapLeft(DepositHistoryQuery.fromText(record), violation)
-    const endTime = q.endTime ?? now
-    const startTime = q.startTime ?? Math.max(0, now - Duration.toMillis(Endpoint.depositDefaultWindow))
-    const broken = windowRule(startTime, endTime, maxWindow.deposits)
-    if (broken !== undefined) return yield* Either.left(broken)
-    const status = q.status === undefined ? undefined : statusCode.test(q.status) ? Number(q.status) : NaN
-    return {
-      filter: { coin: q.coin, status: Number.isNaN(status) ? undefined : status, startTime, endTime },
-      page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.depositHistory.defaultLimit },
-      matchesNothing: Number.isNaN(status)
-    }
-  })
+export const deposits: Reader<DepositFilter> = reader(
+  DepositHistoryQuery.DepositHistoryQuery,
+  DepositHistoryQuery.fromText,
+  (q, now, maxWindow) =>
+    Either.gen(function*() {
+      const endTime = q.endTime ?? now
+      const startTime = q.startTime ?? Math.max(0, now - Duration.toMillis(Endpoint.depositDefaultWindow))
+      const broken = windowRule(startTime, endTime, maxWindow.deposits)
+      if (broken !== undefined) return yield* Either.left(broken)
+      const status = q.status === undefined ? undefined : statusCode.test(q.status) ? Number(q.status) : NaN
+      return {
+        filter: { coin: q.coin, status: Number.isNaN(status) ? undefined : status, startTime, endTime },
+        page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.depositHistory.defaultLimit },
+        matchesNothing: Number.isNaN(status)
+      }
+    })
+)

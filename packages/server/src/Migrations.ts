@@ -9,6 +9,32 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 
+/**
+ * The columns of a transfer's details, as SQL column definitions: the fields that the service's
+ * database and the command line's sync database (`@broker-history/cli`'s `SyncMigrations`) both keep
+ * as received, NOT NULL. Amounts are TEXT, exact as sent. Part of migrations already applied: it never
+ * changes (a new column is a new migration).
+ *
+ * @example
+ * ```ts
+ * import { Migrations } from "@broker-history/server"
+ *
+ * assert.ok(Migrations.transferDetailColumns.includes("amount TEXT NOT NULL"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const transferDetailColumns = [
+  "asset TEXT NOT NULL",
+  "amount TEXT NOT NULL",
+  "from_account_type TEXT NOT NULL",
+  "to_account_type TEXT NOT NULL",
+  "from_symbol TEXT NOT NULL",
+  "to_symbol TEXT NOT NULL",
+  "status TEXT NOT NULL"
+].join(", ")
+
 const createTables = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   // tran_id is the rowid: every index then ends with it implicitly, so "timestamp DESC, tran_id DESC"
@@ -19,13 +45,7 @@ const createTables = Effect.gen(function*() {
       client_tran_id TEXT,
       from_account TEXT,
       to_account TEXT,
-      asset TEXT NOT NULL,
-      amount TEXT NOT NULL,
-      from_account_type TEXT NOT NULL,
-      to_account_type TEXT NOT NULL,
-      from_symbol TEXT NOT NULL,
-      to_symbol TEXT NOT NULL,
-      status TEXT NOT NULL,
+      ${sql.literal(transferDetailColumns)},
       timestamp INTEGER NOT NULL
     )`
   // Every transfer query pins both accounts (omitted = master) and both account types.

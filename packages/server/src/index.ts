@@ -195,3 +195,18 @@ export * as WireFormat from "./WireFormat.js"
  * @since 0.1.0
  */
 export * as CommandLine from "./CommandLine.js"
+
+/**
+ * How a command-line program ends: the exit code of its outcome, and one line on stderr for a failure.
+ *
+ * @example
+ * ```ts
+ * import { ProgramExit } from "@broker-history/server"
+ * import { Exit } from "effect"
+ *
+ * assert.strictEqual(ProgramExit.exitCode(Exit.void, { usage: 2, known: () => undefined, unexpected: () => 1 }), 0)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as ProgramExit from "./ProgramExit.js"

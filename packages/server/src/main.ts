@@ -8,15 +8,11 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
-import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
 import * as CommandLine from "./CommandLine.js"
+import * as ProgramExit from "./ProgramExit.js"
 import * as ReferenceServer from "./ReferenceServer.js"
 
 const command = Command.make(
@@ -36,27 +32,16 @@ const program = Command.run(command, { name: "broker-history reference server", 
   Effect.provide(NodeContext.layer)
 )
 
-NodeRuntime.runMain(program, {
-  disableErrorReporting: true,
-  disablePrettyLogger: true,
-  teardown: (exit, onExit) => {
-    if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(0)
-    const failure = Cause.failureOption(exit.cause)
-    if (Option.isSome(failure)) {
-      const error = failure.value
-      // @effect/cli has written the usage error (or the help that was asked for).
-      if (ValidationError.isValidationError(error)) return onExit(ValidationError.isHelpRequested(error) ? 0 : 2)
-      // A start failure (port in use, database unreadable) is one line that says what to do: no stack
-      // trace, which would bury the reason.
-      if (error instanceof ReferenceServer.StartError) {
-        process.stderr.write(`${error.message}\n`)
-        return onExit(1)
-      }
-    }
-    const unexpected = Cause.squash(exit.cause)
-    process.stderr.write(
-      `unexpected failure: ${unexpected instanceof Error ? unexpected.message : String(unexpected)}\n`
-    )
-    onExit(1)
+ProgramExit.runMain(program, {
+  usage: 2,
+  known: (error) => {
+    if (!(error instanceof ReferenceServer.StartError)) return undefined
+    // A start failure (port in use, database unreadable) is one line that says what to do.
+    process.stderr.write(`${error.message}\n`)
+    return 1
+  },
+  unexpected: (defect) => {
+    process.stderr.write(`unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}\n`)
+    return 1
   }
 })
