@@ -1,6 +1,6 @@
 /**
  * Which HTTP proxy the Node transport sends requests through: the proxy environment variables
- * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, as curl reads them; the default), none, or one proxy URL.
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, which curl also reads; the default), none, or one proxy URL.
  * Pure values and checks; the undici dispatcher that applies them is `NodeTransport.makeDispatcher`.
  * A proxy URL may carry credentials, so it is held `Redacted` and never shown in an error.
  *
