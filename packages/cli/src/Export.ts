@@ -12,6 +12,7 @@ import { TransferRecord } from "@broker-history/domain"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Chunk from "effect/Chunk"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -305,6 +306,9 @@ export const range = (since: string | undefined, until: string | undefined, now:
   })
 
 interface CommonFlags {
+  readonly since: string | undefined
+  readonly until: string | undefined
+  readonly concurrency: number
   readonly format: Format
   readonly csvRaw: boolean
   readonly out: string | undefined
@@ -312,11 +316,19 @@ interface CommonFlags {
   readonly client: ClientOptions.Values
 }
 
+/** The stream options that every export passes: the range and how many windows are read ahead. */
+interface RangeQuery {
+  readonly since: number | undefined
+  readonly until: number | undefined
+  readonly concurrency: number
+}
+
 /**
- * Runs one export: the flags are read first (`records` fails with a usage error before anything is
- * opened or sent), then the records are written through the client, the output and the progress line.
+ * Runs one export: the flags are read first (the endpoint's `filters`, then the range; a usage error
+ * before anything is opened or sent), then the records of `open` are written through the client, the
+ * output and the progress line.
  */
-const runExport = <A extends object>(
+const runExport = <Q, A extends object>(
   flags: CommonFlags,
   what: {
     readonly label: string
@@ -324,10 +336,15 @@ const runExport = <A extends object>(
     readonly columns: ReadonlyArray<string>
     readonly time: (record: A) => number
   },
-  records: Effect.Effect<Stream.Stream<A, BrokerError.BrokerError, BrokerHistory.BrokerHistory>, ExitCode.UsageError>
+  filters: Effect.Effect<Q, ExitCode.UsageError>,
+  open: (
+    history: Context.Tag.Service<BrokerHistory.BrokerHistory>,
+    query: Q & RangeQuery
+  ) => Stream.Stream<A, BrokerError.BrokerError>
 ) =>
   Effect.gen(function*() {
-    const stream = yield* records
+    const query = { ...yield* filters, ...yield* range(flags.since, flags.until), concurrency: flags.concurrency }
+    const stream = Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) => open(history, query)))
     const csv: Csv.Mode = flags.csvRaw ? "raw" : "escapeFormulas"
     if (flags.csvRaw && flags.format !== "csv") {
       return yield* Effect.fail(usage("--csv-raw applies to --format csv only"))
@@ -424,23 +441,22 @@ export const transfersCommand = Command.make("transfers", {
 }, (flags) =>
   runExport(
     flags,
-    { label: "transfers", endpoint: "transferHistory", columns: transferColumns, time: (t) => t.timestamp },
+    {
+      label: "transfers",
+      endpoint: "transferHistory",
+      columns: transferColumns,
+      time: (t: TransferRecordNs.TransferRecord) => t.timestamp
+    },
     Effect.gen(function*() {
-      const fromAccountType = yield* flag(Choices.accountType("--from-account-type", flags.fromAccountType))
-      const toAccountType = yield* flag(Choices.accountType("--to-account-type", flags.toAccountType))
-      const { since, until } = yield* range(flags.since, flags.until)
-      return Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) =>
-        history.transfers({
-          fromAccountType,
-          toAccountType,
-          fromAccount: flags.fromAccount,
-          toAccount: flags.toAccount,
-          clientTranId: flags.clientTranId,
-          since,
-          until,
-          concurrency: flags.concurrency
-        })))
-    })
+      return {
+        fromAccountType: yield* flag(Choices.accountType("--from-account-type", flags.fromAccountType)),
+        toAccountType: yield* flag(Choices.accountType("--to-account-type", flags.toAccountType)),
+        fromAccount: flags.fromAccount,
+        toAccount: flags.toAccount,
+        clientTranId: flags.clientTranId
+      }
+    }),
+    (history, query) => history.transfers(query)
   )).pipe(Command.withDescription(
     "Stream the full transfer history of one account pair and one account-type pair, oldest first, each record once. " +
       "An omitted --from-account/--to-account is the master account. " + ClientOptions.variablesHelp
@@ -477,15 +493,17 @@ export const depositsCommand = Command.make("deposits", {
 }, (flags) =>
   runExport(
     flags,
-    { label: "deposits", endpoint: "depositHistory", columns: depositColumns, time: (d) => d.insertTime },
-    Effect.gen(function*() {
-      const status = flags.status === undefined
-        ? undefined
-        : yield* flag(Choices.depositStatus("--status", flags.status))
-      const { since, until } = yield* range(flags.since, flags.until)
-      return Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) =>
-        history.deposits({ coin: flags.coin, status, since, until, concurrency: flags.concurrency })))
-    })
+    {
+      label: "deposits",
+      endpoint: "depositHistory",
+      columns: depositColumns,
+      time: (d: DepositRecordNs.DepositRecord) => d.insertTime
+    },
+    Effect.map(
+      flags.status === undefined ? Effect.succeed(undefined) : flag(Choices.depositStatus("--status", flags.status)),
+      (status) => ({ coin: flags.coin, status })
+    ),
+    (history, query) => history.deposits(query)
   )).pipe(Command.withDescription(
     "Stream the full deposit history, oldest first, each deposit once. " + ClientOptions.variablesHelp
   ))
