@@ -47,50 +47,43 @@ const layout = fc.constantFrom<(v: unknown) => string>(
 )
 
 describe("JsonBody", () => {
-  it("parses exactly as JSON.parse of the whole text, whatever the part size, and leaves the bytes as they were", () => {
-    fc.assert(
-      fc.property(
-        fc.array(element, { maxLength: 40 }),
-        layout,
-        fc.integer({ min: 1, max: 300 }),
-        fc.boolean(),
-        (elements, show, maxPart, markBom) => {
-          const text = show(elements)
-          const bytes = markBom ? withBom(encode(text)) : encode(text)
-          const before = Buffer.from(bytes)
-          expect(JsonBody.parseInParts(bytes, maxPart)).toStrictEqual(JSON.parse(decode(bytes)))
-          expect(Buffer.from(bytes).equals(before)).toBe(true)
-        }
-      ),
-      { numRuns: 1500 }
-    )
-  })
+  it.prop(
+    "parses exactly as JSON.parse of the whole text, whatever the part size, and leaves the bytes as they were",
+    [fc.array(element, { maxLength: 40 }), layout, fc.integer({ min: 1, max: 300 }), fc.boolean()],
+    ([elements, show, maxPart, markBom]) => {
+      const text = show(elements)
+      const bytes = markBom ? withBom(encode(text)) : encode(text)
+      const before = Buffer.from(bytes)
+      expect(JsonBody.parseInParts(bytes, maxPart)).toStrictEqual(JSON.parse(decode(bytes)))
+      expect(Buffer.from(bytes).equals(before)).toBe(true)
+    },
+    { fastCheck: { numRuns: 1500 } }
+  )
 
-  it("fails (or succeeds) on damaged JSON exactly as JSON.parse of the whole text", () => {
-    fc.assert(
-      fc.property(
-        fc.array(element, { minLength: 1, maxLength: 30 }),
-        fc.integer({ min: 1, max: 200 }),
-        fc.nat(),
-        fc.constantFrom("cut", "insert", "replace"),
-        fc.constantFrom("}", "{", "]", "[", ",", "\"", "x", "},{"),
-        (elements, maxPart, at, damage, piece) => {
-          const valid = JSON.stringify(elements)
-          const i = at % valid.length
-          const text = damage === "cut"
-            ? valid.slice(0, i)
-            : damage === "insert"
-            ? valid.slice(0, i) + piece + valid.slice(i)
-            : valid.slice(0, i) + piece + valid.slice(i + 1)
-          const bytes = encode(text)
-          expect(outcome(() => JsonBody.parseInParts(bytes, maxPart))).toStrictEqual(
-            outcome(() => JSON.parse(decode(bytes)))
-          )
-        }
-      ),
-      { numRuns: 1500 }
-    )
-  })
+  it.prop(
+    "fails (or succeeds) on damaged JSON exactly as JSON.parse of the whole text",
+    [
+      fc.array(element, { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 1, max: 200 }),
+      fc.nat(),
+      fc.constantFrom("cut", "insert", "replace"),
+      fc.constantFrom("}", "{", "]", "[", ",", "\"", "x", "},{")
+    ],
+    ([elements, maxPart, at, damage, piece]) => {
+      const valid = JSON.stringify(elements)
+      const i = at % valid.length
+      const text = damage === "cut"
+        ? valid.slice(0, i)
+        : damage === "insert"
+        ? valid.slice(0, i) + piece + valid.slice(i)
+        : valid.slice(0, i) + piece + valid.slice(i + 1)
+      const bytes = encode(text)
+      expect(outcome(() => JsonBody.parseInParts(bytes, maxPart))).toStrictEqual(
+        outcome(() => JSON.parse(decode(bytes)))
+      )
+    },
+    { fastCheck: { numRuns: 1500 } }
+  )
 
   const page = (clientTranId: (i: number) => string | null) =>
     Array.from({ length: 2_000 }, (_, i) => ({

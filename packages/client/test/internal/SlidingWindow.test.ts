@@ -1,3 +1,4 @@
+import * as Prng from "@broker-history/server/Prng"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect } from "effect"
 import * as SlidingWindow from "../../src/internal/SlidingWindow.js"
@@ -50,8 +51,8 @@ describe("SlidingWindow", () => {
       const times = yield* withClock((i) => i === 0 ? 300 : 0, 1, 1000, 4)
       expect(times).toEqual([0, 1300, 2300, 3300])
       // Random lateness: still never more than `limit` starts in any interval.
-      let seed = 7
-      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 200
+      const next = Prng.mulberry32(7)
+      const random = () => Prng.int(next, 0, 199)
       for (const limit of [1, 2, 3, 5]) {
         const starts = yield* withClock(random, limit, 1000, 40)
         expect(maxInAnyWindow(starts, 1000)).toBeLessThanOrEqual(limit)

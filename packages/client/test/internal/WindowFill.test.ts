@@ -1,3 +1,4 @@
+import * as Prng from "@broker-history/server/Prng"
 import { describe, expect, it } from "@effect/vitest"
 import * as WindowFill from "../../src/internal/WindowFill.js"
 
@@ -28,11 +29,9 @@ const erfc = (x: number): number => {
 
 // A deterministic Poisson sampler (Knuth for small means, normal approximation above).
 const poisson = (seed: number) => {
-  let s = seed
-  const uniform = () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31
-    return (s + 0.5) / 2 ** 31
-  }
+  const next = Prng.mulberry32(seed)
+  // In (0, 1]: its logarithm is finite.
+  const uniform = () => 1 - next()
   return (mean: number) => {
     const z = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
     return Math.max(0, Math.round(mean + z * Math.sqrt(mean)))
