@@ -29,6 +29,66 @@ import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQu
 import { defaultSettlement } from "./StreamOptions.js"
 
 /**
+ * A full-history stream of one endpoint (`BrokerHistory.transfers`, `BrokerHistory.deposits`): its
+ * records of the range asked for, every one once, ascending by time.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client"
+ * import type { TransferRecord } from "@broker-history/domain"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Records<StreamOptions.TransferStreamQuery, TransferRecord.TransferRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Records<Q, A> = (query: Q) => Stream.Stream<A, BrokerError>
+
+/**
+ * A full-history stream of changes of one endpoint (`BrokerHistory.transferChanges`,
+ * `BrokerHistory.depositChanges`): each record with its kind and the checkpoint to resume after it.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client"
+ * import type { DepositRecord } from "@broker-history/domain"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Changes<StreamOptions.DepositStreamQuery, DepositRecord.DepositRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Changes<Q, A> = (query: Q & ChangeOptions) => Stream.Stream<Checkpoint.Change<A>, BrokerError>
+
+/**
+ * Many change streams of one endpoint followed together (`BrokerHistory.followTransfers`,
+ * `BrokerHistory.followDeposits`): one merged stream, each change tagged with its stream's id `K`.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client"
+ * import type { TransferRecord } from "@broker-history/domain"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Follow<StreamOptions.TransferStreamQuery, TransferRecord.TransferRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Follow<Q, A> = <K>(
+  streams: Iterable<FollowScheduler.Query<K, Q>>,
+  options?: FollowScheduler.FollowOptions
+) => Stream.Stream<FollowScheduler.Change<K, A>, BrokerError>
+
+/**
  * The broker history service:
  *
  * - `transferHistory` / `depositHistory`: one request with exactly the parameters given, validated
@@ -76,38 +136,24 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
    * The complete transfer history of the range as a lazy stream: every record once, ascending by
    * time (ties by id), in bounded memory. It ends at `until`; `transferChanges` can follow.
    */
-  readonly transfers: (
-    query: TransferStreamQuery
-  ) => Stream.Stream<TransferRecord.TransferRecord, BrokerError>
+  readonly transfers: Records<TransferStreamQuery, TransferRecord.TransferRecord>
   /**
    * As `transfers`, each record with `kind` and the checkpoint to resume after it; with `follow`
    * it never ends and also emits updates of records already seen.
    */
-  readonly transferChanges: (
-    query: TransferStreamQuery & ChangeOptions
-  ) => Stream.Stream<Checkpoint.Change<TransferRecord.TransferRecord>, BrokerError>
+  readonly transferChanges: Changes<TransferStreamQuery, TransferRecord.TransferRecord>
   /** The complete deposit history of the range as a lazy stream (see `transfers`). */
-  readonly deposits: (
-    query: DepositStreamQuery
-  ) => Stream.Stream<DepositRecord.DepositRecord, BrokerError>
+  readonly deposits: Records<DepositStreamQuery, DepositRecord.DepositRecord>
   /** As `deposits`, each record with `kind` and the checkpoint to resume after it (see `transferChanges`). */
-  readonly depositChanges: (
-    query: DepositStreamQuery & ChangeOptions
-  ) => Stream.Stream<Checkpoint.Change<DepositRecord.DepositRecord>, BrokerError>
+  readonly depositChanges: Changes<DepositStreamQuery, DepositRecord.DepositRecord>
   /**
    * Follows many transfer streams on the layer's one budget (`FollowScheduler`): one merged stream
    * of changes, each tagged with its stream's id and that stream's checkpoint; busy streams are
    * polled more often than quiet ones, none waits longer than `maxInterval`. Never ends.
    */
-  readonly followTransfers: <K>(
-    streams: Iterable<FollowScheduler.Query<K, TransferStreamQuery>>,
-    options?: FollowScheduler.FollowOptions
-  ) => Stream.Stream<FollowScheduler.Change<K, TransferRecord.TransferRecord>, BrokerError>
+  readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
   /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */
-  readonly followDeposits: <K>(
-    streams: Iterable<FollowScheduler.Query<K, DepositStreamQuery>>,
-    options?: FollowScheduler.FollowOptions
-  ) => Stream.Stream<FollowScheduler.Change<K, DepositRecord.DepositRecord>, BrokerError>
+  readonly followDeposits: Follow<DepositStreamQuery, DepositRecord.DepositRecord>
 }>() {}
 
 /**
