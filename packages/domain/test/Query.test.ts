@@ -7,7 +7,7 @@ const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" }
 const violation = (e: Either.Either<unknown, QueryViolation.QueryViolation>) => Either.isLeft(e) ? e.left : undefined
 
 describe("TransferHistoryQuery", () => {
-  it("accepts a complete valid query and sends parameters in SPEC order", () => {
+  it("accepts a complete valid query and sends parameters in the documented order", () => {
     const q = {
       ...base,
       clientTranId: "a".repeat(16) + "B1".repeat(8),
@@ -19,16 +19,17 @@ describe("TransferHistoryQuery", () => {
       limit: 500
     }
     expect(Either.isRight(TransferHistoryQuery.validate(q))).toBe(true)
-    expect(TransferHistoryQuery.toParams(q).map(([k]) => k)).toEqual([
-      "clientTranId",
-      "fromAccount",
-      "toAccount",
-      "fromAccountType",
-      "toAccountType",
-      "startTime",
-      "endTime",
-      "page",
-      "limit"
+    // The exchange's documented order, each value as text.
+    expect(TransferHistoryQuery.toParams(q)).toEqual([
+      ["clientTranId", q.clientTranId],
+      ["fromAccount", "sub1"],
+      ["toAccount", "sub2"],
+      ["fromAccountType", "SPOT"],
+      ["toAccountType", "FUTURES"],
+      ["startTime", "1"],
+      ["endTime", "2"],
+      ["page", "3"],
+      ["limit", "500"]
     ])
   })
 
