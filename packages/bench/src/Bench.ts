@@ -17,7 +17,7 @@ import * as Throughput from "./Throughput.js"
  *
  * @example
  * import { Bench } from "@broker-history/bench"
- * Bench.full.throughput.pages // 2000
+ * Bench.full.throughput.rounds // 7
  */
 export interface Sizes {
   readonly throughput: Throughput.Options
@@ -28,7 +28,7 @@ export interface Sizes {
 
 /** What `pnpm bench` runs. */
 export const full: Sizes = {
-  throughput: { pages: 2000, rounds: 7, warmupPages: 300 },
+  throughput: { datasets: [{ kind: "short", pages: 2000 }, { kind: "long", pages: 400 }], rounds: 7, warmupPages: 200 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
   saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
   soak: { ...Soak.ciOptions, seeds: 100 }
@@ -36,7 +36,7 @@ export const full: Sizes = {
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
 export const smoke: Sizes = {
-  throughput: { pages: 20, rounds: 1, warmupPages: 5 },
+  throughput: { datasets: [{ kind: "short", pages: 4 }, { kind: "long", pages: 2 }], rounds: 1, warmupPages: 1 },
   memory: { records: 20_000, checkpoint: 10_000, rounds: 1 },
   saturation: { rate: 50, latencyMillis: 20, records: 1_000, limit: 100, concurrency: 4, marginMillis: 25 },
   soak: { ...Soak.ciOptions, seeds: 2, concurrency: 2 }
@@ -131,17 +131,19 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
  */
 export const table = (results: Results): string => {
   const rows: Array<[string, string, string]> = []
-  const t = results.throughput
-  if (t !== undefined) {
+  for (const t of results.throughput?.tables ?? []) {
     const requests = (s: Throughput.Summary) =>
-      s.requestsPerRound === t.options.pages ? "" : `, ${s.requestsPerRound} requests`
+      s.requestsPerRound === t.shape.pages ? "" : `, ${s.requestsPerRound} requests`
+    const dataset = `${t.shape.kind ?? "short"} records, ${Measure.fixed(t.pageBytes / 1000, 0)} KB/page`
     for (const s of t.summaries) {
       rows.push([
-        `throughput: ${s.label}`,
+        `throughput (${dataset}): ${s.label}`,
         `${Measure.fixed(s.pagesPerSecond, 0)} pages/s, ${Measure.fixed(s.recordsPerSecond / 1000, 0)}k records/s, ${
           Measure.fixed(s.cpuSecondsPerMillionRecords, 2)
         } CPU s/M records${requests(s)}`,
-        `${Measure.fixed(s.ratioRecordsPerSecond, 2)}x speed, ${Measure.fixed(s.ratioCpu, 2)}x CPU`
+        `${Measure.fixed(s.ratioRecordsPerSecond, 2)}x speed (rounds ${
+          s.ratioRecordsPerSecondRange.map((r) => Measure.fixed(r, 2)).join("–")
+        }), ${Measure.fixed(s.ratioCpu, 2)}x CPU`
       ])
     }
   }

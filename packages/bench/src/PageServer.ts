@@ -3,8 +3,10 @@
  * separate process, that answers the transfer-history endpoint from a precomputed dataset and
  * verifies nothing, so that what is measured is the client.
  *
- * The dataset holds `pages × 500` realistic transfer records, one every `spacing` ms from `start`.
- * Its JSON is built once, newest first (the reference service's order), into one buffer: any
+ * The dataset holds `pages × 500` realistic transfer records, one every `spacing` ms from `start`,
+ * of one of two kinds: short ASCII records (about 300 bytes of JSON) or long ones with non-ASCII text
+ * (a memo of CJK, accented Latin, Cyrillic and emoji over 200 characters in `clientTranId`, long
+ * sub-account addresses; about 1 KB). Its JSON is built once, newest first (the reference service's order), into one buffer: any
  * window's page is then a contiguous byte range of it, sent between `[` and `]` without copying.
  * `startTime`/`endTime`/`page`/`limit` are answered like the reference service (inclusive window,
  * newest first, offset pages); every other parameter is ignored.
@@ -23,16 +25,37 @@ import { fileURLToPath } from "node:url"
 export const pageSize = 500
 
 /**
- * The shape of the dataset: `pages × pageSize` records, the first at `start`, one every `spacing` ms.
+ * The kinds of record the page server can serve: `short` (ASCII, about 300 bytes of JSON) or `long`
+ * (non-ASCII memo and addresses, about 1 KB).
+ *
+ * @example
+ * import { PageServer } from "@broker-history/bench"
+ * PageServer.kinds // ["short", "long"]
+ */
+export const kinds = ["short", "long"] as const
+
+/**
+ * A kind of record.
  *
  * @example
  * import type { PageServer } from "@broker-history/bench"
- * const shape: PageServer.Shape = { pages: 2000, start: Date.UTC(2025, 0, 1), spacing: 1000 }
+ * const kind: PageServer.Kind = "long"
+ */
+export type Kind = typeof kinds[number]
+
+/**
+ * The shape of the dataset: `pages × pageSize` records of `kind` (default `short`), the first at
+ * `start`, one every `spacing` ms.
+ *
+ * @example
+ * import type { PageServer } from "@broker-history/bench"
+ * const shape: PageServer.Shape = { pages: 2000, start: Date.UTC(2025, 0, 1), spacing: 1000, kind: "long" }
  */
 export interface Shape {
   readonly pages: number
   readonly start: number
   readonly spacing: number
+  readonly kind?: Kind | undefined
 }
 
 /** The default shape: 2,000 pages (1,000,000 records), one record a second from 2025-01-01. */
@@ -46,14 +69,70 @@ const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 /** Deterministic 32-character client id for record `i` (the reference service's seeded generator). */
 const clientId = (i: number): string => Prng.text(Prng.mulberry32(i + 1), base36, 32)
 
+// Pieces of the long records' text: CJK, kana, Hangul, accented Latin, Cyrillic, emoji (some outside
+// the Basic Multilingual Plane, so surrogate pairs in JavaScript strings and 4 bytes in UTF-8).
+const memoWords = [
+  "转账",
+  "工资",
+  "返佣",
+  "月结",
+  "手续费",
+  "東京",
+  "ソウル",
+  "서울",
+  "정산",
+  "café",
+  "Überweisung",
+  "résumé",
+  "перевод",
+  "заметка",
+  "ñandú",
+  "façade",
+  "💸",
+  "🚀",
+  "✅",
+  "🧾",
+  "€",
+  "—",
+  "·",
+  " ",
+  " ",
+  " "
+] as const
+const accountWords = ["子账户", "运营", "做市", "trésorerie", "финансы", "チーム", "팀", "🏦", "α", "β"] as const
+
+/** Pieces from `words` (seeded by `seed`) until the text is at least `length` characters long. */
+const longText = (seed: number, words: ReadonlyArray<string>, length: number): string => {
+  const next = Prng.mulberry32(seed)
+  let out = ""
+  while (out.length < length) out += Prng.pick(next, words)
+  return out
+}
+
+const longMaster = "主账户-master-🏦-opérations-de-trésorerie-ＢＲＯＫＥＲ@经纪商.example.com"
+
 /**
- * Record `i` of the dataset as the service sends it (realistic field sizes, about 300 bytes of JSON).
+ * Record `i` of the dataset as the service sends it: realistic field sizes, about 300 bytes of ASCII
+ * JSON; for `kind: "long"` a memo of over 200 non-ASCII characters in `clientTranId` and long
+ * non-ASCII addresses in `fromAccount`/`toAccount` (seeded by `i`, about 1 KB).
  *
  * @example
  * import { PageServer } from "@broker-history/bench"
  * PageServer.record(PageServer.defaultShape, 0).tranId // "11945860693"
  */
 export const record = (shape: Shape, i: number) => {
+  const short = shortRecord(shape, i)
+  if (shape.kind !== "long") return short
+  const sub = `${longText(2 * i + 1, accountWords, 40)}-${(i * 7) % 97}@子账户.经纪商.example.com`
+  return {
+    ...short,
+    clientTranId: longText(2 * i + 2, memoWords, 220),
+    fromAccount: i % 3 !== 0 ? longMaster : sub,
+    toAccount: i % 3 !== 0 ? sub : longMaster
+  }
+}
+
+const shortRecord = (shape: Shape, i: number) => {
   const sub = `sub-account-${(i * 7) % 97}@broker.example.com`
   const outward = i % 3 !== 0
   const whole = (i * 7919) % 100_000
@@ -92,24 +171,25 @@ export interface Dataset {
   readonly end: Float64Array
 }
 
-/** Builds the dataset; only ASCII is generated, so character offsets are byte offsets. */
+/** Builds the dataset (UTF-8; offsets are byte offsets). */
 export const makeDataset = (shape: Shape): Dataset => {
   const count = shape.pages * pageSize
   const begin = new Float64Array(count)
   const end = new Float64Array(count)
   // Written straight into one buffer: a million records would come close to V8's string limit.
-  let bytes = Buffer.allocUnsafe(Math.max(1024, count * 320))
+  let bytes = Buffer.allocUnsafe(Math.max(1024, count * (shape.kind === "long" ? 1100 : 320)))
   let offset = 0
   for (let i = count - 1; i >= 0; i--) {
     const json = JSON.stringify(record(shape, i))
-    if (offset + json.length + 1 > bytes.length) {
+    const length = Buffer.byteLength(json, "utf8")
+    if (offset + length + 1 > bytes.length) {
       const bigger = Buffer.allocUnsafe(bytes.length * 2)
       bytes.copy(bigger, 0, 0, offset)
       bytes = bigger
     }
     if (i !== count - 1) offset += bytes.write(",", offset, "latin1")
     begin[i] = offset
-    offset += bytes.write(json, offset, "latin1")
+    offset += bytes.write(json, offset, "utf8")
     end[i] = offset
   }
   return { shape, count, bytes: bytes.subarray(0, offset), begin, end }
@@ -292,7 +372,8 @@ export const spawn = (shape: Shape, startTimeoutMillis = 60_000): Promise<Runnin
         Path.join(packageDir, "src", "PageServerMain.ts"),
         String(shape.pages),
         String(shape.start),
-        String(shape.spacing)
+        String(shape.spacing),
+        shape.kind ?? "short"
       ],
       { cwd: packageDir, stdio: ["pipe", "pipe", "inherit"] }
     )

@@ -1,91 +1,98 @@
 /**
- * Client overhead: the same pages of the page server read, in one run and alternating, by a raw
- * `undici.request` loop (the physical limit of this machine for this work), a raw `fetch` loop,
- * ccxt's MEXC client, `BrokerHistory.transferHistory` page calls and the `BrokerHistory.transfers`
- * stream. Each round runs every contender once (the starting contender rotates); the figures are
- * medians over rounds, and ratios are taken to the raw undici loop of the same round.
+ * Client overhead: the same pages of the page server read by a raw `undici.request` loop (the
+ * physical limit of this machine for this work), a raw `fetch` loop, ccxt's MEXC client,
+ * `BrokerHistory.transferHistory` page calls and the `BrokerHistory.transfers` stream.
+ *
+ * Every contender runs in a fresh Node process of its own (`ContenderMain.ts`), one per round and
+ * contender, against one page server process per dataset: it warms up, collects garbage, then reads
+ * every page of the dataset while its own wall and CPU time are taken. Within a round the contenders
+ * run one after the other, the first rotating from round to round; the figures are medians over
+ * rounds, and ratios are taken to the raw undici loop of the same round. Each dataset (short ASCII
+ * records, long non-ASCII records) gets its own table.
  *
  * @since 0.1.0
  */
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
-import * as NodeSignature from "@broker-history/domain/NodeSignature"
-import { ApiKeys } from "@broker-history/server"
-import ccxt from "ccxt"
-import type * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
-import * as Undici from "undici"
+import * as ChildProcess from "node:child_process"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Contender from "./Contender.js"
 import * as Measure from "./Measure.js"
 import * as PageServer from "./PageServer.js"
+
+/**
+ * One dataset measured: its kind of record and its pages of 500 records.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const long: Throughput.Dataset = { kind: "long", pages: 400 }
+ */
+export interface Dataset {
+  readonly kind: PageServer.Kind
+  readonly pages: number
+}
 
 /**
  * What a throughput run reads and how often.
  *
  * @example
  * import type { Throughput } from "@broker-history/bench"
- * const smoke: Throughput.Options = { pages: 20, rounds: 1, warmupPages: 5 }
+ * const smoke: Throughput.Options = { datasets: [{ kind: "short", pages: 4 }], rounds: 1, warmupPages: 2 }
  */
 export interface Options {
-  /** Pages of 500 records each contender reads per round (the issue asks for ≥ 2,000). */
-  readonly pages: number
+  /** One table each; every contender reads every page of a dataset once per round. */
+  readonly datasets: ReadonlyArray<Dataset>
   readonly rounds: number
-  /** Pages each contender reads once before the measured rounds (JIT warm-up). */
+  /** Pages each contender process reads before it is measured (JIT warm-up). */
   readonly warmupPages: number
-  /**
-   * A round reads the pages in blocks of this many (default 500), every contender one block in turn
-   * (the first rotating), so that all contenders read through the same stretch of time and a slow
-   * spell of the machine falls on all of them, not on one.
-   */
-  readonly blockPages?: number | undefined
-  /** Spacing of the dataset's records (ms). */
+  /** Spacing of the datasets' records (ms). */
   readonly spacing?: number | undefined
   /** Only these contenders (default all). */
-  readonly only?: ReadonlyArray<Name> | undefined
+  readonly only?: ReadonlyArray<Contender.Name> | undefined
+  /** When set, every contender process writes a CPU profile (`node --cpu-prof`) into this directory. */
+  readonly profileDir?: string | undefined
 }
 
 /**
- * The contenders, in the issue's order.
- *
- * @example
- * import { Throughput } from "@broker-history/bench"
- * Throughput.names[0] // "undici"
- */
-export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
-
-/**
- * A contender's name.
+ * What a contender process is told to do (its command-line argument, as JSON).
  *
  * @example
  * import type { Throughput } from "@broker-history/bench"
- * const n: Throughput.Name = "stream"
+ * const job: Throughput.Job = {
+ *   name: "undici", baseUrl: "http://127.0.0.1:1", shape: { pages: 4, start: 0, spacing: 1000 }, warmupPages: 2
+ * }
  */
-export type Name = typeof names[number]
-
-/** What each contender is, for the table. */
-export const labels: Record<Name, string> = {
-  undici: "raw undici.request + node:crypto + JSON.parse",
-  fetch: "raw fetch + node:crypto + JSON.parse",
-  ccxt: "ccxt mexc brokerPrivateGetSubAccountUniversalTransfer",
-  pageCalls: "BrokerHistory.transferHistory page calls",
-  stream: "BrokerHistory.transfers stream"
+export interface Job {
+  readonly name: Contender.Name
+  readonly baseUrl: string
+  readonly shape: PageServer.Shape
+  readonly warmupPages: number
 }
 
 /**
- * One contender's reading of the dataset in one round.
+ * What a contender process says: `ready` after its warm-up, then `done` (or `failed`). The harness
+ * answers `ready` with any message to start the measured reading.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const done: Throughput.Message = { type: "done", records: 500, wallMillis: 2, cpuMillis: 2 }
+ */
+export type Message =
+  | { readonly type: "ready" }
+  | { readonly type: "done"; readonly records: number; readonly wallMillis: number; readonly cpuMillis: number }
+  | { readonly type: "failed"; readonly message: string }
+
+/**
+ * One contender's reading of a dataset in one round, in its own process.
  *
  * @example
  * import type { Throughput } from "@broker-history/bench"
  * const perPage = (s: Throughput.Sample) => s.wallMillis / s.pages
  */
 export interface Sample {
-  readonly name: Name
+  readonly name: Contender.Name
   readonly round: number
+  /** Position in the round (0: first). */
+  readonly order: number
   readonly pages: number
   readonly records: number
   /** Requests the page server received for this reading. */
@@ -93,6 +100,7 @@ export interface Sample {
   /** Requests that carried an API key header and a signature. */
   readonly signed: number
   readonly wallMillis: number
+  /** CPU time (user + system) of the contender's process during the reading. */
   readonly cpuMillis: number
 }
 
@@ -104,7 +112,7 @@ export interface Sample {
  * const ok = (s: Throughput.Summary) => s.ratioRecordsPerSecond >= 0.9
  */
 export interface Summary {
-  readonly name: Name
+  readonly name: Contender.Name
   readonly label: string
   readonly pagesPerSecond: number
   readonly recordsPerSecond: number
@@ -112,160 +120,37 @@ export interface Summary {
   readonly requestsPerRound: number
   readonly ratioPagesPerSecond: number
   readonly ratioRecordsPerSecond: number
+  /** Lowest and highest per-round ratio of records/s. */
+  readonly ratioRecordsPerSecondRange: readonly [number, number]
   /** CPU per record relative to raw undici (> 1: costs more CPU). */
   readonly ratioCpu: number
 }
 
 /**
- * The full result: raw samples and per-contender summaries.
+ * The figures of one dataset: raw samples and per-contender summaries.
  *
  * @example
  * import type { Throughput } from "@broker-history/bench"
- * const names = (r: Throughput.Result) => r.summaries.map((s) => s.name)
+ * const names = (t: Throughput.Table) => t.summaries.map((s) => s.name)
  */
-export interface Result {
-  readonly options: Options
+export interface Table {
   readonly shape: PageServer.Shape
+  /** Size of one full page's body. */
+  readonly pageBytes: number
   readonly samples: ReadonlyArray<Sample>
   readonly summaries: ReadonlyArray<Summary>
 }
 
-const key = ApiKeys.demo
-const filters = "fromAccountType=SPOT&toAccountType=FUTURES"
-
-/** The query the raw loops send for dataset page `k`: the same parameters, in the same order, as the client. */
-const rawQuery = (shape: PageServer.Shape, k: number): string => {
-  const [startTime, endTime] = PageServer.pageWindow(shape, k)
-  const query =
-    `${filters}&startTime=${startTime}&endTime=${endTime}&page=1&limit=${PageServer.pageSize}&timestamp=${Date.now()}`
-  return `${query}&signature=${NodeSignature.hmacSha256Hex(key.secretKey, query)}`
-}
-
-const rawHeaders = { "X-MEXC-APIKEY": key.apiKey, "content-type": "application/json", accept: "application/json" }
-
-/** Reads dataset pages `[from, to)` and returns the records read; one per contender. */
-type Reader = (from: number, to: number) => Promise<number>
-
-const makeReaders = async (
-  server: PageServer.Running
-): Promise<{ readers: Record<Name, Reader>; close: () => Promise<void> }> => {
-  const shape = server.shape
-  const url = server.baseUrl + PageServer.transferPath + "?"
-  const dispatcher = new Undici.Agent({ keepAliveTimeout: 60_000 })
-  /** Dataset page `k` as the query ccxt and the page calls send. */
-  const pageQuery = (k: number) => {
-    const [startTime, endTime] = PageServer.pageWindow(shape, k)
-    return {
-      fromAccountType: "SPOT",
-      toAccountType: "FUTURES",
-      startTime,
-      endTime,
-      page: 1,
-      limit: PageServer.pageSize
-    } as const
-  }
-
-  const undici: Reader = async (from, to) => {
-    let records = 0
-    for (let k = from; k < to; k++) {
-      const response = await Undici.request(url + rawQuery(shape, k), { headers: rawHeaders, dispatcher })
-      const body = JSON.parse(await response.body.text()) as ReadonlyArray<unknown>
-      if (response.statusCode !== 200) throw new Error(`undici: status ${response.statusCode}`)
-      records += body.length
-    }
-    return records
-  }
-
-  const fetchLoop: Reader = async (from, to) => {
-    let records = 0
-    for (let k = from; k < to; k++) {
-      const response = await fetch(url + rawQuery(shape, k), { headers: rawHeaders })
-      const body = JSON.parse(await response.text()) as ReadonlyArray<unknown>
-      if (response.status !== 200) throw new Error(`fetch: status ${response.status}`)
-      records += body.length
-    }
-    return records
-  }
-
-  const exchange = new ccxt.mexc({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false }) // The implicit broker methods build `urls.api.broker.private + "/" + path`.
-  ;(exchange.urls as any).api.broker.private = server.baseUrl + "/api/v3/broker"
-  const ccxtLoop: Reader = async (from, to) => {
-    let records = 0
-    for (let k = from; k < to; k++) {
-      const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer(pageQuery(k))
-      records += (body as ReadonlyArray<unknown>).length
-    }
-    return records
-  }
-
-  const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
-    baseUrl: server.baseUrl,
-    apiKey: Redacted.make(key.apiKey),
-    secretKey: Redacted.make(key.secretKey),
-    // The budget never binds here: the service is local and the point is the client's own cost.
-    rateLimit: { limit: 100_000, interval: "1 millis" }
-  }))))
-  const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
-
-  const pageCalls: Reader = (from, to) =>
-    runtime.runPromise(Effect.gen(function*() {
-      let records = 0
-      for (let k = from; k < to; k++) {
-        const page = yield* history.transferHistory(pageQuery(k))
-        records += page.length
-      }
-      return records
-    }))
-
-  // One stream over the whole dataset per round, read a block at a time: the stream is lazy, so between
-  // blocks it simply waits (no request), and it is not restarted (a restart would re-plan its first
-  // window and re-learn the density at every block). A block ends at the first chunk that reaches its
-  // share of records; the surplus counts toward the next block.
-  let reading: {
-    readonly pull: Effect.Effect<Chunk.Chunk<unknown>, Option.Option<unknown>>
-    readonly scope: Scope.CloseableScope
-    surplus: number
-  } | undefined
-  const openStream = async () => {
-    if (reading !== undefined) await runtime.runPromise(Scope.close(reading.scope, Exit.void))
-    const [since, until] = PageServer.range(shape)
-    const scope = await runtime.runPromise(Scope.make())
-    const pull = await runtime.runPromise(
-      Scope.extend(
-        Stream.toPull(history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES", since, until })),
-        scope
-      )
-    )
-    reading = { pull, scope, surplus: 0 }
-    return reading
-  }
-  const stream: Reader = async (from, to) => {
-    const current = from === 0 || reading === undefined ? await openStream() : reading
-    const wanted = (to - from) * PageServer.pageSize
-    return runtime.runPromise(Effect.gen(function*() {
-      let records = current.surplus
-      while (records < wanted) {
-        // The pull fails with None at the end of the stream, Some(error) on a failure.
-        const chunk = yield* Effect.catchAll(
-          current.pull,
-          (end) => Option.isNone(end) ? Effect.succeed(undefined) : Effect.fail(end.value)
-        )
-        if (chunk === undefined) break
-        records += chunk.length
-      }
-      current.surplus = Math.max(0, records - wanted)
-      return records - current.surplus
-    }))
-  }
-
-  return {
-    readers: { undici, fetch: fetchLoop, ccxt: ccxtLoop, pageCalls, stream },
-    close: async () => {
-      if (reading !== undefined) await runtime.runPromise(Scope.close(reading.scope, Exit.void))
-      await runtime.dispose()
-      await dispatcher.close()
-    }
-  }
+/**
+ * The full result: one table per dataset.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const kinds = (r: Throughput.Result) => r.tables.map((t) => t.shape.kind)
+ */
+export interface Result {
+  readonly options: Options
+  readonly tables: ReadonlyArray<Table>
 }
 
 /**
@@ -279,92 +164,147 @@ export const summarize = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary
   const pagesPerSecond = (s: Sample) => s.pages / (s.wallMillis / 1000)
   const recordsPerSecond = (s: Sample) => s.records / (s.wallMillis / 1000)
   const cpuPerMillion = (s: Sample) => (s.cpuMillis / 1000) / (s.records / 1_000_000)
-  const present = names.filter((n) => samples.some((s) => s.name === n))
+  const present = Contender.names.filter((n) => samples.some((s) => s.name === n))
   return present.map((name) => {
     const mine = samples.filter((s) => s.name === name)
-    const ratios = (f: (s: Sample) => number) =>
-      Measure.median(mine.flatMap((s) => {
+    const perRound = (f: (s: Sample) => number) =>
+      mine.flatMap((s) => {
         const base = samples.find((b) => b.name === "undici" && b.round === s.round)
         return base === undefined ? [] : [f(s) / f(base)]
-      }))
+      })
+    const speed = perRound(recordsPerSecond)
     return {
       name,
-      label: labels[name],
+      label: Contender.labels[name],
       pagesPerSecond: Measure.median(mine.map(pagesPerSecond)),
       recordsPerSecond: Measure.median(mine.map(recordsPerSecond)),
       cpuSecondsPerMillionRecords: Measure.median(mine.map(cpuPerMillion)),
       requestsPerRound: Measure.median(mine.map((s) => s.requests)),
-      ratioPagesPerSecond: ratios(pagesPerSecond),
-      ratioRecordsPerSecond: ratios(recordsPerSecond),
-      ratioCpu: ratios(cpuPerMillion)
+      ratioPagesPerSecond: Measure.median(perRound(pagesPerSecond)),
+      ratioRecordsPerSecond: Measure.median(speed),
+      ratioRecordsPerSecondRange: [Math.min(...speed), Math.max(...speed)],
+      ratioCpu: Measure.median(perRound(cpuPerMillion))
     }
   })
 }
 
+const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
+
 /**
- * Runs the throughput benchmark against a fresh page server (a child process, always stopped).
- *
- * @example
- * import { Throughput } from "@broker-history/bench"
- * const result = await Throughput.run({ pages: 20, rounds: 1, warmupPages: 5 })
+ * Forks one contender process, lets it warm up, and measures its reading of the whole dataset. The
+ * page server's counters are zeroed between its warm-up and its reading. The process is killed if
+ * anything goes wrong.
  */
-export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+const measureOne = (
+  server: PageServer.Running,
+  job: Job,
+  profile: { readonly dir: string; readonly name: string } | undefined
+): Promise<{ records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }> =>
+  new Promise((resolve, reject) => {
+    const child = ChildProcess.fork(Path.join(packageDir, "src", "ContenderMain.ts"), [JSON.stringify(job)], {
+      cwd: packageDir,
+      execArgv: [
+        "--expose-gc",
+        "--import",
+        "tsx",
+        ...(profile === undefined
+          ? []
+          : ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`])
+      ],
+      stdio: ["ignore", "inherit", "inherit", "ipc"]
+    })
+    let outcome:
+      | { records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }
+      | undefined
+    const fail = (error: Error) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+      reject(error)
+    }
+    child.once("error", fail)
+    child.once("exit", (code, signal) => {
+      if (outcome !== undefined) resolve(outcome)
+      else fail(new Error(`contender ${job.name} exited before it finished (${code ?? signal})`))
+    })
+    child.on("message", (message: Message) => {
+      switch (message.type) {
+        case "ready":
+          server.counts(true).then(() => child.send("go"), fail)
+          return
+        case "done":
+          server.counts().then((counts) => {
+            outcome = { ...message, requests: counts.requests, signed: counts.signed }
+            // The child exits once it is disconnected; a profile is written on that exit.
+            child.disconnect()
+          }, fail)
+          return
+        case "failed":
+          fail(new Error(`contender ${job.name} failed: ${message.message}`))
+      }
+    })
+  })
+
+/** The size of one full page's body, read once from the page server. */
+const pageBytes = async (server: PageServer.Running): Promise<number> => {
+  const [startTime, endTime] = PageServer.pageWindow(server.shape, 0)
+  const response = await fetch(
+    `${server.baseUrl}${PageServer.transferPath}?startTime=${startTime}&endTime=${endTime}&limit=${PageServer.pageSize}`
+  )
+  return (await response.arrayBuffer()).byteLength
+}
+
+const measureDataset = async (
+  options: Options,
+  dataset: Dataset,
+  log: (line: string) => void
+): Promise<Table> => {
   const shape: PageServer.Shape = {
     ...PageServer.defaultShape,
-    pages: options.pages,
-    spacing: options.spacing ?? PageServer.defaultShape.spacing
+    pages: dataset.pages,
+    spacing: options.spacing ?? PageServer.defaultShape.spacing,
+    kind: dataset.kind
   }
   const server = await PageServer.spawn(shape)
   try {
-    const { close, readers } = await makeReaders(server)
-    try {
-      const contenders = options.only ?? names
-      for (const name of contenders) await readers[name](0, Math.min(options.warmupPages, options.pages))
-      const block = Math.max(1, Math.min(options.pages, options.blockPages ?? 500))
-      const samples: Array<Sample> = []
-      for (let round = 0; round < options.rounds; round++) {
-        const totals = new Map<
-          Name,
-          { records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }
-        >(
-          contenders.map((name) => [name, { records: 0, requests: 0, signed: 0, wallMillis: 0, cpuMillis: 0 }])
+    const bytes = await pageBytes(server)
+    const contenders = options.only ?? Contender.names
+    const expected = shape.pages * PageServer.pageSize
+    const samples: Array<Sample> = []
+    for (let round = 0; round < options.rounds; round++) {
+      for (let order = 0; order < contenders.length; order++) {
+        const name = contenders[(round + order) % contenders.length]!
+        const job: Job = { name, baseUrl: server.baseUrl, shape, warmupPages: options.warmupPages }
+        const profile = options.profileDir === undefined
+          ? undefined
+          : { dir: options.profileDir, name: `${dataset.kind}-${name}-${round + 1}.cpuprofile` }
+        const measured = await measureOne(server, job, profile)
+        if (measured.records !== expected) {
+          throw new Error(`${name} read ${measured.records} records, expected ${expected}`)
+        }
+        if (measured.signed !== measured.requests) throw new Error(`${name} sent unsigned requests`)
+        samples.push({ name, round, order, pages: shape.pages, ...measured })
+        log(
+          `throughput ${dataset.kind} round ${round + 1}/${options.rounds} ${name}: ${
+            Measure.fixed(shape.pages / (measured.wallMillis / 1000), 0)
+          } pages/s, ${measured.requests} requests, cpu ${Measure.fixed(measured.cpuMillis / 1000, 2)} s`
         )
-        for (let from = 0, b = 0; from < options.pages; from += block, b++) {
-          const to = Math.min(options.pages, from + block)
-          for (let i = 0; i < contenders.length; i++) {
-            const name = contenders[(round + b + i) % contenders.length]!
-            await server.counts(true)
-            // Each contender starts from a collected heap: the garbage of the one before is not its cost.
-            Measure.collectGarbage()
-            const { result: records, timing } = await Measure.timed(() => readers[name](from, to))
-            const counts = await server.counts()
-            const total = totals.get(name)!
-            total.records += records
-            total.requests += counts.requests
-            total.signed += counts.signed
-            total.wallMillis += timing.wallMillis
-            total.cpuMillis += timing.cpuMillis
-          }
-        }
-        for (const name of contenders) {
-          const total = totals.get(name)!
-          if (total.records !== options.pages * PageServer.pageSize) {
-            throw new Error(`${name} read ${total.records} records, expected ${options.pages * PageServer.pageSize}`)
-          }
-          if (total.signed !== total.requests) throw new Error(`${name} sent unsigned requests`)
-          samples.push({ name, round, pages: options.pages, ...total })
-          log(
-            `throughput round ${round + 1}/${options.rounds} ${name}: ${
-              Measure.fixed(options.pages / (total.wallMillis / 1000), 0)
-            } pages/s, ${total.requests} requests, cpu ${Measure.fixed(total.cpuMillis / 1000, 2)} s`
-          )
-        }
       }
-      return { options, shape, samples, summaries: summarize(samples) }
-    } finally {
-      await close()
     }
+    return { shape, pageBytes: bytes, samples, summaries: summarize(samples) }
   } finally {
     await server.stop()
   }
+}
+
+/**
+ * Runs the throughput benchmark: per dataset a fresh page server (a child process, always stopped)
+ * and a fresh process per contender and round.
+ *
+ * @example
+ * import { Throughput } from "@broker-history/bench"
+ * const result = await Throughput.run({ datasets: [{ kind: "short", pages: 4 }], rounds: 1, warmupPages: 2 })
+ */
+export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+  const tables: Array<Table> = []
+  for (const dataset of options.datasets) tables.push(await measureDataset(options, dataset, log))
+  return { options, tables }
 }

@@ -4,9 +4,11 @@
  * @since 0.1.0
  */
 export * as Bench from "./Bench.js"
+export * as Contender from "./Contender.js"
 export * as Measure from "./Measure.js"
 export * as Memory from "./Memory.js"
 export * as PageServer from "./PageServer.js"
+export * as Profile from "./Profile.js"
 export * as Saturation from "./Saturation.js"
 export * as Soak from "./Soak.js"
 export * as Throughput from "./Throughput.js"

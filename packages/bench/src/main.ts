@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: runs every part at full size, prints one table and writes the raw figures to
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
- * throughput, memory, saturation, soak), `--out <file>`. Run with `node --expose-gc` (the package's
+ * throughput, memory, saturation, soak), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
+ * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`). Run with `node --expose-gc` (the package's
  * `bench` script does) so that memory is measured after full collections.
  *
  * @since 0.1.0
@@ -16,7 +17,11 @@ const flag = (name: string) => {
   const i = args.indexOf(name)
   return i === -1 ? undefined : args[i + 1]
 }
-const sizes = args.includes("--smoke") ? Bench.smoke : Bench.full
+const chosen = args.includes("--smoke") ? Bench.smoke : Bench.full
+const profileDir = flag("--cpu-prof")
+const sizes: Bench.Sizes = profileDir === undefined
+  ? chosen
+  : { ...chosen, throughput: { ...chosen.throughput, profileDir: Path.resolve(profileDir) } }
 const only = (flag("--only")?.split(",") ?? Bench.parts) as ReadonlyArray<Bench.Part>
 const unknown = only.filter((p) => !Bench.parts.includes(p))
 if (unknown.length > 0) {

@@ -3,18 +3,27 @@
 // are asserted: the figures of a smoke run mean nothing.
 import { describe, expect, it } from "@effect/vitest"
 import * as Bench from "../src/Bench.js"
-import * as Throughput from "../src/Throughput.js"
+import * as Contender from "../src/Contender.js"
 
 describe("benchmark harness (smoke sizes)", () => {
   it("runs every part and renders one table", async () => {
     const results = await Bench.run(Bench.smoke)
-    const t = results.throughput!
-    expect(t.summaries.map((s) => s.name)).toEqual([...Throughput.names])
-    // Every contender read every record of every page (the harness checks counts and signatures).
-    for (const sample of t.samples) {
-      expect(sample.records).toBe(Bench.smoke.throughput.pages * 500)
-      expect(sample.signed).toBe(sample.requests)
+    const tables = results.throughput!.tables
+    expect(tables.map((t) => [t.shape.kind, t.shape.pages])).toEqual(
+      Bench.smoke.throughput.datasets.map((d) => [d.kind, d.pages])
+    )
+    // Every contender, each in its own process, read every record of every page of both datasets
+    // (the harness checks counts and signatures).
+    for (const t of tables) {
+      expect(t.summaries.map((s) => s.name)).toEqual([...Contender.names])
+      expect(t.samples).toHaveLength(Bench.smoke.throughput.rounds * Contender.names.length)
+      for (const sample of t.samples) {
+        expect(sample.records).toBe(t.shape.pages * 500)
+        expect(sample.signed).toBe(sample.requests)
+      }
     }
+    // Long records are the larger page.
+    expect(tables[1]!.pageBytes).toBeGreaterThan(2 * tables[0]!.pageBytes)
     expect(results.memory!.rounds).toHaveLength(1)
     const s = results.saturation!
     for (const run of [s.atRate, s.atRateWithMargin, s.atTwiceRate]) {
@@ -23,6 +32,6 @@ describe("benchmark harness (smoke sizes)", () => {
     }
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 5 + 2 + 3 + 1)
-  }, 120_000)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1)
+  }, 240_000)
 })

@@ -1,0 +1,198 @@
+/**
+ * The contenders of the throughput benchmark: each reads dataset pages `[from, to)` of the page
+ * server and returns the records it read. A contender loads only what it uses (the raw loops load
+ * neither Effect nor ccxt), since each runs in a process of its own (`ContenderMain.ts`).
+ *
+ * @since 0.1.0
+ */
+import * as NodeSignature from "@broker-history/domain/NodeSignature"
+import * as ApiKeys from "@broker-history/server/ApiKeys"
+import * as Undici from "undici"
+import * as PageServer from "./PageServer.js"
+
+/**
+ * The contenders, in the issue's order.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.names[0] // "undici"
+ */
+export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
+
+/**
+ * A contender's name.
+ *
+ * @example
+ * import type { Contender } from "@broker-history/bench"
+ * const n: Contender.Name = "stream"
+ */
+export type Name = typeof names[number]
+
+/**
+ * What each contender is, for the tables.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.labels.undici // "raw undici.request + node:crypto + JSON.parse"
+ */
+export const labels: Record<Name, string> = {
+  undici: "raw undici.request + node:crypto + JSON.parse",
+  fetch: "raw fetch + node:crypto + JSON.parse",
+  ccxt: "ccxt mexc brokerPrivateGetSubAccountUniversalTransfer",
+  pageCalls: "BrokerHistory.transferHistory page calls (layerUndici)",
+  stream: "BrokerHistory.transfers stream (layerUndici, concurrency 1)"
+}
+
+/**
+ * Reads dataset pages `[from, to)` and resolves with the records read.
+ *
+ * @example
+ * import type { Contender } from "@broker-history/bench"
+ * const twice = (read: Contender.Reader) => read(0, 1).then((n) => n * 2)
+ */
+export type Reader = (from: number, to: number) => Promise<number>
+
+/**
+ * A contender ready to read, and how to release what it holds.
+ *
+ * @example
+ * import type { Contender } from "@broker-history/bench"
+ * const once = async (c: Contender.Contender) => { try { return await c.read(0, 1) } finally { await c.close() } }
+ */
+export interface Contender {
+  readonly read: Reader
+  readonly close: () => Promise<void>
+}
+
+const key = ApiKeys.demo
+const filters = "fromAccountType=SPOT&toAccountType=FUTURES"
+
+/** The query the raw loops send for dataset page `k`: the same parameters, in the same order, as the client. */
+const rawQuery = (shape: PageServer.Shape, k: number): string => {
+  const [startTime, endTime] = PageServer.pageWindow(shape, k)
+  const query =
+    `${filters}&startTime=${startTime}&endTime=${endTime}&page=1&limit=${PageServer.pageSize}&timestamp=${Date.now()}`
+  return `${query}&signature=${NodeSignature.hmacSha256Hex(key.secretKey, query)}`
+}
+
+const rawHeaders = { "X-MEXC-APIKEY": key.apiKey, "content-type": "application/json", accept: "application/json" }
+
+/** Dataset page `k` as the query ccxt and the page calls send. */
+const pageQuery = (shape: PageServer.Shape, k: number) => {
+  const [startTime, endTime] = PageServer.pageWindow(shape, k)
+  return {
+    fromAccountType: "SPOT",
+    toAccountType: "FUTURES",
+    startTime,
+    endTime,
+    page: 1,
+    limit: PageServer.pageSize
+  } as const
+}
+
+const undici = (baseUrl: string, shape: PageServer.Shape): Contender => {
+  const url = baseUrl + PageServer.transferPath + "?"
+  const dispatcher = new Undici.Agent({ keepAliveTimeout: 60_000 })
+  return {
+    read: async (from, to) => {
+      let records = 0
+      for (let k = from; k < to; k++) {
+        const response = await Undici.request(url + rawQuery(shape, k), { headers: rawHeaders, dispatcher })
+        const body = JSON.parse(await response.body.text()) as ReadonlyArray<unknown>
+        if (response.statusCode !== 200) throw new Error(`undici: status ${response.statusCode}`)
+        records += body.length
+      }
+      return records
+    },
+    close: () => dispatcher.close()
+  }
+}
+
+const fetchLoop = (baseUrl: string, shape: PageServer.Shape): Contender => {
+  const url = baseUrl + PageServer.transferPath + "?"
+  return {
+    read: async (from, to) => {
+      let records = 0
+      for (let k = from; k < to; k++) {
+        const response = await fetch(url + rawQuery(shape, k), { headers: rawHeaders })
+        const body = JSON.parse(await response.text()) as ReadonlyArray<unknown>
+        if (response.status !== 200) throw new Error(`fetch: status ${response.status}`)
+        records += body.length
+      }
+      return records
+    },
+    close: async () => {}
+  }
+}
+
+const ccxtLoop = async (baseUrl: string, shape: PageServer.Shape): Promise<Contender> => {
+  const { default: ccxt } = await import("ccxt")
+  const exchange = new ccxt.mexc({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false }) // The implicit broker methods build `urls.api.broker.private + "/" + path`.
+  ;(exchange.urls as any).api.broker.private = baseUrl + "/api/v3/broker"
+  return {
+    read: async (from, to) => {
+      let records = 0
+      for (let k = from; k < to; k++) {
+        const body = await exchange.brokerPrivateGetSubAccountUniversalTransfer(pageQuery(shape, k))
+        records += (body as ReadonlyArray<unknown>).length
+      }
+      return records
+    },
+    close: async () => {}
+  }
+}
+
+const client = async (baseUrl: string, shape: PageServer.Shape, mode: "pageCalls" | "stream"): Promise<Contender> => {
+  const { BrokerConfig, BrokerHistory } = await import("@broker-history/client")
+  const { Effect, Layer, ManagedRuntime, Redacted, Stream } = await import("effect")
+  const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
+    baseUrl,
+    apiKey: Redacted.make(key.apiKey),
+    secretKey: Redacted.make(key.secretKey),
+    // The budget never binds here: the service is local and the point is the client's own cost.
+    rateLimit: { limit: 100_000, interval: "1 millis" }
+  }))))
+  const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
+  const pageCalls: Reader = (from, to) =>
+    runtime.runPromise(Effect.gen(function*() {
+      let records = 0
+      for (let k = from; k < to; k++) {
+        const page = yield* history.transferHistory(pageQuery(shape, k))
+        records += page.length
+      }
+      return records
+    }))
+  // One stream over the time range of pages [from, to): it plans its own windows.
+  const stream: Reader = (from, to) =>
+    runtime.runPromise(
+      history.transfers({
+        fromAccountType: "SPOT",
+        toAccountType: "FUTURES",
+        since: PageServer.pageWindow(shape, from)[0],
+        until: PageServer.pageWindow(shape, to - 1)[1]
+      }).pipe(Stream.chunks, Stream.runFold(0, (n, chunk) => n + chunk.length))
+    )
+  return { read: mode === "pageCalls" ? pageCalls : stream, close: () => runtime.dispose() }
+}
+
+/**
+ * The contender `name` reading from the page server at `baseUrl`, which serves `shape`.
+ *
+ * @example
+ * import { Contender, PageServer } from "@broker-history/bench"
+ * const server = await PageServer.spawn({ pages: 2, start: 0, spacing: 1000 })
+ * const raw = await Contender.make("undici", server.baseUrl, server.shape)
+ */
+export const make = (name: Name, baseUrl: string, shape: PageServer.Shape): Promise<Contender> => {
+  switch (name) {
+    case "undici":
+      return Promise.resolve(undici(baseUrl, shape))
+    case "fetch":
+      return Promise.resolve(fetchLoop(baseUrl, shape))
+    case "ccxt":
+      return ccxtLoop(baseUrl, shape)
+    case "pageCalls":
+    case "stream":
+      return client(baseUrl, shape, name)
+  }
+}
