@@ -59,7 +59,12 @@ export class BrokerHttpClient extends Context.Tag("@broker-history/client/Broker
 }>() {}
 
 /**
- * Counters of the request pipeline, tagged with `endpoint`.
+ * The metrics of the request pipeline, tagged with `endpoint`: `broker_history_requests_total`
+ * (attempts sent), `broker_history_retries_total` (attempts retried),
+ * `broker_history_rate_limit_waits_total`, `broker_history_rate_limited_total` (429/418 answers) and
+ * the histogram `broker_history_request_duration_seconds` (one sample per attempt, from sending to the
+ * whole answer or the failure). They live in Effect's metric registry: `Metric.value` reads them, and
+ * `@effect/opentelemetry` exports them (see docs/operations.md).
  *
  * @example
  * ```ts
@@ -69,6 +74,10 @@ export class BrokerHttpClient extends Context.Tag("@broker-history/client/Broker
  * const retries = Metric.tagged(BrokerHttpClient.metrics.retries, "endpoint", "depositHistory")
  * const report = Effect.map(Metric.value(retries), (state) => `deposit-history retries: ${state.count}`)
  * assert.match(Effect.runSync(report), /^deposit-history retries: \d+$/)
+ *
+ * const durations = Metric.tagged(BrokerHttpClient.metrics.requestDuration, "endpoint", "depositHistory")
+ * const bounds = Effect.map(Metric.value(durations), (state) => state.buckets.map(([bound]) => bound))
+ * assert.deepStrictEqual(Effect.runSync(bounds), [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, Infinity])
  * ```
  *
  * @since 0.1.0

@@ -17,6 +17,7 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
 import type * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
@@ -32,7 +33,8 @@ import * as Retry from "./Retry.js"
 import * as SlidingWindow from "./SlidingWindow.js"
 
 /**
- * Counters of the request pipeline, tagged with `endpoint` (public as `BrokerHttpClient.metrics`).
+ * Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`
+ * (public as `BrokerHttpClient.metrics`).
  */
 export const metrics = {
   /** Every attempt sent. */
@@ -48,7 +50,13 @@ export const metrics = {
   rateLimited: Metric.counter("broker_history_rate_limited_total", {
     description: "429/418 answers received",
     incremental: true
-  })
+  }),
+  /** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt). */
+  requestDuration: Metric.histogram(
+    "broker_history_request_duration_seconds",
+    MetricBoundaries.fromIterable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
+    "seconds from sending an attempt to its whole answer or its failure"
+  )
 }
 
 const countersByEndpoint = new Map<string, typeof metrics>()
@@ -59,7 +67,8 @@ const countersFor = (endpoint: Endpoint.Endpoint): typeof metrics => {
       requests: Metric.tagged(metrics.requests, "endpoint", endpoint.name),
       retries: Metric.tagged(metrics.retries, "endpoint", endpoint.name),
       rateLimitWaits: Metric.tagged(metrics.rateLimitWaits, "endpoint", endpoint.name),
-      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint.name)
+      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint.name),
+      requestDuration: Metric.tagged(metrics.requestDuration, "endpoint", endpoint.name)
     }
     countersByEndpoint.set(endpoint.name, counters)
   }
@@ -147,12 +156,22 @@ export const make = (
               Effect.zipRight(
                 Metric.increment(counters.requests),
                 Effect.flatMap(
-                  exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n),
+                  timed(exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n)),
                   (reply) => outcome(reply, n, span)
                 )
               ))
           })
           return waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+        })
+
+      /** The exchange, its duration sampled whatever its outcome. */
+      const timed = <R, E>(exchange: Effect.Effect<R, E>): Effect.Effect<R, E> =>
+        Effect.clockWith((clock) => {
+          const started = clock.unsafeCurrentTimeNanos()
+          return Effect.onExit(
+            exchange,
+            () => Metric.update(counters.requestDuration, Number(clock.unsafeCurrentTimeNanos() - started) / 1e9)
+          )
         })
 
       const onRetry = (error: BrokerError, n: number, delay: Duration.Duration) =>
@@ -174,12 +193,17 @@ export const make = (
        */
       const attempts = (traced: Tracer.Span | undefined): Effect.Effect<A, BrokerError> => {
         let sent = 0
-        const one = () => {
+        // `round` is the attempt's number within its round of retries: whether a failure is retried.
+        const one = (round: number) => {
           const n = ++sent
           return traced === undefined ? attempt(n, undefined) : withSpan(
             "BrokerHttpClient.attempt",
             { parent: traced, attributes: { "broker.attempt": n } },
-            (span) => attempt(n, span)
+            (span) =>
+              Effect.tapError(attempt(n, span), (error) => {
+                if (Retry.willRetry(config.retry, error, round)) span.attribute("broker.retry.reason", error._tag)
+                return Effect.void
+              })
           )
         }
         const rounds = Retry.retrying(config.retry, one, onRetry)

@@ -24,6 +24,10 @@ export const delayAfter = (retry: Settings["retry"], error: BrokerError, attempt
     ? Effect.succeed(Duration.millis(error.retryAfterMillis))
     : backoff(retry, attempt)
 
+/** Whether a failure of attempt `n` (1-based, within one round of `retrying`) is retried. */
+export const willRetry = (retry: Settings["retry"], error: BrokerError, n: number): boolean =>
+  isRetryable(error) && n <= retry.maxRetries
+
 /**
  * Runs `attempt(n)` until it succeeds, fails with a final error, or the retry budget is spent.
  * `onRetry` runs before each wait (for metrics and logs).
@@ -35,7 +39,7 @@ export const retrying = <A>(
 ): Effect.Effect<A, BrokerError> => {
   const loop = (n: number): Effect.Effect<A, BrokerError> =>
     Effect.catchAll(attempt(n), (error) =>
-      isRetryable(error) && n <= retry.maxRetries
+      willRetry(retry, error, n)
         ? Effect.flatMap(delayAfter(retry, error, n), (delay) =>
           Effect.zipRight(
             Effect.zipRight(onRetry(error, n, delay), Effect.sleep(delay)),
