@@ -5,9 +5,12 @@
  *
  * @since 0.1.0
  */
+import type { BrokerError } from "@broker-history/client"
 import { BrokerConfig, StreamOptions } from "@broker-history/client"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import { SqlError } from "@effect/sql/SqlError"
+import * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -18,6 +21,7 @@ import * as Choices from "./Choices.js"
 import * as ClientOptions from "./ClientOptions.js"
 import * as ExitCode from "./ExitCode.js"
 import { range, verbose } from "./Export.js"
+import * as Profiles from "./Profiles.js"
 import * as Progress from "./Progress.js"
 import * as SyncPlan from "./SyncPlan.js"
 import * as SyncRun from "./SyncRun.js"
@@ -88,6 +92,90 @@ export const resetStreams = (
   return Either.right([...new Set(ids)])
 }
 
+/** What one key syncs: its client settings, its streams, what they leave out; `profile` for a file's. */
+interface Plan {
+  readonly profile: Profiles.Planned | undefined
+  readonly client: ClientOptions.Values
+  readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
+  readonly uncovered: string | undefined
+}
+
+interface PlanFlags {
+  readonly subAccounts: string | undefined
+  readonly subAccountsFile: string | undefined
+  readonly pairs: string | undefined
+  readonly accountTypes: string | undefined
+  readonly client: ClientOptions.Values
+}
+
+/** The single-key flags: one implicit profile, `default`. */
+const singleKeyPlan = (flags: PlanFlags) =>
+  Effect.gen(function*() {
+    if (flags.subAccounts !== undefined && flags.subAccountsFile !== undefined) {
+      return yield* Effect.fail(usage("give --sub-accounts or --sub-accounts-file, not both"))
+    }
+    if (flags.pairs !== undefined && (flags.subAccounts !== undefined || flags.subAccountsFile !== undefined)) {
+      return yield* Effect.fail(usage("--pairs lists the pairs itself: drop --sub-accounts/--sub-accounts-file"))
+    }
+    const accountTypes = [
+      ...new Set(
+        yield* Effect.forEach(
+          SyncPlan.names(flags.accountTypes ?? "SPOT,FUTURES"),
+          (t) => fromEither(Choices.accountType("--account-types", t))
+        )
+      )
+    ]
+    if (accountTypes.length === 0) return yield* Effect.fail(usage("--account-types lists no account type"))
+    const subs = flags.subAccounts !== undefined
+      ? SyncPlan.names(flags.subAccounts)
+      : flags.subAccountsFile !== undefined
+      ? SyncPlan.names(yield* readFile("sub-accounts-file", flags.subAccountsFile))
+      : []
+    const pairs = flags.pairs === undefined
+      ? SyncPlan.defaultPairs(subs)
+      : yield* Either.match(SyncPlan.parsePairs(yield* readFile("pairs", flags.pairs)), {
+        onLeft: (m) => Effect.fail(usage(`--pairs ${flags.pairs}: ${m}`)),
+        onRight: Effect.succeed
+      })
+    return {
+      profile: undefined,
+      client: flags.client,
+      transferStreams: SyncPlan.transferStreams(pairs, accountTypes),
+      uncovered: flags.pairs === undefined ? SyncPlan.uncovered(subs, accountTypes) : undefined
+    } satisfies Plan
+  })
+
+/** The flags a profiles file gives per key: refused next to `--profiles`. */
+const perKeyFlags = ["base-url", "api-key", "secret-key", "rate-limit", "rate-limit-interval"] as const
+
+/** The profiles of `--profiles FILE`, each with the shared client flags (timeouts, retries, proxy). */
+const filePlans = (file: string, flags: PlanFlags) =>
+  Effect.gen(function*() {
+    const given = [
+      ...(flags.subAccounts === undefined ? [] : ["--sub-accounts"]),
+      ...(flags.subAccountsFile === undefined ? [] : ["--sub-accounts-file"]),
+      ...(flags.pairs === undefined ? [] : ["--pairs"]),
+      ...(flags.accountTypes === undefined ? [] : ["--account-types"]),
+      ...perKeyFlags.filter((f) => flags.client[f] !== undefined).map((f) => `--${f}`)
+    ]
+    if (given.length > 0) {
+      return yield* Effect.fail(usage(
+        `--profiles gives each key its own settings: drop ${
+          given.join(", ")
+        } (a profile has baseUrl, apiKeyEnv, secretKeyEnv, subAccounts or pairs, accountTypes and rateLimit)`
+      ))
+    }
+    const profiles = yield* Profiles.parse(yield* readFile("profiles", file), process.env).pipe(
+      Effect.mapError((e) => new Profiles.ProfilesError({ kind: e.kind, message: `--profiles ${file}: ${e.message}` }))
+    )
+    return profiles.map((profile): Plan => ({
+      profile,
+      client: { ...flags.client, ...profile.client },
+      transferStreams: profile.transferStreams,
+      uncovered: profile.uncovered
+    }))
+  })
+
 /**
  * `broker-history sync`: keeps both histories in a SQLite or PostgreSQL database, idempotently, once
  * or with `--follow` until SIGINT/SIGTERM.
@@ -112,6 +200,10 @@ export const command = Command.make("sync", {
       "the database: a SQLite file path (created if missing) or postgres://user:password@host:port/database (required)"
     )
   ),
+  profiles: optionalText(
+    "profiles",
+    "a YAML or JSON file of several broker keys synced at once into --db, each with its name, base URL, the environment variables that hold its key and secret, sub-accounts or pairs, account types and rate limit (see the README); instead of the single-key flags (default: one key from the flags and BROKER_* variables, profile default)"
+  ),
   subAccounts: optionalText(
     "sub-accounts",
     "sub-accounts to sync, comma-separated (a@x,b@x); master→sub and sub→master are read for each (default: none, only the master's own transfers)"
@@ -121,11 +213,9 @@ export const command = Command.make("sync", {
     "pairs",
     "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account (default: the pairs of --sub-accounts)"
   ),
-  accountTypes: Options.text("account-types").pipe(
-    Options.withDefault("SPOT,FUTURES"),
-    Options.withDescription(
-      "account types (SPOT, FUTURES, any letter case); every ordered pair of them is read (default SPOT,FUTURES)"
-    )
+  accountTypes: optionalText(
+    "account-types",
+    "account types (SPOT, FUTURES, any letter case); every ordered pair of them is read (default SPOT,FUTURES)"
   ),
   since: optionalText(
     "since",
@@ -171,103 +261,151 @@ export const command = Command.make("sync", {
           )
         )
       }
-      if (flags.subAccounts !== undefined && flags.subAccountsFile !== undefined) {
-        return yield* Effect.fail(usage("give --sub-accounts or --sub-accounts-file, not both"))
-      }
-      if (flags.pairs !== undefined && (flags.subAccounts !== undefined || flags.subAccountsFile !== undefined)) {
-        return yield* Effect.fail(usage("--pairs lists the pairs itself: drop --sub-accounts/--sub-accounts-file"))
-      }
       if (flags.concurrency < 1 || flags.concurrency > 64) {
         return yield* Effect.fail(usage("--concurrency must be from 1 to 64"))
       }
       if (flags.batchSize < 1 || flags.batchSize > 10_000) {
         return yield* Effect.fail(usage("--batch-size must be from 1 to 10000"))
       }
-      const accountTypes = [
-        ...new Set(
-          yield* Effect.forEach(
-            SyncPlan.names(flags.accountTypes),
-            (t) => fromEither(Choices.accountType("--account-types", t))
-          )
-        )
-      ]
-      if (accountTypes.length === 0) return yield* Effect.fail(usage("--account-types lists no account type"))
-      const subs = flags.subAccounts !== undefined
-        ? SyncPlan.names(flags.subAccounts)
-        : flags.subAccountsFile !== undefined
-        ? SyncPlan.names(yield* readFile("sub-accounts-file", flags.subAccountsFile))
-        : []
-      const pairs = flags.pairs === undefined
-        ? SyncPlan.defaultPairs(subs)
-        : yield* Either.match(SyncPlan.parsePairs(yield* readFile("pairs", flags.pairs)), {
-          onLeft: (m) => Effect.fail(usage(`--pairs ${flags.pairs}: ${m}`)),
-          onRight: Effect.succeed
-        })
+      const plans = flags.profiles === undefined
+        ? [yield* singleKeyPlan(flags)]
+        : yield* filePlans(flags.profiles, flags)
       const interval = yield* durationFlag("interval", flags.interval)
       if (interval <= 0) return yield* Effect.fail(usage("--interval must be longer than 0"))
       const settlement = yield* durationFlag("settlement", flags.settlement)
       const reset = yield* fromEither(resetStreams(flags.resetStream))
       const { since: given } = yield* range(flags.since, undefined)
-      // The client's settings are read (and checked) before the database is opened.
-      const maxWindow = yield* Effect.map(BrokerConfig.BrokerConfig, (c) => c.maxWindow).pipe(
-        Effect.provide(ClientOptions.configLayer(flags.client, process.env))
-      )
-      // First-run default: the whole history where an empty stretch costs one request (transfers, whose
-      // windows are unlimited), one year where every window of it is a request (deposits: ten days each,
-      // so a whole history would be thousands of requests).
-      const yearBack = Math.max(0, Date.now() - Duration.toMillis(StreamOptions.defaultLookback))
-      const since = given !== undefined
-        ? { transfers: given, deposits: given }
-        : { transfers: maxWindow.transfers === undefined ? 0 : yearBack, deposits: yearBack }
-      const transferStreams = SyncPlan.transferStreams(pairs, accountTypes)
+      // Every profile's client settings are read (and checked) before the database is opened.
+      const runs = yield* Effect.forEach(plans, (plan) =>
+        Effect.map(BrokerConfig.BrokerConfig, ({ maxWindow }) => {
+          // First-run default: the whole history where an empty stretch costs one request (transfers,
+          // whose windows are unlimited), one year where every window of it is a request (deposits: ten
+          // days each, so a whole history would be thousands of requests).
+          const yearBack = Math.max(0, Date.now() - Duration.toMillis(StreamOptions.defaultLookback))
+          const since = given !== undefined
+            ? { transfers: given, deposits: given }
+            : { transfers: maxWindow.transfers === undefined ? 0 : yearBack, deposits: yearBack }
+          return { plan, since, depositWindow: Duration.format(maxWindow.deposits) }
+        }).pipe(
+          Effect.provide(ClientOptions.configLayer(plan.client, process.env)),
+          Effect.mapError((e) =>
+            plan.profile === undefined ?
+              e :
+              usage(`--profiles ${flags.profiles}: profile ${plan.profile.name}: ${ExitCode.describe(e).message}`)
+          )
+        ))
       const started = Date.now()
-      const log = (line: string) => process.stdout.write(line + "\n")
+      const out = (line: string) => process.stdout.write(line + "\n")
+      const err = (line: string) => process.stderr.write(`broker-history: ${line}\n`)
+
+      /** One profile synced and summarised; a profile of a file that fails stops alone, with one line. */
+      const syncProfile = (run: (typeof runs)[number]) => {
+        const { plan } = run
+        const name = plan.profile?.name ?? SyncStore.defaultProfile
+        const prefix = plan.profile === undefined ? "" : `profile ${name}: `
+        const log = (line: string) => out(prefix + line)
+        return Effect.gen(function*() {
+          const result = yield* SyncRun.run({
+            profile: name,
+            transferStreams: plan.transferStreams,
+            since: run.since,
+            reset,
+            follow: flags.follow ? interval : undefined,
+            settlement,
+            concurrency: flags.concurrency,
+            batchSize: flags.batchSize,
+            batchWait: 250,
+            log,
+            warn: (line) => err(prefix + line)
+          }).pipe(Effect.scoped, Effect.provide(ClientOptions.layer(plan.client, process.env)))
+          const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.forProfile(name).counts)
+          // The client's request counts are the process's: one profile's alone are known only without others.
+          const requests = plan.profile === undefined
+            ? yield* Effect.flatMap(Progress.Progress, (p) => p.snapshot)
+            : undefined
+          const streams = plan.transferStreams.length + 1
+          log(SyncSummary.syncedLine({
+            streams: streams - result.damaged.length,
+            db: SyncStore.describe(flags.db),
+            totals: result.totals,
+            counts,
+            requests,
+            seconds: (Date.now() - started) / 1000,
+            profile: plan.profile !== undefined
+          }))
+          for (
+            const line of SyncSummary.coverageLines(result, {
+              defaultDeposits: given === undefined ? run.since.deposits : undefined,
+              depositWindow: run.depositWindow,
+              uncovered: plan.uncovered
+            })
+          ) log(line)
+          return { prefix, damaged: result.damaged, streams, failed: undefined as ExitCode.Kind | undefined }
+        }).pipe(
+          // A profile of a file that the service refuses (or cannot serve) stops alone; a database
+          // failure stops every profile.
+          Effect.catchIf(
+            (e): e is BrokerError.BrokerError =>
+              plan.profile !== undefined && !(e instanceof SqlError) && !ConfigError.isConfigError(e),
+            (e) =>
+              Effect.sync(() => {
+                err(
+                  e._tag === "AuthenticationError"
+                    ? Profiles.refusedLine(plan.profile!, e)
+                    : `profile ${name} stopped: ${
+                      ExitCode.describe(e).message.replace(/\.$/, "")
+                    }; the other profiles go on`
+                )
+                return { prefix, damaged: [], streams: 0, failed: ExitCode.describe(e).kind }
+              })
+          )
+        )
+      }
 
       // Flags are checked above, before the database is opened or created.
-      return yield* Effect.gen(function*() {
-        const result = yield* SyncRun.run({
-          transferStreams,
-          since,
-          reset,
-          follow: flags.follow ? interval : undefined,
-          settlement,
-          concurrency: flags.concurrency,
-          batchSize: flags.batchSize,
-          batchWait: 250,
-          log,
-          warn: (line) => process.stderr.write(`broker-history: ${line}\n`)
-        }).pipe(Effect.scoped)
-        const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.counts)
-        const progress = yield* Effect.flatMap(Progress.Progress, (p) => p.snapshot)
-        log(
-          `synced ${transferStreams.length + 1 - result.damaged.length} streams into ${
-            SyncStore.describe(flags.db)
-          }: applied ${result.totals.transfers} transfer and ${result.totals.deposits} deposit records in ${result.totals.batches} transactions; the tables hold ${counts.transfers} transfers and ${counts.deposits} deposits (${progress.requests} requests, ${progress.retries} retries, ${
-            ((Date.now() - started) / 1000).toFixed(1)
-          } s)`
-        )
-        for (
-          const line of SyncSummary.coverageLines(result, {
-            defaultDeposits: given === undefined ? since.deposits : undefined,
-            depositWindow: Duration.format(maxWindow.deposits),
-            uncovered: flags.pairs === undefined ? SyncPlan.uncovered(subs, accountTypes) : undefined
-          })
-        ) log(line)
-        return { damaged: result.damaged, streams: transferStreams.length + 1 }
-      }).pipe(
+      return yield* Effect.forEach(runs, syncProfile, { concurrency: "unbounded" }).pipe(
+        Effect.tap((outcomes) =>
+          flags.profiles === undefined ? Effect.void : Effect.map(
+            Effect.flatMap(Progress.Progress, (p) => p.snapshot),
+            (progress) =>
+              out(SyncSummary.profilesLine({
+                synced: outcomes.filter((o) => o.failed === undefined).length,
+                profiles: outcomes.length,
+                db: SyncStore.describe(flags.db),
+                requests: progress,
+                seconds: (Date.now() - started) / 1000
+              }))
+          )
+        ),
         Effect.provide(Layer.mergeAll(
-          ClientOptions.layer(flags.client, process.env),
           SyncStore.layer(flags.db),
           Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
         ))
       )
-    }).pipe(ExitCode.report(flags.verbose))
-    // Damaged checkpoints: the other streams are synced and summarised; the command then fails.
-    if (outcome !== undefined && outcome.damaged.length > 0) {
-      yield* Effect.sync(() =>
-        process.stderr.write(`broker-history: ${SyncSummary.damagedSentence(outcome.damaged, outcome.streams)}\n`)
-      )
-      return yield* Effect.fail(new ExitCode.Failure({ code: ExitCode.codes.other }))
+    }).pipe(
+      // A profile's variable that is not set: credentials are missing (exit 3), reported below.
+      Effect.catchTag("ProfilesError", (e) => e.kind === "usage" ? Effect.fail(usage(e.message)) : Effect.succeed(e)),
+      ExitCode.report(flags.verbose)
+    )
+    if (outcome instanceof Profiles.ProfilesError) {
+      yield* Effect.sync(() => process.stderr.write(`broker-history: ${outcome.message}\n`))
+      return yield* Effect.fail(new ExitCode.Failure({ code: ExitCode.codes.authentication }))
+    }
+    // Damaged checkpoints: the other streams are synced and summarised; the command then fails, as it
+    // does when a profile stopped (with the code of the first profile that did not complete).
+    if (outcome === undefined) return
+    for (const o of outcome) {
+      if (o.damaged.length > 0) {
+        yield* Effect.sync(() =>
+          process.stderr.write(
+            `broker-history: ${o.prefix}${SyncSummary.damagedSentence(o.damaged, o.streams)}\n`
+          )
+        )
+      }
+    }
+    const first = outcome.find((o) => o.failed !== undefined || o.damaged.length > 0)
+    if (first !== undefined) {
+      return yield* Effect.fail(new ExitCode.Failure({ code: ExitCode.codes[first.failed ?? "other"] }))
     }
   })).pipe(Command.withDescription(
     "Keep both histories in a database (tables transfers, deposits, sync_checkpoints), idempotently: " +

@@ -61,6 +61,55 @@ const coveredRange = Effect.gen(function*() {
   yield* sql`ALTER TABLE sync_checkpoints ADD COLUMN backfill_checkpoint TEXT`
 })
 
+// Several broker keys in one database: every row and checkpoint belongs to a profile (a named key),
+// part of each table's key, so two keys never share or overwrite a row or a checkpoint. SQLite cannot
+// change a primary key in place, so each table is rebuilt (the same statements serve PostgreSQL): the
+// rows stored so far are copied in as the `default` profile's, the profile of the single-key flags.
+const keyedTable = (
+  table: string,
+  columns: string,
+  key: string,
+  index: string,
+  indexed: string
+) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const next = `${table}_by_profile`
+    const names = columns.split(",").map((c) => c.trim().split(/\s+/)[0]).join(", ")
+    yield* sql.unsafe(`CREATE TABLE ${next} (profile TEXT NOT NULL, ${columns}, PRIMARY KEY (profile, ${key}))`)
+    yield* sql.unsafe(`INSERT INTO ${next} (profile, ${names}) SELECT 'default', ${names} FROM ${table}`)
+    yield* sql.unsafe(`DROP TABLE ${table}`)
+    yield* sql.unsafe(`ALTER TABLE ${next} RENAME TO ${table}`)
+    if (index !== "") yield* sql.unsafe(`CREATE INDEX ${index} ON ${table} (profile, ${indexed})`)
+  })
+
+const profiles = Effect.gen(function*() {
+  yield* keyedTable(
+    "transfers",
+    `tran_id TEXT NOT NULL, client_tran_id TEXT NOT NULL, from_account TEXT NOT NULL, to_account TEXT NOT NULL, ${Migrations.transferDetailColumns}, timestamp BIGINT NOT NULL`,
+    "tran_id",
+    "transfers_by_time",
+    "timestamp"
+  )
+  yield* keyedTable(
+    "deposits",
+    "tx_id TEXT NOT NULL, coin TEXT NOT NULL, network TEXT NOT NULL, address TEXT NOT NULL, amount TEXT NOT NULL, " +
+      "status TEXT NOT NULL, address_tag TEXT NOT NULL, unlock_confirm TEXT NOT NULL, confirm_times TEXT NOT NULL, " +
+      "insert_time BIGINT NOT NULL, memo TEXT NOT NULL",
+    "tx_id, coin, network, address",
+    "deposits_by_time",
+    "insert_time"
+  )
+  yield* keyedTable(
+    "sync_checkpoints",
+    "stream TEXT NOT NULL, checkpoint TEXT NOT NULL, updated_at BIGINT NOT NULL, covered_since BIGINT, " +
+      "backfill_since BIGINT, backfill_checkpoint TEXT",
+    "stream",
+    "",
+    ""
+  )
+})
+
 /**
  * The sync database's migrations, in order, for `@effect/sql`'s `Migrator.fromRecord`.
  *
@@ -68,7 +117,7 @@ const coveredRange = Effect.gen(function*() {
  * ```ts
  * import { SyncMigrations } from "@broker-history/cli"
  *
- * assert.deepStrictEqual(Object.keys(SyncMigrations.migrations), ["0001_create_tables", "0002_covered_range"])
+ * assert.deepStrictEqual(Object.keys(SyncMigrations.migrations), ["0001_create_tables", "0002_covered_range", "0003_profiles"])
  * ```
  *
  * @since 0.1.0
@@ -76,7 +125,8 @@ const coveredRange = Effect.gen(function*() {
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "0001_create_tables": createTables,
-  "0002_covered_range": coveredRange
+  "0002_covered_range": coveredRange,
+  "0003_profiles": profiles
 }
 
 /**
@@ -96,8 +146,16 @@ export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.
  *   const columns = yield* sql<{ readonly name: string }>`SELECT name FROM pragma_table_info('sync_checkpoints')`
  *   return { applied, columns: columns.map((c) => c.name) }
  * }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })), Effect.runPromise)
- * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "covered_range"]])
- * assert.deepStrictEqual(columns, ["stream", "checkpoint", "updated_at", "covered_since", "backfill_since", "backfill_checkpoint"])
+ * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "covered_range"], [3, "profiles"]])
+ * assert.deepStrictEqual(columns, [
+ *   "profile",
+ *   "stream",
+ *   "checkpoint",
+ *   "updated_at",
+ *   "covered_since",
+ *   "backfill_since",
+ *   "backfill_checkpoint"
+ * ])
  * ```
  *
  * @since 0.1.0

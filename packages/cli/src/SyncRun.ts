@@ -58,6 +58,8 @@ import * as SyncSummary from "./SyncSummary.js"
  * @category models
  */
 export interface Settings {
+  /** Whose rows and checkpoints these are (`SyncStore.forProfile`); default `SyncStore.defaultProfile`. */
+  readonly profile?: string | undefined
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
   /**
    * Where each kind's history starts (Unix ms): a stream's first run reads from here, and a stream
@@ -247,7 +249,7 @@ interface Position {
 export const run = (settings: Settings) =>
   Effect.gen(function*() {
     const history = yield* BrokerHistory.BrokerHistory
-    const store = yield* SyncStore.SyncStore
+    const store = (yield* SyncStore.SyncStore).forProfile(settings.profile ?? SyncStore.defaultProfile)
     const progress = yield* Progress.Progress
     const totals: Totals = { transfers: 0, deposits: 0, batches: 0 }
 

@@ -1,7 +1,8 @@
 /**
  * The database a sync writes: `transfers` (keyed by `tranId`), `deposits` (keyed by txId + coin +
  * network + address) and `sync_checkpoints` (one row per stream: its checkpoint, where its stored
- * history starts, and the progress of a backfill). Every write is one transaction: the batch's rows
+ * history starts, and the progress of a backfill), each row also keyed by its profile (the broker
+ * key it was read with), so several keys share one database without sharing a row or a checkpoint. Every write is one transaction: the batch's rows
  * are upserted and the stream's position stored with them, so after a crash no position claims rows
  * that are not there, and re-applying rows is harmless. A write, once started, is not interrupted
  * (SIGINT/SIGTERM let it commit).
@@ -172,7 +173,7 @@ export interface Counts {
  *   const checkpoint = { time: 1700000000000, ids: ["42"] }
  *   yield* store.applyDeposits(SyncPlan.depositStreamId, [], { _tag: "Checkpoint", checkpoint, coveredSince: 0 })
  *   const sql = yield* SqlClient.SqlClient
- *   yield* sql`INSERT INTO sync_checkpoints (stream, checkpoint, updated_at) VALUES ('["other"]', '{garbage', 0)`
+ *   yield* sql`INSERT INTO sync_checkpoints (profile, stream, checkpoint, updated_at) VALUES ('default', '["other"]', '{garbage', 0)`
  *   return yield* store.streams
  * }).pipe(Effect.provide(StoreLive), Effect.runPromise)
  * const deposits: SyncStore.StoredStream | undefined = streams.get(SyncPlan.depositStreamId)
@@ -261,10 +262,36 @@ export type Position =
  * @since 0.1.0
  * @category services
  */
-export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<SyncStore, {
+export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<SyncStore, Service>() {}
+
+/**
+ * The store's operations for one profile: every read and write below touches that profile's rows only.
+ *
+ * @example
+ * ```ts
+ * import { SyncPlan, SyncStore } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const checkpoint = { time: 1700000000000, ids: ["42"] }
+ * const [acme, globex] = await Effect.gen(function*() {
+ *   const store: SyncStore.Service = yield* SyncStore.SyncStore
+ *   yield* store.forProfile("acme").applyDeposits(SyncPlan.depositStreamId, [], { _tag: "Checkpoint", checkpoint, coveredSince: 0 })
+ *   return [yield* store.forProfile("acme").streams, yield* store.forProfile("globex").streams]
+ * }).pipe(Effect.provide(SyncStore.layer(":memory:")), Effect.runPromise)
+ * assert.deepStrictEqual([acme.size, globex.size], [1, 0]) // checkpoints are kept per profile
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
   /** `sqlite` or `pg`. */
   readonly dialect: "sqlite" | "pg"
-  /** Every stored stream by id. */
+  /** The profile whose rows these operations read and write (`default` unless `forProfile` chose one). */
+  readonly profile: string
+  /** The same database, for another profile's rows. */
+  readonly forProfile: (profile: string) => Service
+  /** Every stored stream of the profile by id. */
   readonly streams: Effect.Effect<ReadonlyMap<string, StoredStream>, SqlError>
   /** Upserts transfers and, when given, stores the stream's position, in one transaction. */
   readonly applyTransfers: (
@@ -288,10 +315,27 @@ export class SyncStore extends Context.Tag("@broker-history/cli/SyncStore")<Sync
    * transaction; their records stay. Returns the ids that had a row.
    */
   readonly reset: (streams: ReadonlyArray<string> | "all") => Effect.Effect<ReadonlyArray<string>, SqlError>
+  /** The profile's rows in each table. */
   readonly counts: Effect.Effect<Counts, SqlError>
-}>() {}
+}
 
-// Rows per INSERT statement: 12 columns x 400 rows stays below SQLite's and PostgreSQL's parameter limits.
+/**
+ * The profile of the single-key flags (`--api-key`, `BROKER_API_KEY`, …), and of every row a database
+ * held before rows were kept per profile.
+ *
+ * @example
+ * ```ts
+ * import { SyncStore } from "@broker-history/cli"
+ *
+ * assert.strictEqual(SyncStore.defaultProfile, "default")
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultProfile = "default"
+
+// Rows per INSERT statement: 13 columns (the profile and 12) x 400 rows stays below SQLite's and PostgreSQL's parameter limits.
 const statementRows = 400
 
 /** The last of each key: one statement may not upsert a row twice (PostgreSQL refuses). */
@@ -341,120 +385,131 @@ export const make = (dialect: "sqlite" | "pg") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* SyncMigrations.run
+    return forProfile(sql, dialect, defaultProfile)
+  })
 
-    // A new row starts where the stream was first read from; an existing row keeps its backfill progress.
-    const savePosition = (stream: string, position: Position) =>
-      position._tag === "Checkpoint"
-        ? sql`
+/** The store's operations on one profile's rows. */
+const forProfile = (sql: SqlClient.SqlClient, dialect: "sqlite" | "pg", profile: string): Service => {
+  // A new row starts where the stream was first read from; an existing row keeps its backfill progress.
+  const savePosition = (stream: string, position: Position) =>
+    position._tag === "Checkpoint"
+      ? sql`
           INSERT INTO sync_checkpoints ${
-          sql.insert({
-            stream,
-            checkpoint: Checkpoint.encode(position.checkpoint),
-            covered_since: position.coveredSince,
-            updated_at: Date.now()
-          })
-        }
-          ON CONFLICT (stream) DO UPDATE SET checkpoint = excluded.checkpoint,
+        sql.insert({
+          profile,
+          stream,
+          checkpoint: Checkpoint.encode(position.checkpoint),
+          covered_since: position.coveredSince,
+          updated_at: Date.now()
+        })
+      }
+          ON CONFLICT (profile, stream) DO UPDATE SET checkpoint = excluded.checkpoint,
             covered_since = excluded.covered_since, updated_at = excluded.updated_at`
-        // A backfill runs only for a stream that has a row: it never creates one.
-        : sql`
+      // A backfill runs only for a stream that has a row: it never creates one.
+      : sql`
           UPDATE sync_checkpoints SET backfill_since = ${position.since},
             backfill_checkpoint = ${Checkpoint.encode(position.checkpoint)}, updated_at = ${Date.now()}
-          WHERE stream = ${stream}`
+          WHERE profile = ${profile} AND stream = ${stream}`
 
-    const upsertTransfers = (records: ReadonlyArray<TransferRecord.TransferRecord>) =>
-      Effect.forEach(
-        chunks(lastByKey(records, (t) => t.tranId), statementRows),
-        (rows) =>
-          sql`
-            INSERT INTO transfers ${sql.insert(rows.map(transferRow))}
-            ON CONFLICT (tran_id) DO UPDATE SET
+  const upsertTransfers = (records: ReadonlyArray<TransferRecord.TransferRecord>) =>
+    Effect.forEach(
+      chunks(lastByKey(records, (t) => t.tranId), statementRows),
+      (rows) =>
+        sql`
+            INSERT INTO transfers ${sql.insert(rows.map((t) => ({ profile, ...transferRow(t) })))}
+            ON CONFLICT (profile, tran_id) DO UPDATE SET
               client_tran_id = excluded.client_tran_id, from_account = excluded.from_account,
               to_account = excluded.to_account, asset = excluded.asset, amount = excluded.amount,
               from_account_type = excluded.from_account_type, to_account_type = excluded.to_account_type,
               from_symbol = excluded.from_symbol, to_symbol = excluded.to_symbol, status = excluded.status,
               timestamp = excluded.timestamp`,
-        { discard: true }
-      )
+      { discard: true }
+    )
 
-    const upsertDeposits = (records: ReadonlyArray<DepositRecord.DepositRecord>) =>
-      Effect.forEach(
-        chunks(lastByKey(records, (d) => JSON.stringify([d.txId, d.coin, d.network, d.address])), statementRows),
-        (rows) =>
-          sql`
-            INSERT INTO deposits ${sql.insert(rows.map(depositRow))}
-            ON CONFLICT (tx_id, coin, network, address) DO UPDATE SET
+  const upsertDeposits = (records: ReadonlyArray<DepositRecord.DepositRecord>) =>
+    Effect.forEach(
+      chunks(lastByKey(records, (d) => JSON.stringify([d.txId, d.coin, d.network, d.address])), statementRows),
+      (rows) =>
+        sql`
+            INSERT INTO deposits ${sql.insert(rows.map((d) => ({ profile, ...depositRow(d) })))}
+            ON CONFLICT (profile, tx_id, coin, network, address) DO UPDATE SET
               amount = excluded.amount, status = excluded.status, address_tag = excluded.address_tag,
               unlock_confirm = excluded.unlock_confirm, confirm_times = excluded.confirm_times,
               insert_time = excluded.insert_time, memo = excluded.memo`,
-        { discard: true }
-      )
+      { discard: true }
+    )
 
-    const apply = <A>(upsert: (records: ReadonlyArray<A>) => Effect.Effect<void, SqlError>) =>
-    (
-      stream: string,
-      records: ReadonlyArray<A>,
-      position: Position | undefined
-    ) =>
-      Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
-        if (records.length > 0) yield* upsert(records)
-        if (position !== undefined) yield* savePosition(stream, position)
-      })))
+  const apply = <A>(upsert: (records: ReadonlyArray<A>) => Effect.Effect<void, SqlError>) =>
+  (
+    stream: string,
+    records: ReadonlyArray<A>,
+    position: Position | undefined
+  ) =>
+    Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
+      if (records.length > 0) yield* upsert(records)
+      if (position !== undefined) yield* savePosition(stream, position)
+    })))
 
-    const completeBackfill = (stream: string, coveredSince: number) =>
-      Effect.uninterruptible(
-        sql`
+  const completeBackfill = (stream: string, coveredSince: number) =>
+    Effect.uninterruptible(
+      sql`
           UPDATE sync_checkpoints SET covered_since = ${coveredSince}, backfill_since = NULL,
             backfill_checkpoint = NULL, updated_at = ${Date.now()}
-          WHERE stream = ${stream}`
-      ).pipe(Effect.asVoid)
+          WHERE profile = ${profile} AND stream = ${stream}`
+    ).pipe(Effect.asVoid)
 
-    const reset = (streams: ReadonlyArray<string> | "all") =>
-      Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
-        const rows = yield* sql<{ stream: string }>`SELECT stream FROM sync_checkpoints`
-        const present = rows.map((r) => r.stream).filter((id) => streams === "all" || streams.includes(id))
-        for (const id of present) yield* sql`DELETE FROM sync_checkpoints WHERE stream = ${id}`
-        return present
-      })))
+  const reset = (streams: ReadonlyArray<string> | "all") =>
+    Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
+      const rows = yield* sql<{ stream: string }>`SELECT stream FROM sync_checkpoints WHERE profile = ${profile}`
+      const present = rows.map((r) => r.stream).filter((id) => streams === "all" || streams.includes(id))
+      for (const id of present) {
+        yield* sql`DELETE FROM sync_checkpoints WHERE profile = ${profile} AND stream = ${id}`
+      }
+      return present
+    })))
 
-    const streams = Effect.map(
-      sql<{
-        stream: string
-        checkpoint: string
-        covered_since: number | string | null
-        backfill_since: number | string | null
-        backfill_checkpoint: string | null
-      }>`SELECT stream, checkpoint, covered_since, backfill_since, backfill_checkpoint FROM sync_checkpoints`,
-      (rows) =>
-        new Map(rows.map((r) => {
-          const progress = r.backfill_checkpoint === null ? undefined : Checkpoint.decode(r.backfill_checkpoint)
-          const stored: StoredStream = {
-            checkpoint: Checkpoint.decode(r.checkpoint),
-            coveredSince: time(r.covered_since),
-            backfill: progress !== undefined && Either.isRight(progress) && time(r.backfill_since) !== undefined
-              ? { since: time(r.backfill_since)!, checkpoint: progress.right }
-              : undefined
-          }
-          return [r.stream, stored] as const
-        }))
-    )
+  const streams = Effect.map(
+    sql<{
+      stream: string
+      checkpoint: string
+      covered_since: number | string | null
+      backfill_since: number | string | null
+      backfill_checkpoint: string | null
+    }>`SELECT stream, checkpoint, covered_since, backfill_since, backfill_checkpoint FROM sync_checkpoints
+        WHERE profile = ${profile}`,
+    (rows) =>
+      new Map(rows.map((r) => {
+        const progress = r.backfill_checkpoint === null ? undefined : Checkpoint.decode(r.backfill_checkpoint)
+        const stored: StoredStream = {
+          checkpoint: Checkpoint.decode(r.checkpoint),
+          coveredSince: time(r.covered_since),
+          backfill: progress !== undefined && Either.isRight(progress) && time(r.backfill_since) !== undefined
+            ? { since: time(r.backfill_since)!, checkpoint: progress.right }
+            : undefined
+        }
+        return [r.stream, stored] as const
+      }))
+  )
 
-    const counts = Effect.map(
-      sql<{ transfers: number | string; deposits: number | string }>`
-        SELECT (SELECT COUNT(*) FROM transfers) AS transfers, (SELECT COUNT(*) FROM deposits) AS deposits`,
-      ([row]) => ({ transfers: Number(row.transfers), deposits: Number(row.deposits) })
-    )
+  const counts = Effect.map(
+    sql<{ transfers: number | string; deposits: number | string }>`
+        SELECT (SELECT COUNT(*) FROM transfers WHERE profile = ${profile}) AS transfers,
+          (SELECT COUNT(*) FROM deposits WHERE profile = ${profile}) AS deposits`,
+    ([row]) => ({ transfers: Number(row.transfers), deposits: Number(row.deposits) })
+  )
 
-    return SyncStore.of({
-      dialect,
-      streams,
-      applyTransfers: apply(upsertTransfers),
-      applyDeposits: apply(upsertDeposits),
-      completeBackfill,
-      reset,
-      counts
-    })
-  })
+  return {
+    dialect,
+    profile,
+    forProfile: (other) => forProfile(sql, dialect, other),
+    streams,
+    applyTransfers: apply(upsertTransfers),
+    applyDeposits: apply(upsertDeposits),
+    completeBackfill,
+    reset,
+    counts
+  }
+}
 
 /**
  * True for a PostgreSQL URL (`postgres://` or `postgresql://`); anything else is a SQLite file path.

@@ -1,10 +1,12 @@
 /**
- * The sentences of a sync's summary: the streams skipped for a damaged checkpoint (with the
+ * The sentences of a sync's summary: what each profile wrote and holds, the streams skipped for a damaged checkpoint (with the
  * `--reset-stream` flags that repair them), the resets done, and what the plan did not read.
  *
  * @since 0.1.0
  */
-import type { Damaged, Outcome } from "./SyncRun.js"
+import type { Snapshot } from "./Progress.js"
+import type { Damaged, Outcome, Totals } from "./SyncRun.js"
+import type { Counts } from "./SyncStore.js"
 
 /** A stream id quoted for a POSIX shell. */
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
@@ -137,3 +139,74 @@ export const coverageLines = (
   if (options.uncovered !== undefined) lines.push(options.uncovered)
   return lines
 }
+
+const requestsText = (requests: Pick<Snapshot, "requests" | "retries"> | undefined): string =>
+  requests === undefined ? "" : `${requests.requests} requests, ${requests.retries} retries, `
+
+/**
+ * The summary's first line for one key: the streams synced, what was applied, what the tables hold for
+ * it, and (when they are its alone) its requests. With `profile` the counts are said to be the
+ * profile's, since the tables hold other profiles' rows too.
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   SyncSummary.syncedLine({
+ *     streams: 5,
+ *     db: "history.db",
+ *     totals: { transfers: 120, deposits: 4, batches: 6 },
+ *     counts: { transfers: 120, deposits: 4 },
+ *     requests: { requests: 30, retries: 0 },
+ *     seconds: 1.25,
+ *     profile: false
+ *   }),
+ *   "synced 5 streams into history.db: applied 120 transfer and 4 deposit records in 6 transactions; " +
+ *     "the tables hold 120 transfers and 4 deposits (30 requests, 0 retries, 1.3 s)"
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category summary
+ */
+export const syncedLine = (summary: {
+  readonly streams: number
+  /** The database as messages name it (`SyncStore.describe`). */
+  readonly db: string
+  readonly totals: Totals
+  readonly counts: Counts
+  readonly requests: Pick<Snapshot, "requests" | "retries"> | undefined
+  readonly seconds: number
+  readonly profile: boolean
+}): string =>
+  `synced ${summary.streams} streams into ${summary.db}: applied ${summary.totals.transfers} transfer and ${summary.totals.deposits} deposit records in ${summary.totals.batches} transactions; the tables hold ${summary.counts.transfers} transfers and ${summary.counts.deposits} deposits${
+    summary.profile ? " of this profile" : ""
+  } (${requestsText(summary.requests)}${summary.seconds.toFixed(1)} s)`
+
+/**
+ * The last line of a sync of a profiles file: how many profiles completed, and the requests of all.
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   SyncSummary.profilesLine({ synced: 1, profiles: 2, db: "history.db", requests: { requests: 80, retries: 1 }, seconds: 3 }),
+ *   "synced 1 of 2 profiles into history.db (80 requests, 1 retries, 3.0 s)"
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category summary
+ */
+export const profilesLine = (summary: {
+  readonly synced: number
+  readonly profiles: number
+  readonly db: string
+  readonly requests: Pick<Snapshot, "requests" | "retries">
+  readonly seconds: number
+}): string =>
+  `synced ${summary.synced} of ${summary.profiles} profiles into ${summary.db} (${requestsText(summary.requests)}${
+    summary.seconds.toFixed(1)
+  } s)`

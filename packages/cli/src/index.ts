@@ -146,6 +146,21 @@ export * as TimeText from "./TimeText.js"
  * @since 0.1.0
  */
 export * as Sync from "./Sync.js"
+/**
+ * The profiles file of `sync --profiles`: several broker keys in one database.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Either } from "effect"
+ *
+ * const text = "profiles:\n  - name: acme\n    apiKeyEnv: ACME_KEY\n    secretKeyEnv: ACME_SECRET\n"
+ * assert.ok(Either.isRight(Profiles.parse(text, { ACME_KEY: "k", ACME_SECRET: "s" })))
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Profiles from "./Profiles.js"
 
 /**
  * What a sync does once its flags are read: the streams read into the store, exactly.

@@ -20,17 +20,21 @@ const client = (db: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
     ? PgClient.layer({ url: Redacted.make(db), maxConnections: 1 })
     : SqliteClient.layer({ filename: db, disableWAL: true })
 
-export const readTables = (db: string): Promise<Tables> =>
+/** A row without its `profile` column: the shape `SyncStore.transferRow` / `depositRow` give. */
+const withoutProfile = ({ profile: _, ...row }: Record<string, unknown>) => row
+
+/** One profile's rows (default: the profile of the single-key flags). */
+export const readTables = (db: string, profile = "default"): Promise<Tables> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const transfers = yield* sql<Record<string, unknown>>`SELECT * FROM transfers`
-    const deposits = yield* sql<Record<string, unknown>>`SELECT * FROM deposits`
+    const transfers = yield* sql<Record<string, unknown>>`SELECT * FROM transfers WHERE profile = ${profile}`
+    const deposits = yield* sql<Record<string, unknown>>`SELECT * FROM deposits WHERE profile = ${profile}`
     const checkpoints = yield* sql<
       { stream: string; checkpoint: string }
-    >`SELECT stream, checkpoint FROM sync_checkpoints`
+    >`SELECT stream, checkpoint FROM sync_checkpoints WHERE profile = ${profile}`
     return {
-      transfers: transfers.map(normalize).sort(byKey),
-      deposits: deposits.map(normalize).sort(byKey),
+      transfers: transfers.map(withoutProfile).map(normalize).sort(byKey),
+      deposits: deposits.map(withoutProfile).map(normalize).sort(byKey),
       checkpoints
     }
   }).pipe(Effect.provide(client(db)), Effect.scoped, Effect.runPromise)
@@ -69,11 +73,11 @@ export interface CheckpointRow {
 
 const numberOrNull = (v: unknown): number | null => v === null || v === undefined ? null : Number(v)
 
-/** Every row of sync_checkpoints, sorted by stream. */
-export const readCheckpointRows = (db: string): Promise<ReadonlyArray<CheckpointRow>> =>
+/** Every row of sync_checkpoints of one profile, sorted by stream. */
+export const readCheckpointRows = (db: string, profile = "default"): Promise<ReadonlyArray<CheckpointRow>> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM sync_checkpoints`
+    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM sync_checkpoints WHERE profile = ${profile}`
     return rows.map((r) => ({
       stream: String(r.stream),
       checkpoint: String(r.checkpoint),
@@ -96,22 +100,34 @@ export const execute = (
   }).pipe(Effect.provide(client(db)), Effect.scoped, Effect.runPromise)
 
 /**
- * A database as the first release of `sync` left it: only migration 0001 (no covered range), with
- * the rows of `from` copied in (transfers, deposits, and each checkpoint's stream, JSON and time).
+ * A database as an earlier release of `sync` left it, with the default profile's rows of `from` copied
+ * in: by default only migration 0001 (no covered range: each checkpoint's stream, JSON and time), or
+ * the first `migrations` migrations (2: covered ranges, before rows were kept per profile).
  */
-export const legacyCopy = async (from: string, to: string): Promise<void> => {
+export const legacyCopy = async (from: string, to: string, migrations = 1): Promise<void> => {
   const rows = await Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const checkpoints = migrations >= 2
+      ? sql<Record<string, unknown>>`
+        SELECT stream, checkpoint, updated_at, covered_since, backfill_since, backfill_checkpoint
+        FROM sync_checkpoints WHERE profile = 'default'`
+      : sql<
+        Record<string, unknown>
+      >`SELECT stream, checkpoint, updated_at FROM sync_checkpoints WHERE profile = 'default'`
     return {
-      transfers: yield* sql<Record<string, unknown>>`SELECT * FROM transfers`,
-      deposits: yield* sql<Record<string, unknown>>`SELECT * FROM deposits`,
-      sync_checkpoints: yield* sql<Record<string, unknown>>`SELECT stream, checkpoint, updated_at FROM sync_checkpoints`
+      transfers: (yield* sql<Record<string, unknown>>`SELECT * FROM transfers WHERE profile = 'default'`).map(
+        withoutProfile
+      ),
+      deposits: (yield* sql<Record<string, unknown>>`SELECT * FROM deposits WHERE profile = 'default'`).map(
+        withoutProfile
+      ),
+      sync_checkpoints: yield* checkpoints
     }
   }).pipe(Effect.provide(client(from)), Effect.scoped, Effect.runPromise)
   await Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* Migrator.make({})({
-      loader: Migrator.fromRecord({ "0001_create_tables": SyncMigrations.migrations["0001_create_tables"] }),
+      loader: Migrator.fromRecord(Object.fromEntries(Object.entries(SyncMigrations.migrations).slice(0, migrations))),
       table: "sync_migrations"
     })
     for (const [table, list] of Object.entries(rows)) {

@@ -1,0 +1,347 @@
+/**
+ * The profiles file of `broker-history sync --profiles FILE`: several broker keys synced by one
+ * process into one database, each with its name, base URL, the names of the environment variables
+ * that hold its key and secret (never the secrets themselves), its sub-accounts or pairs, account
+ * types and request budget. YAML or JSON (JSON is YAML), read with the `yaml` package and checked
+ * with `effect/Schema`; every problem is found before the database is opened or a request sent.
+ *
+ * @since 0.2.0
+ */
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Yaml from "yaml"
+import * as Choices from "./Choices.js"
+import type * as ClientOptions from "./ClientOptions.js"
+import * as SyncPlan from "./SyncPlan.js"
+import * as TimeText from "./TimeText.js"
+
+const variableName = Schema.String.pipe(
+  Schema.pattern(/^[A-Z_][A-Z0-9_]*$/, {
+    // The value may be a secret written where its variable's name belongs: never repeat it.
+    message: () =>
+      "must be the NAME of an environment variable (capital letters, digits and _), not a key or secret: " +
+      "put the secret in a variable and name the variable here"
+  })
+)
+
+/**
+ * One profile as written in the file: `name`, `apiKeyEnv` and `secretKeyEnv` required; `baseUrl`,
+ * `subAccounts` or `pairs`, `accountTypes` and `rateLimit` optional.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Schema } from "effect"
+ *
+ * const profile = Schema.decodeUnknownSync(Profiles.Profile)({
+ *   name: "acme",
+ *   apiKeyEnv: "ACME_API_KEY",
+ *   secretKeyEnv: "ACME_SECRET_KEY",
+ *   subAccounts: ["sub001@acme.test"],
+ *   rateLimit: { limit: 10, interval: "1s" }
+ * })
+ * assert.strictEqual(profile.rateLimit?.limit, 10)
+ * ```
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Profile = Schema.Struct({
+  name: Schema.String.pipe(
+    Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
+      message: () => "must be 1 to 64 letters, digits, _, . or - (starting with a letter or digit)"
+    })
+  ),
+  baseUrl: Schema.optional(Schema.String),
+  apiKeyEnv: variableName,
+  secretKeyEnv: variableName,
+  subAccounts: Schema.optional(Schema.Array(Schema.String)),
+  pairs: Schema.optional(Schema.Array(Schema.String)),
+  accountTypes: Schema.optional(Schema.Array(Schema.String)),
+  rateLimit: Schema.optional(Schema.Struct({
+    limit: Schema.Int.pipe(Schema.between(1, 10_000)),
+    interval: Schema.optional(Schema.String)
+  }))
+})
+
+/**
+ * The file: a list of profiles under `profiles`.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Schema } from "effect"
+ *
+ * const file = Schema.decodeUnknownSync(Profiles.ProfilesFile)({
+ *   profiles: [{ name: "acme", apiKeyEnv: "ACME_API_KEY", secretKeyEnv: "ACME_SECRET_KEY" }]
+ * })
+ * assert.strictEqual(file.profiles.length, 1)
+ * ```
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const ProfilesFile = Schema.Struct({
+  profiles: Schema.Array(Profile).pipe(Schema.minItems(1, { message: () => "lists no profile" }))
+})
+
+/**
+ * What is wrong with a profiles file, in one sentence that never shows a secret: `authentication` when a
+ * variable a profile names is not set (credentials missing), `usage` for anything else.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Either } from "effect"
+ *
+ * const unset = Profiles.parse("profiles:\n  - name: acme\n    apiKeyEnv: ACME_KEY\n    secretKeyEnv: ACME_SECRET\n", {})
+ * assert.ok(Either.isLeft(unset) && unset.left instanceof Profiles.ProfilesError)
+ * assert.deepStrictEqual(Either.isLeft(unset) && [unset.left.kind, unset.left.message], [
+ *   "authentication",
+ *   "profile acme: apiKeyEnv names ACME_KEY, which is not set in the environment: set it to the profile's API key"
+ * ])
+ * ```
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ProfilesError extends Schema.TaggedError<ProfilesError>("@broker-history/cli/ProfilesError")(
+  "ProfilesError",
+  { kind: Schema.Literal("usage", "authentication"), message: Schema.String }
+) {}
+
+/**
+ * A profile checked and planned: its name, the client settings of its key (as `ClientOptions` flag
+ * values, the secrets read from their variables), its transfer streams and what its plan leaves out.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Either } from "effect"
+ *
+ * const text = "profiles:\n  - name: acme\n    apiKeyEnv: ACME_KEY\n    secretKeyEnv: ACME_SECRET\n"
+ * const [acme] = Either.getOrThrow(Profiles.parse(text, { ACME_KEY: "k", ACME_SECRET: "s" }))
+ * const planned: Profiles.Planned = acme
+ * assert.deepStrictEqual([planned.name, planned.transferStreams.length], ["acme", 4]) // master→master × 4 type pairs
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Planned {
+  readonly name: string
+  /** The variables that hold the key and the secret, for messages. */
+  readonly apiKeyEnv: string
+  readonly secretKeyEnv: string
+  /** The profile's client settings (its key, base URL and budget), as the flags would give them. */
+  readonly client: ClientOptions.Values
+  readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
+  /** What the plan does not read (`SyncPlan.uncovered`), or `undefined` with `pairs`. */
+  readonly uncovered: string | undefined
+}
+
+/** Keys that hold a secret inline: refused, with the name of the field that names its variable. */
+const inlineSecrets: Record<string, string> = {
+  apiKey: "apiKeyEnv",
+  secretKey: "secretKeyEnv",
+  secret: "secretKeyEnv",
+  apiSecret: "secretKeyEnv",
+  key: "apiKeyEnv",
+  password: "secretKeyEnv"
+}
+
+const issuesText = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => {
+    const path = issue.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)
+      .join("")
+    return `${path === "" ? "the file" : path}: ${issue.message}`
+  }).join("; ")
+
+const decode = Schema.decodeUnknownEither(ProfilesFile, { errors: "all", onExcessProperty: "error" })
+
+/** Reads the text as YAML (JSON included); an inline secret is refused before anything else is said. */
+const read = (text: string): Either.Either<typeof ProfilesFile.Type, string> => {
+  let value: unknown
+  try {
+    value = Yaml.parse(text)
+  } catch (e) {
+    // The parser's message quotes the line it stopped at, which may hold a secret: say where only.
+    const at = (e as { linePos?: ReadonlyArray<{ line: number }> }).linePos?.[0]?.line
+    return Either.left(`not valid YAML or JSON${at === undefined ? "" : ` (line ${at})`}`)
+  }
+  const profiles = typeof value === "object" && value !== null && "profiles" in value ? value.profiles : undefined
+  if (Array.isArray(profiles)) {
+    for (const [i, p] of profiles.entries()) {
+      if (typeof p !== "object" || p === null) continue
+      const inline = Object.keys(p).find((k) => k in inlineSecrets)
+      if (inline !== undefined) {
+        const name = "name" in p && typeof p.name === "string" ? ` (${p.name})` : ""
+        return Either.left(
+          `profiles[${i}]${name}: ${inline} is written in the file; secrets are never written in a profiles file: ` +
+            `put it in an environment variable and give that variable's name as ${inlineSecrets[inline]}`
+        )
+      }
+    }
+  }
+  return Either.mapLeft(decode(value), issuesText)
+}
+
+/** One profile's plan, or what is wrong with it. */
+const plan = (
+  p: typeof Profile.Type,
+  env: Readonly<Record<string, string | undefined>>
+): Either.Either<Planned, ProfilesError> => {
+  const wrong = (kind: ProfilesError["kind"], message: string) =>
+    Either.left(new ProfilesError({ kind, message: `profile ${p.name}: ${message}` }))
+  for (const [field, name] of [["apiKeyEnv", p.apiKeyEnv], ["secretKeyEnv", p.secretKeyEnv]] as const) {
+    const value = env[name]
+    if (value === undefined || value.trim() === "") {
+      return wrong(
+        "authentication",
+        `${field} names ${name}, which is not set in the environment: set it to the profile's ${
+          field === "apiKeyEnv" ? "API key" : "API secret key"
+        }`
+      )
+    }
+  }
+  if (p.subAccounts !== undefined && p.pairs !== undefined) {
+    return wrong("usage", "give subAccounts or pairs, not both (pairs lists the pairs itself)")
+  }
+  if (p.baseUrl !== undefined && !URL.canParse(p.baseUrl)) {
+    return wrong("usage", `baseUrl ${JSON.stringify(p.baseUrl)} is not a URL (https://host[:port])`)
+  }
+  const types: Array<string> = []
+  for (const t of p.accountTypes ?? ["SPOT", "FUTURES"]) {
+    const type = Choices.accountType("accountTypes", t)
+    if (Either.isLeft(type)) return wrong("usage", type.left)
+    if (!types.includes(type.right)) types.push(type.right)
+  }
+  if (types.length === 0) return wrong("usage", "accountTypes lists no account type")
+  let interval: string | undefined
+  if (p.rateLimit?.interval !== undefined) {
+    const parsed = TimeText.duration(p.rateLimit.interval)
+    if (Either.isLeft(parsed)) return wrong("usage", `rateLimit.interval: ${parsed.left}`)
+    if (Duration.toMillis(parsed.right) <= 0) return wrong("usage", "rateLimit.interval must be longer than 0")
+    interval = p.rateLimit.interval
+  }
+  const subs = [...new Set((p.subAccounts ?? []).map((s) => s.trim()).filter((s) => s !== ""))]
+  const pairs = p.pairs === undefined
+    ? Either.right(SyncPlan.defaultPairs(subs))
+    : SyncPlan.parsePairs(p.pairs.join("\n"))
+  if (Either.isLeft(pairs)) return wrong("usage", `pairs: ${pairs.left.replace(/^line (\d+)/, (_, n) => `entry ${n}`)}`)
+  return Either.right({
+    name: p.name,
+    apiKeyEnv: p.apiKeyEnv,
+    secretKeyEnv: p.secretKeyEnv,
+    client: {
+      "api-key": env[p.apiKeyEnv],
+      "secret-key": env[p.secretKeyEnv],
+      ...(p.baseUrl === undefined ? {} : { "base-url": p.baseUrl }),
+      ...(p.rateLimit === undefined ? {} : { "rate-limit": String(p.rateLimit.limit) }),
+      ...(interval === undefined ? {} : { "rate-limit-interval": interval })
+    },
+    transferStreams: SyncPlan.transferStreams(pairs.right, types),
+    uncovered: p.pairs === undefined ? SyncPlan.uncovered(subs, types) : undefined
+  })
+}
+
+/**
+ * Reads a profiles file and plans each profile against `env` (where the named variables must be set),
+ * or says what is wrong in one sentence (`ProfilesError`): a secret written in the file, a field or value the file may
+ * not have, two profiles of one name, a variable that is not set. A secret's value never appears in it.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ * import { Either } from "effect"
+ *
+ * const json = JSON.stringify({
+ *   profiles: [
+ *     { name: "acme", apiKeyEnv: "ACME_KEY", secretKeyEnv: "ACME_SECRET", subAccounts: ["a@acme.test"] },
+ *     { name: "globex", apiKeyEnv: "GLOBEX_KEY", secretKeyEnv: "GLOBEX_SECRET", rateLimit: { limit: 5 } }
+ *   ]
+ * })
+ * const env = { ACME_KEY: "k1", ACME_SECRET: "s1", GLOBEX_KEY: "k2", GLOBEX_SECRET: "s2" }
+ * const profiles = Either.getOrThrow(Profiles.parse(json, env))
+ * assert.deepStrictEqual(profiles.map((p) => p.name), ["acme", "globex"])
+ * assert.strictEqual(profiles[1].client["rate-limit"], "5")
+ *
+ * const inline = Profiles.parse("profiles:\n  - name: acme\n    apiKeyEnv: ACME_KEY\n    secretKey: hunter2\n", env)
+ * assert.ok(Either.isLeft(inline) && inline.left.message.includes("secretKey is written in the file"))
+ * assert.ok(Either.isLeft(inline) && !inline.left.message.includes("hunter2"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const parse = (
+  text: string,
+  env: Readonly<Record<string, string | undefined>>
+): Either.Either<ReadonlyArray<Planned>, ProfilesError> =>
+  Either.flatMap(
+    Either.mapLeft(read(text), (message) => new ProfilesError({ kind: "usage", message })),
+    (file) => {
+      const seen = new Set<string>()
+      const out: Array<Planned> = []
+      for (const [i, p] of file.profiles.entries()) {
+        if (seen.has(p.name)) {
+          return Either.left(
+            new ProfilesError({
+              kind: "usage",
+              message: `profiles[${i}]: the name ${p.name} is given twice; every profile needs its own name`
+            })
+          )
+        }
+        seen.add(p.name)
+        const planned = plan(p, env)
+        if (Either.isLeft(planned)) return Either.left(planned.left)
+        out.push(planned.right)
+      }
+      return Either.right(out)
+    }
+  )
+
+/**
+ * The one line that says a profile's key was refused, naming the profile and the variables to check;
+ * the other profiles go on.
+ *
+ * @example
+ * ```ts
+ * import { Profiles } from "@broker-history/cli"
+ *
+ * const line = Profiles.refusedLine({ name: "acme", apiKeyEnv: "ACME_KEY", secretKeyEnv: "ACME_SECRET" }, {
+ *   status: 401,
+ *   code: 700002,
+ *   msg: "Signature for this request is not valid.",
+ *   reason: "Signature"
+ * })
+ * assert.strictEqual(
+ *   line,
+ *   "profile acme stopped: the service refused its key (401 700002 Signature for this request is not valid.): " +
+ *     "check ACME_SECRET (secretKeyEnv): it must hold the secret of the API key in ACME_KEY; the other profiles go on"
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const refusedLine = (
+  profile: Pick<Planned, "name" | "apiKeyEnv" | "secretKeyEnv">,
+  refusal: {
+    readonly status: number
+    readonly code: number
+    readonly msg: string
+    readonly reason: "ApiKey" | "Signature" | "Permission"
+  }
+): string => {
+  const advice = refusal.reason === "ApiKey"
+    ? `check ${profile.apiKeyEnv} (apiKeyEnv): the service does not know this key`
+    : refusal.reason === "Signature"
+    ? `check ${profile.secretKeyEnv} (secretKeyEnv): it must hold the secret of the API key in ${profile.apiKeyEnv}`
+    : "give the key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
+  return `profile ${profile.name} stopped: the service refused its key (${refusal.status} ${refusal.code} ${
+    refusal.msg.replace(/\s+/g, " ").trim()
+  }): ${advice}; the other profiles go on`
+}
