@@ -10,6 +10,7 @@ import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
 import * as Saturation from "./Saturation.js"
 import * as Soak from "./Soak.js"
+import * as SyncThroughput from "./SyncThroughput.js"
 import * as Throughput from "./Throughput.js"
 
 /**
@@ -24,6 +25,7 @@ export interface Sizes {
   readonly memory: Memory.Options
   readonly saturation: Saturation.Options
   readonly soak: Soak.Options
+  readonly sync: SyncThroughput.Options
 }
 
 /** What `pnpm bench` runs. */
@@ -31,7 +33,17 @@ export const full: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 2000 }, { kind: "long", pages: 400 }], rounds: 7, warmupPages: 200 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
   saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
-  soak: { ...Soak.ciOptions, seeds: 100 }
+  soak: { ...Soak.ciOptions, seeds: 100 },
+  sync: {
+    seed: 42,
+    transfers: 100_000,
+    deposits: 20_000,
+    subAccounts: 40,
+    rounds: 5,
+    batchSize: 500,
+    concurrency: 4,
+    defaultBudget: true
+  }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
@@ -39,7 +51,17 @@ export const smoke: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 4 }, { kind: "long", pages: 2 }], rounds: 1, warmupPages: 1 },
   memory: { records: 20_000, checkpoint: 10_000, rounds: 1 },
   saturation: { rate: 50, latencyMillis: 20, records: 1_000, limit: 100, concurrency: 4, marginMillis: 25 },
-  soak: { ...Soak.ciOptions, seeds: 2, concurrency: 2 }
+  soak: { ...Soak.ciOptions, seeds: 2, concurrency: 2 },
+  sync: {
+    seed: 7,
+    transfers: 600,
+    deposits: 150,
+    subAccounts: 2,
+    rounds: 1,
+    batchSize: 100,
+    concurrency: 4,
+    defaultBudget: false
+  }
 }
 
 /**
@@ -74,6 +96,7 @@ export interface Results {
   readonly memory?: Memory.Result | undefined
   readonly saturation?: Saturation.Result | undefined
   readonly soak?: Soak.Result | undefined
+  readonly sync?: SyncThroughput.Result | undefined
 }
 
 /**
@@ -83,10 +106,10 @@ export interface Results {
  * import type { Bench } from "@broker-history/bench"
  * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
  */
-export type Part = "throughput" | "memory" | "saturation" | "soak"
+export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync"
 
 /** Every part, in the order they run. */
-export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak"]
+export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak", "sync"]
 
 const machine = (): Machine => ({
   date: new Date().toISOString(),
@@ -116,6 +139,7 @@ export const run = async (
   if (only.includes("memory")) results.memory = await Memory.run(sizes.memory, log)
   if (only.includes("saturation")) results.saturation = await Effect.runPromise(Saturation.run(sizes.saturation, log))
   if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))
+  if (only.includes("sync")) results.sync = await Effect.runPromise(SyncThroughput.run(sizes.sync, log))
   return results
 }
 
@@ -188,6 +212,7 @@ export const table = (results: Results): string => {
       `${k.totals.exact}/${k.seeds.length} exact`
     ])
   }
+  if (results.sync !== undefined) rows.push(...SyncThroughput.rows(results.sync))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

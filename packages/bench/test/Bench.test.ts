@@ -1,6 +1,7 @@
 // CI smoke run of the whole benchmark at tiny sizes: the harness works end to end (page server child
 // process, every contender, memory, saturation against a child-process service, soak). No timings
 // are asserted: the figures of a smoke run mean nothing.
+import { Seed } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import * as Bench from "../src/Bench.js"
 import * as Contender from "../src/Contender.js"
@@ -32,6 +33,27 @@ describe("benchmark harness (smoke sizes)", () => {
     }
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1 + 5)
   }, 240_000)
+
+  it(
+    "sync part: the sync and the raw loop write every row of the plan, into SQLite and (when BROKER_TEST_PG_URL is set) PostgreSQL",
+    async () => {
+      const sync = (await Bench.run(Bench.smoke, ["sync"])).sync!
+      const rows = sync.expected.transfers + sync.expected.deposits
+      // The plan covers every transfer touching the master account and every deposit the service holds.
+      const seeded = Seed.transfers(Bench.smoke.sync).filter((t) => t.fromAccount === null || t.toAccount === null)
+      expect([sync.expected.transfers, sync.expected.deposits]).toEqual([seeded.length, Bench.smoke.sync.deposits])
+      expect(sync.samples.length).toBe(process.env.BROKER_TEST_PG_URL ? 5 : 3)
+      for (const sample of sync.samples) {
+        expect([sample.contender, sample.target, sample.rows, sample.exact]).toEqual([
+          sample.contender,
+          sample.target,
+          rows,
+          true
+        ])
+      }
+    },
+    120_000
+  )
 })
