@@ -41,6 +41,7 @@ const withHistory = <A, E>(
 /**
  * Random histories: clustered times (ties, bursts), empty stretches. Each record's offset in its
  * cluster is drawn by fast-check (seeded by the run, shrinkable), folded into the cluster's spread.
+ * With the rows comes the number of clusters (for the bound on requests).
  */
 const historyArb = fc.array(
   fc.record({
@@ -57,20 +58,32 @@ const historyArb = fc.array(
       rows.push({ tranId: String(id++), timestamp: c.at + offset % (c.spread + 1), status: "SUCCESS" })
     }
   }
-  return rows
+  return { rows, clusters: clusters.length }
 })
+
+/**
+ * The most requests a walk over a `historyArb` history may take: 1.15 × the pages its records need,
+ * plus, per cluster (≤ 30 records within ≤ 51 ms), a binary search over the range to find where it
+ * starts (⌈log2 range⌉ requests) and windows of fewer than `limit` records through it, each of which
+ * may take one narrowing request (2 ⌈30 / (limit − 1)⌉); one more for the stretch after the last; and
+ * with a maximum window, the ⌈range / maxWindow⌉ windows an empty range alone takes.
+ */
+const requestBound = (records: number, clusters: number, limit: number, range: number, maxWindow?: number) =>
+  1.15 * Math.ceil(records / limit) +
+  (clusters + 1) * (Math.ceil(Math.log2(range)) + 2 * Math.ceil(30 / Math.max(1, limit - 1))) +
+  (maxWindow === undefined ? 0 : Math.ceil(range / maxWindow))
 
 describe("full-history streams (mocked service)", () => {
   it.effect.prop(
-    "property: any history, limit, window and server order → the expected set, ascending, exactly once",
+    "property: any history, limit, window and server order → the expected set, ascending, exactly once, in a bounded number of requests",
     {
-      rows: historyArb,
+      history: historyArb,
       limit: fc.integer({ min: 3, max: 30 }),
       maxWindow: fc.option(fc.integer({ min: 2_000, max: 40_000 }), { nil: undefined }),
       ordering: fc.constantFrom<Ordering>("newest-first", "oldest-first", "shuffled"),
       concurrency: fc.integer({ min: 1, max: 3 })
     },
-    ({ concurrency, limit, maxWindow, ordering, rows }) =>
+    ({ concurrency, history: { clusters, rows }, limit, maxWindow, ordering }) =>
       Effect.gen(function*() {
         const mock = mockService(transferService(rows, { ordering }))
         const since = 0
@@ -81,6 +94,8 @@ describe("full-history streams (mocked service)", () => {
           maxWindow === undefined ? {} : { maxWindow: { transfers: maxWindow } }
         )
         expect(ids(out)).toEqual(expected(rows, since, until))
+        const bound = requestBound(out.length, clusters, limit, until - since + 1, maxWindow)
+        expect(mock.seen.length, `${mock.seen.length} requests for ${out.length} records`).toBeLessThanOrEqual(bound)
         if (maxWindow !== undefined) {
           for (const seen of mock.seen) {
             const width = Number(seen.params.get("endTime")) - Number(seen.params.get("startTime")) + 1

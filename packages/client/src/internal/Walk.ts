@@ -41,7 +41,7 @@ type Step<A> = Effect.Effect<Option.Option<readonly [Chunk.Chunk<Emission.Event<
 
 /** The events of a walk over [from, options.until] (`from`: where the boundary is), then of the polls. */
 export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
-  const plan = WindowPlan.make(options.limit, options.maxWindow, from, options.until)
+  const plan = WindowPlan.make(options.limit, options.maxWindow)
   if (options.concurrency <= 1) {
     return sequential(options, { _tag: "Reading", cursor: from, to: options.until, mode: "walk", plan, release: false })
   }
@@ -106,7 +106,7 @@ const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emissio
               cursor: from,
               to: until,
               mode: "poll",
-              plan: WindowPlan.restart(state.plan, from, until),
+              plan: WindowPlan.restart(state.plan),
               release: false
             })
           })

@@ -1,8 +1,23 @@
 /**
- * The window planner of the full-history walk: how wide the next window is. A window is read with one
+ * The window planner of the full-history walk: where the next window ends. A window is read with one
  * request; a short page is the whole window, a full page means it held more than a page and must be
- * narrowed. Widths follow the density the pages show, aiming at pages as full as `WindowFill` says
- * the history's regularity allows, and never wider than the endpoint's maximum window.
+ * narrowed. The planner sizes each window to hold as many records as `WindowFill` says the history's
+ * regularity allows, never wider than the endpoint's maximum window, from two things it learns:
+ *
+ * - the density (records per ms) of the stretch the walk is in, from the pages it read: smoothed
+ *   while counts come as expected, replaced when they do not (a burst, a quiet stretch); an empty
+ *   page allows at most one record in twice its width, so quiet stretches are crossed in a few
+ *   requests;
+ * - what the last full page showed: its records are real records of that window, so a later window
+ *   inside it holds at least the ones it covers. When the page was in time order, newest first (the
+ *   reference service's order) or oldest first, the part of the window it covers is known exactly:
+ *   a window over that part holds just the records the page showed there, and is sized to a full page
+ *   without guessing. Only the sizing relies on the order: a window is still emitted only from a
+ *   short page, whatever order the service uses. A newest-first page far denser than the density
+ *   before it shows a burst whose start is unknown: the stretch before it is halved until it is found.
+ *
+ * A window read again from the same start is always narrower, and halved from the second full page
+ * on, so the walk ends.
  *
  * A `Plan` is a value: `window` reads it, `observe` returns the plan after a page.
  *
@@ -10,57 +25,177 @@
  */
 import * as WindowFill from "./WindowFill.js"
 
+/** How much of a surprise-free count moves the density (in log), against the noise of one window. */
+const smoothing = 0.3
+/** A count this far (in log) from what was expected means the density changed, not noise. */
+const surprise = 0.5
+
 /** An inclusive range of milliseconds, read with one request. */
 export interface Window {
   readonly start: number
   readonly end: number
-  /** The count this window was sized to hold, when it was sized from a density (for `WindowFill`). */
+  /** The count this window was sized to hold, when it was sized from the density alone (for `WindowFill`). */
   readonly aim: number | undefined
+}
+
+/** How a full page was ordered, as far as its times show. */
+export type Order = "newest-first" | "oldest-first" | "unordered"
+
+/** What the last full page showed of the window it could not hold. */
+export interface Sample {
+  readonly start: number
+  readonly end: number
+  /** The times of the page's records inside the window, ascending. */
+  readonly times: ReadonlyArray<number>
+  readonly order: Order
+  /** The density where the page covers the window exactly, taken for the stretch after the window. */
+  readonly beyond: number
+  /** Full pages in a row for windows starting at `start`. */
+  readonly repeats: number
 }
 
 export interface Plan {
   readonly limit: number
   /** Widest window one request may cover (ms); infinite when the endpoint has no maximum. */
   readonly maxWindow: number
-  readonly width: number
-  /** The count `width` was sized to hold, or undefined when it is a guess (first window, growth cap). */
-  readonly aim: number | undefined
+  /** Records per ms where the walk is; undefined before the first page (the first window spans the range). */
+  readonly density: number | undefined
   readonly fill: WindowFill.State
+  readonly sample: Sample | undefined
 }
 
-/** The plan before anything is read: one window over [from, to] if the maximum allows. */
-export const make = (limit: number, maxWindow: number | undefined, from: number, to: number): Plan => {
-  const widest = maxWindow === undefined ? Number.POSITIVE_INFINITY : Math.max(1, maxWindow)
-  return {
-    limit,
-    maxWindow: widest,
-    width: spanning(widest, from, to),
-    aim: undefined,
-    fill: WindowFill.initial(limit)
-  }
-}
-
-/** A new range [from, to] (a follow poll): first one window over it again; what was learnt of the fill stays. */
-export const restart = (plan: Plan, from: number, to: number): Plan => ({
-  ...plan,
-  width: spanning(plan.maxWindow, from, to),
-  aim: undefined
+/** The plan before anything is read: the first window spans the range, if the maximum allows. */
+export const make = (limit: number, maxWindow: number | undefined): Plan => ({
+  limit,
+  maxWindow: maxWindow === undefined ? Number.POSITIVE_INFINITY : Math.max(1, maxWindow),
+  density: undefined,
+  fill: WindowFill.initial(limit),
+  sample: undefined
 })
 
-const spanning = (maxWindow: number, from: number, to: number) => Math.min(maxWindow, Math.max(1, to - from + 1))
+/** A new range (a follow poll): first one window over it again; what was learnt of the fill stays. */
+export const restart = (plan: Plan): Plan => ({
+  ...plan,
+  density: undefined,
+  sample: undefined
+})
 
-/** The next window from `cursor`, no further than `to`. */
+/**
+ * The next window from `cursor`, no further than `to`: as far as the records it is expected to hold
+ * allow. A record the last full page showed exactly counts as one; an expected one (from a density,
+ * or a page in no time order) as 1 / fill of one, so that only the guessed part is kept light.
+ */
 export const window = (plan: Plan, cursor: number, to: number): Window => {
-  const planned = Math.min(plan.width, plan.maxWindow)
-  const end = Math.min(to, cursor + planned - 1)
-  // Only a window of the planned width tells how good the density estimate was.
-  return { start: cursor, end, aim: end - cursor + 1 === planned ? plan.aim : undefined }
+  const widest = Math.min(to, cursor + plan.maxWindow - 1)
+  if (plan.density === undefined) return { start: cursor, end: widest, aim: undefined }
+  const fill = WindowFill.fill(plan.fill)
+  const r = reach(cursor, plan.limit, fill)
+  const sample = plan.sample
+  if (sample === undefined || cursor < sample.start || cursor > sample.end) {
+    r.stretch(widest, plan.density)
+    const end = r.end(widest)
+    return { start: cursor, end, aim: end < widest ? r.aim() : undefined }
+  }
+  const times = sample.times
+  const n = times.length
+  if (sample.order === "newest-first") {
+    // The page holds every record after its oldest time; before it, only a density is known.
+    const lo = times[0]!
+    // Denser than the walk has seen: a burst starts somewhere before the page's records. While the
+    // stretch before them would hold more than a page at the page's density, halve it; once shorter,
+    // count it at that density.
+    const burst = sample.beyond > plan.density * Math.exp(surprise)
+    if (burst && cursor < lo && sample.beyond * (lo - cursor) > plan.limit) {
+      return { start: cursor, end: cursor + Math.floor((lo - cursor - 1) / 2), aim: undefined }
+    }
+    r.stretch(lo - 1, burst ? sample.beyond : plan.density)
+    for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 1)
+  } else if (sample.order === "oldest-first") {
+    // The page holds every record before its newest time; after it, only a density is known.
+    for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 1)
+    r.stretch(sample.end, plan.density)
+  } else {
+    // A page in no order is some of the window's records: each stands for about two.
+    for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 2 / fill)
+  }
+  r.stretch(widest, sample.beyond)
+  let end = r.end(widest)
+  if (sample.start === cursor) {
+    // The same window is being narrowed: strictly, and by half when the pages keep coming back full.
+    end = Math.min(end, sample.end - 1)
+    if (sample.repeats >= 2) end = Math.min(end, cursor + Math.floor((sample.end - cursor + 1) / 2) - 1)
+  }
+  end = Math.max(cursor, end)
+  return { start: cursor, end, aim: end === r.end(widest) && end < widest ? r.aim() : undefined }
 }
 
 /**
- * The plan after reading page 1 of `window`. A short page sizes the next window from the density it
- * shows (at most four times as wide); a full page narrows it, to the width of the records' own
- * cluster when they cluster, and at least by half.
+ * How far a window from `start` reaches with `limit` records' room: stretches of time and records met
+ * one after another, each at the cost of what it is expected to hold; never as far as `limit` records
+ * a page showed (certain to be a full page).
+ */
+interface Reach {
+  /** Records at `density` per ms up to `until` (inclusive), each costing 1 / fill. */
+  readonly stretch: (until: number, density: number) => void
+  /** A record at `time` (ascending calls), costing `weight`. */
+  readonly point: (time: number, weight: number) => void
+  /** The last millisecond of the window (at least its first). */
+  readonly end: (widest: number) => number
+  /** The count expected, when a density alone decided where the window ends (for `WindowFill`). */
+  readonly aim: () => number | undefined
+}
+
+const reach = (start: number, limit: number, fill: number): Reach => {
+  let expected = 0
+  let weight = 0
+  let exact = 0
+  let at = start
+  let stop: number | undefined
+  let byDensity = false
+  /** The most records a density may promise beside `weight` of known ones. */
+  const room = (known: number) => {
+    if (known === 0) return fill * limit
+    // Beside known records, the guessed ones get a margin: two standard deviations of their count
+    // and the fill's share (solving e / fill + 2 √e ≤ limit − 1 − known for e).
+    const rest = limit - 1 - known
+    if (rest <= 0) return 0
+    const root = fill * (Math.sqrt(1 + rest / fill) - 1)
+    return root * root
+  }
+  return {
+    stretch: (until, density) => {
+      if (stop !== undefined || until < at) return
+      const length = until - at + 1
+      const left = room(weight) - expected
+      if (density * length <= left) {
+        expected += density * length
+        at = until + 1
+        return
+      }
+      const fits = Math.max(0, Math.floor(left / density))
+      expected += density * fits
+      stop = at + fits - 1
+      byDensity = weight === 0
+    },
+    point: (time, w) => {
+      if (stop !== undefined) return
+      if (weight + w > limit - 1 || expected > room(weight + w) || exact + 1 >= limit) {
+        stop = time - 1
+        return
+      }
+      weight += w
+      exact++
+      at = Math.max(at, time + 1)
+    },
+    end: (widest) => Math.max(start, Math.min(widest, stop ?? widest)),
+    aim: () => byDensity ? expected : undefined
+  }
+}
+
+/**
+ * The plan after reading page 1 of `window`. A short page gives the density (smoothed while counts
+ * come as expected, replaced when they do not); an empty one at most one record in twice its width.
+ * A full page becomes the sample the next windows inside it are planned from.
  */
 export const observe = <A>(
   plan: Plan,
@@ -68,32 +203,64 @@ export const observe = <A>(
   page: ReadonlyArray<A>,
   time: (record: A) => number
 ): Plan => {
-  const { limit, maxWindow } = plan
+  const { limit } = plan
   const count = page.length
-  const full = count >= limit
   const span = window.end - window.start + 1
-  const fill = window.aim === undefined ? plan.fill : WindowFill.observe(plan.fill, window.aim, count, full, limit)
-  const targetFill = WindowFill.fill(fill)
-  if (full) {
-    let lo = Number.POSITIVE_INFINITY
-    let hi = Number.NEGATIVE_INFINITY
-    for (let i = 0; i < count; i++) {
-      const t = time(page[i]!)
-      if (t < lo) lo = t
-      if (t > hi) hi = t
-    }
-    const observed = hi >= lo ? hi - lo + 1 : span
-    return {
-      limit,
-      maxWindow,
-      width: Math.max(1, Math.floor(Math.min(span / 2, observed * targetFill))),
-      aim: undefined,
-      fill
-    }
+  const full = count >= limit
+  // A count far from the aim is a change of density (a burst, a quiet stretch), not the scatter the
+  // fill allows for: it moves the density, not the fill.
+  const expected = window.aim !== undefined &&
+    (full || Math.abs(Math.log(Math.max(count, 0.5) / window.aim)) < surprise)
+  const fill = expected ? WindowFill.observe(plan.fill, window.aim!, count, full, limit) : plan.fill
+  if (full && span > 1) {
+    const sample = sampleOf(plan, window, page, time)
+    return { ...plan, fill, sample, density: plan.density ?? sample.beyond }
   }
-  const grow = count === 0 ? 4 : (limit * targetFill) / count
-  const next = Math.floor(span * Math.min(4, grow))
-  const width = Math.max(1, Math.min(maxWindow, next))
-  const aim = grow <= 4 && next <= maxWindow && next >= 1 ? (count * width) / span : undefined
-  return { limit, maxWindow, width, aim, fill }
+  // Past the sampled window, what it showed is of no more use.
+  const sample = plan.sample !== undefined && window.end < plan.sample.end ? plan.sample : undefined
+  // A crowded millisecond says little of the density around it: at least that of the page that found it.
+  if (full && plan.density !== undefined) {
+    const density = plan.sample !== undefined ? Math.max(plan.density, plan.sample.beyond) : plan.density
+    return { ...plan, fill, sample, density }
+  }
+  const density = count === 0
+    ? Math.min(plan.density ?? Number.POSITIVE_INFINITY, 1 / (2 * span))
+    : expected && plan.density !== undefined
+    ? plan.density * Math.pow(count / window.aim!, smoothing)
+    : count / span
+  return { ...plan, fill, density, sample }
+}
+
+const sampleOf = <A>(plan: Plan, window: Window, page: ReadonlyArray<A>, time: (record: A) => number): Sample => {
+  const { end, start } = window
+  let up = true
+  let down = true
+  const inside: Array<number> = []
+  let previous = Number.NaN
+  for (let i = 0; i < page.length; i++) {
+    const t = time(page[i]!)
+    if (t > previous) down = false
+    if (t < previous) up = false
+    previous = t
+    if (t >= start && t <= end) inside.push(t)
+  }
+  inside.sort((a, b) => a - b)
+  const n = inside.length
+  const order: Order = up === down ? "unordered" : down ? "newest-first" : "oldest-first"
+  const lo = n > 0 ? inside[0]! : start
+  const hi = n > 0 ? inside[n - 1]! : end
+  let beyond: number
+  if (order === "newest-first" && hi > lo) {
+    let above = 0
+    for (const t of inside) if (t > lo) above++
+    beyond = above / (end - lo)
+  } else if (order === "oldest-first" && hi > lo) {
+    let below = 0
+    for (const t of inside) if (t < hi) below++
+    beyond = below / (hi - start)
+  } else {
+    beyond = 2 * Math.max(n, 1) / (end - start + 1)
+  }
+  const repeats = plan.sample !== undefined && plan.sample.start === start ? plan.sample.repeats + 1 : 1
+  return { start, end, times: inside, order, beyond, repeats }
 }
