@@ -1,11 +1,13 @@
 /**
- * The whole benchmark: throughput, memory, rate-limit saturation and the fault soak, one after the
- * other, rendered as one table; the raw figures go to a JSON file (see `main.ts`).
+ * The whole benchmark: throughput, memory, rate-limit saturation, the fault soak, the sync and the
+ * window planner on a bursty history, one after the other, rendered as one table; the raw figures go
+ * to a JSON file (see `main.ts`).
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Os from "node:os"
+import * as Clustered from "./Clustered.js"
 import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
 import * as Saturation from "./Saturation.js"
@@ -26,6 +28,7 @@ export interface Sizes {
   readonly saturation: Saturation.Options
   readonly soak: Soak.Options
   readonly sync: SyncThroughput.Options
+  readonly clustered: Clustered.Options
 }
 
 /** What `pnpm bench` runs. */
@@ -43,7 +46,8 @@ export const full: Sizes = {
     batchSize: 500,
     concurrency: 4,
     defaultBudget: true
-  }
+  },
+  clustered: { weeks: 104, quietPerWeek: 50, busyRatio: 1000, busyShare: 0.125, limit: 500, seed: 15 }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
@@ -61,7 +65,8 @@ export const smoke: Sizes = {
     batchSize: 100,
     concurrency: 4,
     defaultBudget: false
-  }
+  },
+  clustered: { weeks: 8, quietPerWeek: 2, busyRatio: 1000, busyShare: 0.25, limit: 100, seed: 1 }
 }
 
 /**
@@ -97,6 +102,7 @@ export interface Results {
   readonly saturation?: Saturation.Result | undefined
   readonly soak?: Soak.Result | undefined
   readonly sync?: SyncThroughput.Result | undefined
+  readonly clustered?: Clustered.Result | undefined
 }
 
 /**
@@ -106,10 +112,10 @@ export interface Results {
  * import type { Bench } from "@broker-history/bench"
  * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
  */
-export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync"
+export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered"
 
 /** Every part, in the order they run. */
-export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak", "sync"]
+export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak", "sync", "clustered"]
 
 const machine = (): Machine => ({
   date: new Date().toISOString(),
@@ -140,6 +146,7 @@ export const run = async (
   if (only.includes("saturation")) results.saturation = await Effect.runPromise(Saturation.run(sizes.saturation, log))
   if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))
   if (only.includes("sync")) results.sync = await Effect.runPromise(SyncThroughput.run(sizes.sync, log))
+  if (only.includes("clustered")) results.clustered = await Clustered.run(sizes.clustered, log)
   return results
 }
 
@@ -213,6 +220,7 @@ export const table = (results: Results): string => {
     ])
   }
   if (results.sync !== undefined) rows.push(...SyncThroughput.rows(results.sync))
+  if (results.clustered !== undefined) rows.push(...Clustered.rows(results.clustered))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 export * as Bench from "./Bench.js"
+export * as Clustered from "./Clustered.js"
 export * as Contender from "./Contender.js"
 export * as Measure from "./Measure.js"
 export * as Memory from "./Memory.js"

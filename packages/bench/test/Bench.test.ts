@@ -32,8 +32,10 @@ describe("benchmark harness (smoke sizes)", () => {
       expect(run.retryAfterViolations).toBe(0)
     }
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
+    // The clustered part checks that every record came once, in order; both histories were read.
+    expect(results.clustered!.readings.map((r) => r.spread)).toEqual(["steady", "random"])
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1 + 5)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1 + 5 + 2)
   }, 240_000)
 
   it(

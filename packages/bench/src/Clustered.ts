@@ -1,0 +1,244 @@
+/**
+ * The full-history stream on a bursty history: two years of weeks, each quiet or busy, a busy week
+ * holding `busyRatio` times the records of a quiet one. A local server answers the transfer-history
+ * endpoint from the history (time window, page and limit, newest first, by binary search), and the
+ * `BrokerHistory.transfers` stream reads the whole range; what is measured is how many requests the
+ * stream's window planner spends against the fewest pages the records need, ⌈records / limit⌉.
+ *
+ * Two histories from the same weeks: records evenly spread inside each week (only the density
+ * changes, at week boundaries) and records at random times inside each week (the density changes and
+ * every window's count also scatters around what the density predicts).
+ *
+ * @since 0.2.0
+ */
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { Endpoint } from "@broker-history/domain"
+import { ApiKeys } from "@broker-history/server"
+import * as Prng from "@broker-history/server/Prng"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as Http from "node:http"
+
+/**
+ * The history and how it is read.
+ *
+ * @example
+ * import type { Clustered } from "@broker-history/bench"
+ * const tiny: Clustered.Options = { weeks: 8, quietPerWeek: 2, busyRatio: 1000, busyShare: 0.25, limit: 100, seed: 1 }
+ */
+export interface Options {
+  readonly weeks: number
+  /** Records in a quiet week. */
+  readonly quietPerWeek: number
+  /** A busy week holds this many times the records of a quiet one. */
+  readonly busyRatio: number
+  /** The share of busy weeks (each week drawn on its own). */
+  readonly busyShare: number
+  /** The stream's page size. */
+  readonly limit: number
+  readonly seed: number
+}
+
+/**
+ * How records are placed inside a week.
+ *
+ * @example
+ * import type { Clustered } from "@broker-history/bench"
+ * const spreads: ReadonlyArray<Clustered.Spread> = ["steady", "random"]
+ */
+export type Spread = "steady" | "random"
+
+/**
+ * One reading of one history.
+ *
+ * @example
+ * import type { Clustered } from "@broker-history/bench"
+ * const overhead = (r: Clustered.Reading) => r.requests - r.ideal
+ */
+export interface Reading {
+  readonly spread: Spread
+  readonly records: number
+  readonly busyWeeks: number
+  readonly requests: number
+  /** ⌈records / limit⌉: the fewest pages the records need. */
+  readonly ideal: number
+  readonly ratio: number
+}
+
+/**
+ * What the part measured.
+ *
+ * @example
+ * import type { Clustered } from "@broker-history/bench"
+ * const worst = (r: Clustered.Result) => Math.max(...r.readings.map((x) => x.ratio))
+ */
+export interface Result {
+  readonly options: Options
+  readonly readings: ReadonlyArray<Reading>
+}
+
+const week = 7 * 86_400_000
+/** The history starts here (2024-01-01T00:00:00Z). */
+const origin = 1_704_067_200_000
+
+/**
+ * The record times of the history, ascending, and how many weeks are busy. The weeks (quiet or busy)
+ * depend on the seed only, so both spreads have the same weeks.
+ *
+ * @example
+ * import { Clustered } from "@broker-history/bench"
+ * const { busyWeeks, times } = Clustered.history({ weeks: 4, quietPerWeek: 2, busyRatio: 10, busyShare: 0.5, limit: 10, seed: 1 }, "steady")
+ */
+export const history = (
+  options: Options,
+  spread: Spread
+): { readonly times: Float64Array; readonly busyWeeks: number } => {
+  const weeks = Prng.mulberry32(options.seed)
+  const busy = Array.from({ length: options.weeks }, () => weeks() < options.busyShare)
+  const counts = busy.map((b) => b ? options.quietPerWeek * options.busyRatio : options.quietPerWeek)
+  const times = new Float64Array(counts.reduce((a, b) => a + b, 0))
+  const within = Prng.mulberry32(options.seed + 1)
+  let n = 0
+  counts.forEach((count, w) => {
+    const start = origin + w * week
+    const from = n
+    for (let i = 0; i < count; i++) {
+      times[n++] = start + Math.floor(spread === "steady" ? (i + within()) * week / count : within() * week)
+    }
+    times.subarray(from, n).sort()
+  })
+  return { times, busyWeeks: busy.filter((b) => b).length }
+}
+
+/** The first index with `times[i] >= t`. */
+const lowerBound = (times: Float64Array, t: number) => {
+  let lo = 0
+  let hi = times.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (times[mid]! < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const recordJson = (times: Float64Array, i: number) =>
+  `{"tranId":"${10_000_000_000 + i}","clientTranId":null,"fromAccount":null,"toAccount":"sub-${
+    i % 97
+  }@broker.example.com","asset":"USDT","amount":"${
+    i % 1000
+  }.50000000","fromAccountType":"SPOT","toAccountType":"FUTURES","fromSymbol":"","toSymbol":"","status":"SUCCESS","timestamp":${
+    times[i]
+  }}`
+
+const integer = (text: string | null, fallback: number) => {
+  const n = text === null ? Number.NaN : Number(text)
+  return Number.isSafeInteger(n) ? n : fallback
+}
+
+/** Serves the transfer-history endpoint over `times` on 127.0.0.1, counting requests; verifies nothing. */
+const serve = (times: Float64Array): Promise<{ readonly server: Http.Server; readonly requests: () => number }> =>
+  new Promise((resolve, reject) => {
+    let requests = 0
+    const path = Endpoint.transferHistory.path
+    const server = Http.createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
+      const url = new URL(request.url ?? "/", "http://127.0.0.1")
+      if (url.pathname !== path) {
+        response.writeHead(404, { "content-type": "application/json" })
+        response.end("{\"code\":404,\"msg\":\"Not found.\"}")
+        return
+      }
+      requests++
+      const params = url.searchParams
+      const first = lowerBound(times, integer(params.get("startTime"), 0))
+      const end = lowerBound(times, integer(params.get("endTime"), Number.MAX_SAFE_INTEGER) + 1)
+      const limit = Math.max(1, integer(params.get("limit"), 500))
+      const page = Math.max(1, integer(params.get("page"), 1))
+      // Newest first, as the reference service answers.
+      const parts: Array<string> = []
+      for (let i = end - 1 - (page - 1) * limit; i >= first && parts.length < limit; i--) {
+        parts.push(recordJson(times, i))
+      }
+      const body = `[${parts.join(",")}]`
+      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+      response.end(body)
+    })
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => resolve({ server, requests: () => requests }))
+  })
+
+/** Reads one history with the transfers stream; fails unless every record came once, in order. */
+const read = async (options: Options, spread: Spread): Promise<Reading> => {
+  const { busyWeeks, times } = history(options, spread)
+  const { requests, server } = await serve(times)
+  const address = server.address() as { readonly port: number }
+  const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    apiKey: Redacted.make(ApiKeys.demo.apiKey),
+    secretKey: Redacted.make(ApiKeys.demo.secretKey),
+    rateLimit: { limit: 100_000, interval: "1 millis" }
+  }))))
+  try {
+    const seen = await runtime.runPromise(Effect.flatMap(BrokerHistory.BrokerHistory, (h) =>
+      h.transfers({
+        fromAccountType: "SPOT",
+        toAccountType: "FUTURES",
+        since: origin,
+        until: origin + options.weeks * week - 1,
+        limit: options.limit
+      }).pipe(
+        Stream.runFold({ count: 0, last: Number.NEGATIVE_INFINITY, ordered: true }, (s, r) => ({
+          count: s.count + 1,
+          last: r.timestamp,
+          ordered: s.ordered && r.timestamp >= s.last
+        }))
+      )))
+    if (seen.count !== times.length || !seen.ordered) {
+      throw new Error(`clustered (${spread}): read ${seen.count} of ${times.length} records, in order: ${seen.ordered}`)
+    }
+    const ideal = Math.ceil(times.length / options.limit)
+    return { spread, records: times.length, busyWeeks, requests: requests(), ideal, ratio: requests() / ideal }
+  } finally {
+    await runtime.dispose()
+    await new Promise((done) => server.close(done))
+  }
+}
+
+/**
+ * Reads both histories (steady and random weeks) and reports records, requests, ideal and ratio.
+ *
+ * @example
+ * import { Clustered } from "@broker-history/bench"
+ * const result = await Clustered.run({ weeks: 8, quietPerWeek: 2, busyRatio: 1000, busyShare: 0.25, limit: 100, seed: 1 })
+ */
+export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+  const readings: Array<Reading> = []
+  for (const spread of ["steady", "random"] as const) {
+    const reading = await read(options, spread)
+    log(
+      `clustered (${spread} weeks): ${reading.records} records, ${reading.requests} requests, ideal ${reading.ideal}, ratio ${
+        reading.ratio.toFixed(3)
+      }`
+    )
+    readings.push(reading)
+  }
+  return { options, readings }
+}
+
+/**
+ * The part's rows of the bench table, one per history.
+ *
+ * @example
+ * import { Clustered } from "@broker-history/bench"
+ * declare const result: Clustered.Result
+ * const rows = Clustered.rows(result)
+ */
+export const rows = (result: Result): Array<[string, string, string]> =>
+  result.readings.map((r) => [
+    `clustered: ${result.options.weeks} weeks, busy ${result.options.busyRatio}x quiet, ${r.spread} inside weeks`,
+    `${r.records} records, ${r.requests} requests, ideal ${r.ideal} (limit ${result.options.limit})`,
+    `${r.ratio.toFixed(3)} x ideal (target ≤ 1.15)`
+  ])
