@@ -65,6 +65,11 @@ export interface Settings {
      * the service closer together than that (network and scheduling jitter) and trip its own limiter.
      */
     readonly margin: Duration.Duration
+    /**
+     * `limit` is an upper bound: a 429/418 lowers the rate to below what the service accepted, and it
+     * grows back over time (docs/configuration.md, "Adaptive rate"). Off: always `limit`.
+     */
+    readonly adaptive: boolean
   }
   /** Widest time window one request may cover, per endpoint (`undefined`: no limit). */
   readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
@@ -135,6 +140,8 @@ export interface Options {
     readonly interval?: Duration.DurationInput | undefined
     /** Default 25 ms: added to the interval so jitter cannot push the service over its limit. */
     readonly margin?: Duration.DurationInput | undefined
+    /** Default `true`: lower the rate after a 429/418 and grow it back to `limit` over time. */
+    readonly adaptive?: boolean | undefined
   } | undefined
   /** Defaults: transfers unlimited, deposits 10 days. */
   readonly maxWindow?: {
@@ -171,6 +178,7 @@ export const defaults = {
   rateLimit: 20,
   rateLimitInterval: Duration.seconds(1),
   rateLimitMargin: Duration.millis(25),
+  rateLimitAdaptive: true,
   depositMaxWindow: Endpoint.depositDefaultWindow
 } as const
 
@@ -201,6 +209,7 @@ export const env = {
   rateLimit: "BROKER_RATE_LIMIT",
   rateLimitInterval: "BROKER_RATE_LIMIT_INTERVAL",
   rateLimitMargin: "BROKER_RATE_LIMIT_MARGIN",
+  rateLimitAdaptive: "BROKER_RATE_LIMIT_ADAPTIVE",
   transferMaxWindow: "BROKER_TRANSFER_MAX_WINDOW",
   depositMaxWindow: "BROKER_DEPOSIT_MAX_WINDOW",
   allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP"
@@ -304,6 +313,10 @@ export const resolve = (
     if (margin._tag === "None" || !Duration.isFinite(margin.value)) {
       return yield* invalid(names.rateLimitMargin, `${names.rateLimitMargin} must be a finite duration (0 allowed)`)
     }
+    const adaptive = options.rateLimit?.adaptive ?? defaults.rateLimitAdaptive
+    if (typeof adaptive !== "boolean") {
+      return yield* invalid(names.rateLimitAdaptive, `${names.rateLimitAdaptive} must be true or false`)
+    }
     const transfers = options.maxWindow?.transfers === undefined
       ? undefined
       : yield* positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
@@ -319,7 +332,7 @@ export const resolve = (
       recvWindow,
       requestTimeout,
       retry: { maxRetries, baseDelay, maxDelay },
-      rateLimit: { limit, interval, margin: margin.value },
+      rateLimit: { limit, interval, margin: margin.value, adaptive },
       maxWindow: { transfers, deposits }
     }
   })
@@ -337,6 +350,7 @@ const optionNames: Record<keyof typeof env, string> = {
   rateLimit: "rateLimit.limit",
   rateLimitInterval: "rateLimit.interval",
   rateLimitMargin: "rateLimit.margin",
+  rateLimitAdaptive: "rateLimit.adaptive",
   transferMaxWindow: "maxWindow.transfers",
   depositMaxWindow: "maxWindow.deposits",
   allowInsecureHttp: "allowInsecureHttp"
@@ -410,7 +424,8 @@ export const config: Config.Config<Options> = Config.all({
   rateLimit: Config.all({
     limit: Config.integer(env.rateLimit).pipe(Config.withDefault(defaults.rateLimit)),
     interval: Config.duration(env.rateLimitInterval).pipe(Config.withDefault(defaults.rateLimitInterval)),
-    margin: Config.duration(env.rateLimitMargin).pipe(Config.withDefault(defaults.rateLimitMargin))
+    margin: Config.duration(env.rateLimitMargin).pipe(Config.withDefault(defaults.rateLimitMargin)),
+    adaptive: Config.boolean(env.rateLimitAdaptive).pipe(Config.withDefault(defaults.rateLimitAdaptive))
   }),
   maxWindow: Config.all({
     transfers: Config.duration(env.transferMaxWindow).pipe(Config.option, Config.map(optionalValue)),

@@ -28,9 +28,9 @@ import type { BrokerHttpClient } from "../BrokerHttpClient.js"
 import { ServerClock } from "../ServerClock.js"
 import { Signer } from "../Signer.js"
 import * as Answer from "./Answer.js"
+import * as Budget from "./Budget.js"
 import type * as Exchange from "./Exchange.js"
 import * as Retry from "./Retry.js"
-import * as SlidingWindow from "./SlidingWindow.js"
 
 /**
  * Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`
@@ -41,6 +41,10 @@ export const metrics = {
   requests: Metric.counter("broker_history_requests_total", { description: "HTTP attempts sent", incremental: true }),
   /** Attempts that were retried (the failed attempt is counted). */
   retries: Metric.counter("broker_history_retries_total", { description: "attempts retried", incremental: true }),
+  /** Requests per second the shared budget allows now (not tagged: one budget serves every endpoint). */
+  rateLimitCurrent: Metric.gauge("broker_history_rate_limit_current", {
+    description: "requests per second the client's budget allows now (lowered after 429/418, grows back)"
+  }),
   /** Attempts that had to wait for the client's rate limiter. */
   rateLimitWaits: Metric.counter("broker_history_rate_limit_waits_total", {
     description: "attempts delayed by the client rate limiter",
@@ -59,8 +63,11 @@ export const metrics = {
   )
 }
 
-const countersByEndpoint = new Map<string, typeof metrics>()
-const countersFor = (endpoint: Endpoint.Endpoint): typeof metrics => {
+/** The metrics tagged per endpoint (the budget's gauge is the layer's, not an endpoint's). */
+type Counters = Omit<typeof metrics, "rateLimitCurrent">
+
+const countersByEndpoint = new Map<string, Counters>()
+const countersFor = (endpoint: Endpoint.Endpoint): Counters => {
   let counters = countersByEndpoint.get(endpoint.name)
   if (counters === undefined) {
     counters = {
@@ -89,8 +96,8 @@ const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.E
 }
 
 /**
- * The pipeline over one carrier. The request budget (a sliding-window limiter) is created here,
- * once: every call and stream through this service shares it.
+ * The pipeline over one carrier. The request budget (a sliding-window limiter that adapts to the
+ * service's refusals) is created here, once: every call and stream through this service shares it.
  */
 export const make = (
   exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange
@@ -100,10 +107,7 @@ export const make = (
     const signer = yield* Signer
     const clock = yield* ServerClock
     const exchange = exchangeFor(config)
-    const waitForBudget = yield* SlidingWindow.make(
-      config.rateLimit.limit,
-      Duration.sum(config.rateLimit.interval, config.rateLimit.margin)
-    )
+    const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent)
     const apiKeyHeader = config.apiKeyHeader
     const { origin, pathname } = new URL(config.baseUrl)
     const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
@@ -132,7 +136,8 @@ export const make = (
       const outcome = (
         reply: Exchange.Reply,
         n: number,
-        span: Tracer.Span | undefined
+        span: Tracer.Span | undefined,
+        start: Budget.Start
       ): Effect.Effect<A, BrokerError> => {
         span?.attribute("http.response.status_code", reply.status)
         if (reply.status >= 200 && reply.status < 300) {
@@ -142,14 +147,17 @@ export const make = (
         return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
           const error = Answer.refusal(ctx, reply.status, reply.body, Answer.retryAfterMillis(reply.retryAfter, now), n)
           return error._tag === "RateLimited"
-            ? Effect.zipRight(Metric.increment(counters.rateLimited), Effect.fail(error))
+            ? Effect.zipRight(
+              Metric.increment(counters.rateLimited),
+              Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
+            )
             : Effect.fail(error)
         })
       }
 
       /** Attempt `n`: the budget, then a fresh timestamp and signature (never stale after a wait), then the exchange. */
       const attempt = (n: number, span: Tracer.Span | undefined): Effect.Effect<A, BrokerError> =>
-        Effect.flatMap(waitForBudget, (waited) => {
+        Effect.flatMap(budget.take, (start) => {
           const send = Effect.flatMap(clock.now, (timestamp) => {
             const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
             return Effect.flatMap(signer.sign(query), (signature) =>
@@ -157,11 +165,11 @@ export const make = (
                 Metric.increment(counters.requests),
                 Effect.flatMap(
                   timed(exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n)),
-                  (reply) => outcome(reply, n, span)
+                  (reply) => outcome(reply, n, span, start)
                 )
               ))
           })
-          return waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+          return start.waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
         })
 
       /** The exchange, its duration sampled whatever its outcome. */

@@ -12,31 +12,76 @@ import * as Effect from "effect/Effect"
 /** Waits for a slot and returns how long it waited (ms). Callers are served in arrival order. */
 export type Take = Effect.Effect<number>
 
-export const make = (limit: number, interval: Duration.Duration): Effect.Effect<Take> =>
+/** An attempt's slot: when it started and how long it waited for it (ms). */
+export interface Start {
+  readonly at: number
+  readonly waited: number
+}
+
+/** The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`. */
+export interface Pace {
+  readonly count: number
+  readonly spanMillis: number
+  readonly notBefore: number
+}
+
+/** A window whose pace may change from one attempt to the next (at most `capacity` per span). */
+export interface Window {
+  /** Waits for a slot under the pace `pace(now)` gives. Callers are served in arrival order. */
+  readonly take: (pace: (now: number) => Pace) => Effect.Effect<Start>
+  /** How many of the last `capacity` attempts started in `[from, to]`. */
+  readonly startedWithin: (from: number, to: number) => number
+}
+
+/** A window of at most `capacity` starts per span (`capacity` ≥ every `Pace.count` it is given). */
+export const makeWindow = (capacity: number): Effect.Effect<Window> =>
   Effect.sync(() => {
-    const intervalMillis = Duration.toMillis(interval)
-    // Start times of the last `limit` attempts, as a ring: starts[head] is the oldest.
-    const starts = new Array<number>(limit).fill(Number.NEGATIVE_INFINITY)
+    // Start times of the last `capacity` attempts, as a ring: starts[head] is the oldest.
+    const starts = new Array<number>(capacity).fill(Number.NEGATIVE_INFINITY)
     let head = 0
+    let last = Number.NEGATIVE_INFINITY
     // A caller reserves its start time in one synchronous step (no lock, no fiber suspension on the
     // fast path), then sleeps until it: reservations are made in arrival order, and the slot of a
     // caller interrupted while waiting stays taken, which only ever errs on the side of fewer requests.
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const slot = head
-      const at = Math.max(now, starts[slot]! + intervalMillis)
-      starts[slot] = at
-      head = (head + 1) % limit
-      const wait = at - now
-      if (wait <= 0) return Effect.succeed(0)
-      return Effect.zipRight(
-        Effect.sleep(Duration.millis(wait)),
-        Effect.map(Clock.currentTimeMillis, (woke) => {
-          // Woken late (a busy event loop, a long collection): the attempt starts when it actually
-          // does, and the window counts that, or the attempt `limit` places later could start less
-          // than `interval` after it. (Unless the slot was reserved again meanwhile.)
-          if (woke > at && starts[slot] === at) starts[slot] = woke
-          return wait
-        })
-      )
-    })
+    const take = (pace: (now: number) => Pace): Effect.Effect<Start> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const { count, notBefore, spanMillis } = pace(now)
+        const slot = head
+        // The `count`-th most recent start; never earlier than the previous reservation, so the ring
+        // stays in time order when the pace changes.
+        const kth = starts[(head - Math.min(count, capacity) + capacity) % capacity]!
+        const at = Math.max(now, notBefore, last, kth + spanMillis)
+        starts[slot] = at
+        last = at
+        head = (head + 1) % capacity
+        const wait = at - now
+        if (wait <= 0) return Effect.succeed({ at: now, waited: 0 })
+        return Effect.zipRight(
+          Effect.sleep(Duration.millis(wait)),
+          Effect.map(Clock.currentTimeMillis, (woke) => {
+            // Woken late (a busy event loop, a long collection): the attempt starts when it actually
+            // does, and the window counts that, or the attempt `count` places later could start less
+            // than a span after it. (Unless the slot was reserved again meanwhile.)
+            if (woke > at && starts[slot] === at) {
+              starts[slot] = woke
+              if (last === at) last = woke
+            }
+            return { at: Math.max(woke, at), waited: wait }
+          })
+        )
+      })
+    const startedWithin = (from: number, to: number): number => {
+      let n = 0
+      for (const start of starts) if (start >= from && start <= to) n++
+      return n
+    }
+    return { take, startedWithin }
+  })
+
+/** A fixed budget: at most `limit` starts in any `interval`. */
+export const make = (limit: number, interval: Duration.Duration): Effect.Effect<Take> =>
+  Effect.map(makeWindow(limit), (window) => {
+    const pace: Pace = { count: limit, spanMillis: Duration.toMillis(interval), notBefore: 0 }
+    const fixed = () => pace
+    return Effect.map(window.take(fixed), (start) => start.waited)
   })

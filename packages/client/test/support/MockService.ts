@@ -99,3 +99,29 @@ export const transferWire = (tranId: string, timestamp: number) => ({
   status: "SUCCESS",
   timestamp
 })
+
+/**
+ * A service limit as the reference service applies it: at most `control.limit` accepted requests in
+ * any `windowMillis` (a refused one does not count); beyond it 429 with `Retry-After` in whole seconds,
+ * at least 1, until the oldest accepted request leaves the window. `control.limit` may be changed.
+ */
+export const limited = (limit: number, windowMillis: number, answer: (seen: Seen) => Answer) => {
+  const accepted: Array<number> = []
+  const control = { limit, refused: 0, refusedAt: [] as Array<number> }
+  const limitedAnswer = (seen: Seen): Answer => {
+    while (accepted.length > 0 && accepted[0]! <= seen.at - windowMillis) accepted.shift()
+    if (accepted.length >= control.limit) {
+      control.refused++
+      control.refusedAt.push(seen.at)
+      const freesAt = accepted[accepted.length - control.limit]! + windowMillis
+      return {
+        status: 429,
+        body: { code: 429, msg: "Too many requests." },
+        headers: { "retry-after": String(Math.max(1, Math.ceil((freesAt - seen.at) / 1000))) }
+      }
+    }
+    accepted.push(seen.at)
+    return answer(seen)
+  }
+  return { control, answer: limitedAnswer }
+}

@@ -1,0 +1,76 @@
+/**
+ * The request budget of one layer, shared by every call and stream through it: a sliding window
+ * whose rate adapts to the service's refusals (`AdaptiveRate`) when `rateLimit.adaptive` is on, and
+ * a gauge of the rate it allows now.
+ *
+ * @internal
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import type { Settings } from "../BrokerConfig.js"
+import type { RateLimited } from "../BrokerError.js"
+import * as AdaptiveRate from "./AdaptiveRate.js"
+import * as SlidingWindow from "./SlidingWindow.js"
+
+/** An attempt's slot in the budget. */
+export type Start = SlidingWindow.Start
+
+export interface Budget {
+  /** Waits for a slot; returns when the attempt starts and how long it waited. */
+  readonly take: Effect.Effect<SlidingWindow.Start>
+  /** The attempt that took `start` was refused; its answer arrived at `at`. */
+  readonly refused: (start: SlidingWindow.Start, at: number, error: RateLimited) => Effect.Effect<void>
+}
+
+/** The budget of `rateLimit`; `gauge` is set to the allowed rate in requests per second whenever it changes. */
+export const make = (
+  rateLimit: Settings["rateLimit"],
+  gauge: Metric.Metric.Gauge<number>
+): Effect.Effect<Budget> =>
+  Effect.gen(function*() {
+    const intervalMillis = Duration.toMillis(rateLimit.interval)
+    const spanMillis = intervalMillis + Duration.toMillis(rateLimit.margin)
+    const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
+    const window = yield* SlidingWindow.makeWindow(rateLimit.limit)
+    const perSecond = (rate: number) => rate * 1000 / intervalMillis
+    yield* Metric.set(gauge, perSecond(settings.bound))
+    if (!rateLimit.adaptive) {
+      const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0 }
+      const fixed = () => pace
+      return { take: window.take(fixed), refused: () => Effect.void }
+    }
+
+    let state = AdaptiveRate.initial
+    let reported = settings.bound
+    // A rate of r requests per interval, r not whole: at most ⌈r⌉ starts in ⌈r⌉/r of the span, which
+    // averages r and never puts more than ⌈r⌉ (≤ the service's limit when r is) in one span.
+    const pace = (now: number): SlidingWindow.Pace => {
+      const rate = AdaptiveRate.allowed(settings, state, now)
+      const count = Math.ceil(rate)
+      return { count, spanMillis: spanMillis * count / rate, notBefore: state.pausedUntil }
+    }
+    const report = (now: number): Effect.Effect<void> => {
+      const rate = AdaptiveRate.allowed(settings, state, now)
+      if (rate === reported) return Effect.void
+      reported = rate
+      return Metric.set(gauge, perSecond(rate))
+    }
+    const take = Effect.flatMap(
+      window.take(pace),
+      (start) => reported === settings.bound ? Effect.succeed(start) : Effect.as(report(start.at), start)
+    )
+    const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        state = AdaptiveRate.refused(settings, state, {
+          sentAt: start.at,
+          at,
+          sentBefore: window.startedWithin(start.at - intervalMillis, start.at) - 1,
+          // A ban (418) refuses every request until it ends; after a 429 only the refused request
+          // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
+          pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
+        })
+        return report(at)
+      })
+    return { take, refused }
+  })

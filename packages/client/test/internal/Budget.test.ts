@@ -1,0 +1,116 @@
+import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+import { Endpoint } from "@broker-history/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Clock, Effect, Fiber, Layer, Metric, Schema, TestClock } from "effect"
+import type * as Exchange from "../../src/internal/Exchange.js"
+import * as Pipeline from "../../src/internal/Pipeline.js"
+import type { Seen } from "../support/MockService.js"
+import { limited, testOptions } from "../support/MockService.js"
+
+interface Drive {
+  /** The client's budget per second. */
+  readonly budget: number
+  /** The service's limit per second, and from which second on it is `raisedTo`. */
+  readonly serviceLimit: number
+  readonly raisedTo?: { readonly at: number; readonly limit: number }
+  readonly seconds: number
+  readonly adaptive?: boolean
+}
+
+/**
+ * Four callers that always want another page (as a stream fetching ahead does) through the pipeline
+ * against a service that enforces its limit, for `seconds` of TestClock time. The exchange and the
+ * signer answer at once (no real I/O), so the TestClock alone decides every time. Returns when the
+ * service saw each request, how many it refused, and the gauge of the allowed rate at the end.
+ */
+const drive = (d: Drive) =>
+  Effect.gen(function*() {
+    const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
+    const seen: Array<number> = []
+    const exchange: Exchange.Exchange = () =>
+      Effect.map(Clock.currentTimeMillis, (at) => {
+        seen.push(at)
+        const answer = service.answer({ n: seen.length, at } as Seen)
+        if (!("body" in answer)) throw new Error("the limited service answers with a body")
+        return { status: answer.status, retryAfter: answer.headers?.["retry-after"], body: JSON.stringify(answer.body) }
+      })
+    // A 1 ms margin: with none, a start exactly one interval after another may land a rounding error
+    // inside the service's window (times here are fractional milliseconds).
+    const config = BrokerConfig.layer(testOptions({
+      rateLimit: { limit: d.budget, interval: "1 second", margin: "1 millis", adaptive: d.adaptive ?? true },
+      retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
+    }))
+    const client = yield* Pipeline.make(() => exchange).pipe(
+      Effect.provide(Layer.mergeAll(
+        config,
+        ServerClock.layerFixed(0),
+        Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })
+      ))
+    )
+    const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
+    const caller = Effect.forever(Effect.either(page))
+    const fibers = yield* Effect.forEach([1, 2, 3, 4], () => Effect.fork(caller))
+    for (let step = 0; step < d.seconds * 10; step++) {
+      if (d.raisedTo !== undefined && step === d.raisedTo.at * 10) service.control.limit = d.raisedTo.limit
+      yield* TestClock.adjust("100 millis")
+    }
+    yield* Effect.forEach(fibers, Fiber.interrupt)
+    const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
+    return { seen, refusedAt: service.control.refusedAt, gauge: gauge.value }
+  })
+
+/** Times in `[from, to)` seconds. */
+const between = (times: ReadonlyArray<number>, from: number, to: number) =>
+  times.filter((t) => t >= from * 1000 && t < to * 1000).length
+
+/** Requests the service accepted per second in `[from, to)` seconds. */
+const acceptedRate = (
+  run: { readonly seen: ReadonlyArray<number>; readonly refusedAt: ReadonlyArray<number> },
+  from: number,
+  to: number
+) => (between(run.seen, from, to) - between(run.refusedAt, from, to)) / (to - from)
+
+describe("Budget (adaptive rate against a service that enforces its limit)", () => {
+  it.effect("a budget twice the service's limit: converges below the limit with few 429s", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 60 })
+      // One refusal teaches the limit; after that one probe above it per regrowth and hold.
+      expect(run.refusedAt.length).toBeGreaterThan(0)
+      expect(between(run.refusedAt, 0, 1)).toBeLessThanOrEqual(4)
+      expect(between(run.refusedAt, 1, 60)).toBeLessThanOrEqual(2)
+      expect(acceptedRate(run, 0, 60)).toBeLessThanOrEqual(20)
+      expect(acceptedRate(run, 0, 60)).toBeGreaterThanOrEqual(19.5)
+      expect(run.gauge).toBeLessThanOrEqual(20)
+    }))
+
+  it.effect("without adaptation the same budget keeps running into the limit", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 60, adaptive: false })
+      expect(between(run.refusedAt, 20, 60)).toBeGreaterThan(100)
+      expect(run.gauge).toBe(40)
+    }))
+
+  it.effect("a budget four times the limit converges too", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 80, serviceLimit: 20, seconds: 60 })
+      expect(between(run.refusedAt, 0, 1)).toBeLessThanOrEqual(4)
+      expect(between(run.refusedAt, 1, 60)).toBeLessThanOrEqual(2)
+      expect(acceptedRate(run, 0, 60)).toBeGreaterThanOrEqual(19.5)
+    }))
+
+  it.effect("a budget set to the service's own limit sees no 429", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 20, serviceLimit: 20, seconds: 30 })
+      expect(run.refusedAt).toEqual([])
+      expect(acceptedRate(run, 0, 30)).toBeGreaterThanOrEqual(19.9)
+      expect(run.gauge).toBe(20)
+    }))
+
+  it.effect("after the service's limit rises again the rate recovers to the bound", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 40, serviceLimit: 20, raisedTo: { at: 60, limit: 40 }, seconds: 150 })
+      expect(acceptedRate(run, 40, 60)).toBeLessThanOrEqual(20)
+      expect(acceptedRate(run, 130, 150)).toBeGreaterThanOrEqual(39.5)
+      expect(run.gauge).toBe(40)
+    }))
+})
