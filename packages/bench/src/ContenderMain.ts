@@ -6,12 +6,18 @@
  *
  * @since 0.1.0
  */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import * as Contender from "./Contender.js"
 import * as Measure from "./Measure.js"
+import * as Profile from "./Profile.js"
 import type * as Throughput from "./Throughput.js"
 
 const job = JSON.parse(process.argv[2] ?? "") as Throughput.Job
 const send = (message: Throughput.Message) => process.send!(message)
+/** Under `--cpu-prof`, the measured reading's time span goes beside the profiles (`ProfileMain` reads it). */
+const profileDir = process.execArgv.find((a) => a.startsWith("--cpu-prof-dir="))?.slice("--cpu-prof-dir=".length)
+const micros = () => Number(process.hrtime.bigint() / 1000n)
 
 try {
   const contender = await Contender.make(job.name, job.baseUrl, job.shape)
@@ -20,8 +26,18 @@ try {
     void contender.close().finally(() => process.exit(0))
   })
   process.once("message", () => {
-    void Measure.timed(() => contender.read(0, job.shape.pages)).then(
-      ({ result, timing }) => send({ type: "done", records: result, ...timing }),
+    let from = 0
+    void Measure.timed(() => {
+      from = micros()
+      return contender.read(0, job.shape.pages)
+    }).then(
+      ({ result, timing }) => {
+        if (profileDir !== undefined) {
+          Fs.mkdirSync(profileDir, { recursive: true })
+          Fs.writeFileSync(Path.join(profileDir, Profile.windowFile), JSON.stringify({ from, to: micros() }))
+        }
+        send({ type: "done", records: result, ...timing })
+      },
       (error: unknown) => {
         send({ type: "failed", message: String(error) })
         process.exit(1)

@@ -13,12 +13,36 @@
  * const empty: Profile.CpuProfile = { nodes: [], samples: [], timeDeltas: [] }
  */
 export interface CpuProfile {
+  /** Monotonic clock, microseconds (`process.hrtime` / 1000). */
+  readonly startTime?: number | undefined
   readonly nodes: ReadonlyArray<{
     readonly id: number
     readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
   }>
   readonly samples: ReadonlyArray<number>
   readonly timeDeltas: ReadonlyArray<number>
+}
+
+/**
+ * The file a contender process writes beside its profiles: the measured reading's time span
+ * (`{ from, to }`, monotonic microseconds, as the profiles' timestamps).
+ *
+ * @example
+ * import { Profile } from "@broker-history/bench"
+ * Profile.windowFile // "measured.json"
+ */
+export const windowFile = "measured.json"
+
+/**
+ * A time span of a profile, monotonic microseconds.
+ *
+ * @example
+ * import type { Profile } from "@broker-history/bench"
+ * const span: Profile.Window = { from: 0, to: 1_000_000 }
+ */
+export interface Window {
+  readonly from: number
+  readonly to: number
 }
 
 /**
@@ -46,23 +70,30 @@ const where = (url: string, line: number): string => {
 
 /**
  * Self time per function (summed over the profile's samples, each weighted by its time delta),
- * largest first; profiles given together are added up.
+ * largest first, as shares of the busy time (idle samples left out); profiles given together are
+ * added up. With a window, only the samples inside it count.
  *
  * @example
  * import { Profile } from "@broker-history/bench"
- * Profile.selfTime([{ nodes: [], samples: [], timeDeltas: [] }]) // []
+ * Profile.selfTime([{ profile: { nodes: [], samples: [], timeDeltas: [] } }]) // []
  */
-export const selfTime = (profiles: ReadonlyArray<CpuProfile>): ReadonlyArray<Entry> => {
+export const selfTime = (
+  profiles: ReadonlyArray<{ readonly profile: CpuProfile; readonly window?: Window | undefined }>
+): ReadonlyArray<Entry> => {
   const totals = new Map<string, number>()
   let all = 0
-  for (const profile of profiles) {
+  for (const { profile, window } of profiles) {
     const names = new Map(profile.nodes.map((n) => [
       n.id,
       `${n.callFrame.functionName || "(anonymous)"}${where(n.callFrame.url, n.callFrame.lineNumber)}`
     ]))
+    let at = profile.startTime ?? 0
     profile.samples.forEach((id, i) => {
       const micros = profile.timeDeltas[i] ?? 0
+      at += micros
+      if (window !== undefined && (at < window.from || at > window.to)) return
       const name = names.get(id) ?? "(unknown)"
+      if (name === "(idle)") return
       totals.set(name, (totals.get(name) ?? 0) + micros)
       all += micros
     })

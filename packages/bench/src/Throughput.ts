@@ -48,7 +48,11 @@ export interface Options {
   readonly spacing?: number | undefined
   /** Only these contenders (default all). */
   readonly only?: ReadonlyArray<Contender.Name> | undefined
-  /** When set, every contender process writes a CPU profile (`node --cpu-prof`) into this directory. */
+  /**
+   * When set, every contender process writes CPU profiles (`node --cpu-prof`) into
+   * `<profileDir>/<kind>-<contender>-<round>/`; its main thread's is the file with thread id 0
+   * (`CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`).
+   */
   readonly profileDir?: string | undefined
 }
 
@@ -198,7 +202,7 @@ const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), ".
 const measureOne = (
   server: PageServer.Running,
   job: Job,
-  profile: { readonly dir: string; readonly name: string } | undefined
+  profile: string | undefined
 ): Promise<{ records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }> =>
   new Promise((resolve, reject) => {
     const child = ChildProcess.fork(Path.join(packageDir, "src", "ContenderMain.ts"), [JSON.stringify(job)], {
@@ -207,9 +211,8 @@ const measureOne = (
         "--expose-gc",
         "--import",
         "tsx",
-        ...(profile === undefined
-          ? []
-          : ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`])
+        // A directory per process: its main thread and tsx's loader thread each write a profile there.
+        ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`])
       ],
       stdio: ["ignore", "inherit", "inherit", "ipc"]
     })
@@ -275,7 +278,7 @@ const measureDataset = async (
         const job: Job = { name, baseUrl: server.baseUrl, shape, warmupPages: options.warmupPages }
         const profile = options.profileDir === undefined
           ? undefined
-          : { dir: options.profileDir, name: `${dataset.kind}-${name}-${round + 1}.cpuprofile` }
+          : Path.join(options.profileDir, `${dataset.kind}-${name}-${round + 1}`)
         const measured = await measureOne(server, job, profile)
         if (measured.records !== expected) {
           throw new Error(`${name} read ${measured.records} records, expected ${expected}`)
