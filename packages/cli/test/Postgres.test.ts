@@ -1,15 +1,19 @@
 // `sync` into a real PostgreSQL: the exactness checks of the SQLite tests (first run, kill -9 at
 // seeded random points with changes between runs), the backfill of an earlier --since (killed or
-// not), and the migration of a database of the first schema. `.ci/run` starts a throwaway cluster
+// not), the migration of a database of the first schema, and profiles (rows and checkpoints per key,
+// the previous schema's rows kept as the default profile's). `.ci/run` starts a throwaway cluster
 // and sets BROKER_TEST_PG_URL. In CI (CI=true) a missing PostgreSQL fails here; locally the tests
 // are skipped with the reason shown.
+import { ApiKeys } from "@broker-history/server"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
 import type { Running } from "./support/Harness.js"
 import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
+import { acmeRoutes, expectProfile, globexRoutes, profilesEnv, profilesYaml, secondKey } from "./support/Profiles.js"
 import { expectTablesEqualService, killAndRestart, subAccounts, syncArgs } from "./support/Scenario.js"
-import { dropTables, legacyCopy, readCheckpointRows } from "./support/Tables.js"
+import { dropTables, legacyCopy, readCheckpointRows, readTables } from "./support/Tables.js"
 
 const url = process.env.BROKER_TEST_PG_URL
 const inCi = /^(1|true|yes)$/i.test(process.env.CI ?? "")
@@ -36,7 +40,8 @@ if (url === undefined || url === "") {
   beforeAll(async () => {
     running = await startServer({
       seed: { seed: 23, transfers: 3000, deposits: 1500, subAccounts: subAccounts.length },
-      rateLimit: { limit: 100_000, window: 10_000 }
+      rateLimit: { limit: 100_000, window: 10_000 },
+      keys: [ApiKeys.demo, secondKey]
     })
   }, 60_000)
 
@@ -112,6 +117,41 @@ if (url === undefined || url === "") {
       await expectTablesFrom(running, url, oneYear)
       for (const row of await readCheckpointRows(url)) expect(row.covered_since).toBe(oneYear)
     }, 120_000)
+
+    it(
+      "profiles: a database of the previous schema keeps its rows as default's; two keys keep their own rows and checkpoints",
+      async () => {
+        const current = Path.join(temp.dir, "profiles-current.db")
+        expect((await cli(syncSince(current, String(oneYear)), cliEnv(running.server.baseUrl))).code).toBe(0)
+        await dropTables(url)
+        await legacyCopy(current, url, 2)
+        const file = Path.join(temp.dir, "profiles.yaml")
+        Fs.writeFileSync(file, profilesYaml)
+        const args = ["sync", "--db", url, "--profiles", file, "--since", String(oneYear)]
+        const first = await cli(args, profilesEnv(running.server.baseUrl))
+        expect(first.stderr).toBe("")
+        expect(first.code).toBe(0)
+        // The previous rows are the default profile's, untouched by the profiles.
+        expect(await readTables(url)).toEqual(await readTables(current))
+        await expectProfile(running, url, "acme", acmeRoutes, oneYear)
+        await expectProfile(running, url, "globex", globexRoutes, oneYear)
+        const globex = await readCheckpointRows(url, "globex")
+        expect(globex.map((r) => r.stream)).toContain(
+          JSON.stringify(["transfers", "SPOT", "FUTURES", null, subAccounts[0]])
+        )
+        expect((await readCheckpointRows(url, "acme")).some((r) => r.stream.includes(subAccounts[3]))).toBe(false)
+        // A wrong secret for globex: acme goes on from its checkpoints, globex's stay as they were.
+        const refused = await cli(args, profilesEnv(running.server.baseUrl, { GLOBEX_SECRET_KEY: "f".repeat(32) }))
+        expect(refused.code).toBe(3)
+        expect(refused.stderr).toMatch(
+          /^broker-history: profile globex stopped: the service refused its key \(401 700002 /
+        )
+        expect(refused.stdout).toMatch(/^profile acme: synced 21 streams/m)
+        expect(refused.stdout).not.toContain("backfilled")
+        expect(await readCheckpointRows(url, "globex")).toEqual(globex)
+      },
+      120_000
+    )
 
     it("an unreachable server → exit 1 with one sentence, the password hidden", async () => {
       const bad = url.replace(/\/\/([^@/]*)@([^/]*)\//, "//postgres:hunter2@127.0.0.1:1/")

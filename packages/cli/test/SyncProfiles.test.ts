@@ -1,58 +1,33 @@
 // `sync --profiles`: two broker keys of one reference service synced by one process into one SQLite
 // database, rows and checkpoints kept per profile; a refused key stops only its own profile; a
 // database of the previous schema keeps its rows as the default profile's.
-import type { Store } from "@broker-history/server"
 import { ApiKeys } from "@broker-history/server"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
-import * as SyncStore from "../src/SyncStore.js"
 import { expectTablesFrom, syncSince, year } from "./support/Coverage.js"
-import { cli, cliEnv, expectedDepositRows, normalize, transferOf, useReferenceServer } from "./support/Harness.js"
+import { cli, cliEnv, useReferenceServer } from "./support/Harness.js"
+import {
+  acmeRoutes,
+  expectProfile as expectRows,
+  globexRoutes,
+  profilesEnv as envOf,
+  profilesYaml,
+  secondKey
+} from "./support/Profiles.js"
 import { subAccounts } from "./support/Scenario.js"
 import { execute, legacyCopy, readCheckpointRows, readTables } from "./support/Tables.js"
 
-const second: ApiKeys.ApiKey = {
-  apiKey: "mx0vglSECONDKEY000000000000000000",
-  secretKey: "0123456789abcdef0123456789abcdef",
-  permissions: ApiKeys.permissions
-}
-
 const { running, temp } = useReferenceServer({
   seed: { seed: 31, transfers: 1500, deposits: 600, subAccounts: subAccounts.length },
-  keys: [ApiKeys.demo, second]
+  keys: [ApiKeys.demo, secondKey]
 })
 const t0 = Date.now()
 const since = t0 - 3 * year
 
-/** The environment: both keys in their own variables, and no single key. */
-const profilesEnv = (overrides: Record<string, string> = {}) => {
-  const { BROKER_API_KEY: _, BROKER_SECRET_KEY: __, ...env } = cliEnv(running.server.baseUrl, {
-    BROKER_RATE_LIMIT: "200",
-    ACME_API_KEY: ApiKeys.demo.apiKey,
-    ACME_SECRET_KEY: ApiKeys.demo.secretKey,
-    GLOBEX_API_KEY: second.apiKey,
-    GLOBEX_SECRET_KEY: second.secretKey,
-    ...overrides
-  })
-  return env
-}
-
-// acme: master↔sub for the first two sub-accounts; globex: one sub→sub pair and one SPOT→FUTURES route.
-const profilesYaml = `profiles:
-  - name: acme
-    apiKeyEnv: ACME_API_KEY
-    secretKeyEnv: ACME_SECRET_KEY
-    subAccounts: [${subAccounts[0]}, ${subAccounts[1]}]
-    rateLimit: { limit: 100, interval: 1s }
-  - name: globex
-    apiKeyEnv: GLOBEX_API_KEY
-    secretKeyEnv: GLOBEX_SECRET_KEY
-    pairs:
-      - ${subAccounts[2]} ${subAccounts[3]}
-      - "- ${subAccounts[0]} SPOT FUTURES"
-    rateLimit: { limit: 100, interval: 1s }
-`
+const profilesEnv = (overrides: Record<string, string> = {}) => envOf(running.server.baseUrl, overrides)
+const expectProfile = (db: string, profile: string, routes: typeof acmeRoutes) =>
+  expectRows(running, db, profile, routes, since)
 
 const writeProfiles = (name: string, text = profilesYaml) => {
   const file = Path.join(temp.dir, name)
@@ -61,28 +36,6 @@ const writeProfiles = (name: string, text = profilesYaml) => {
 }
 
 const args = (db: string, file: string) => ["sync", "--db", db, "--profiles", file, "--since", String(since)]
-
-const acmeRoutes = (t: Store.TransferRow) =>
-  (t.fromAccount === null && (t.toAccount === null || t.toAccount === subAccounts[0] ||
-    t.toAccount === subAccounts[1])) ||
-  (t.toAccount === null && (t.fromAccount === subAccounts[0] || t.fromAccount === subAccounts[1]))
-const globexRoutes = (t: Store.TransferRow) =>
-  (t.fromAccount === subAccounts[2] && t.toAccount === subAccounts[3]) ||
-  (t.fromAccount === null && t.toAccount === subAccounts[0] && t.fromAccountType === "SPOT" &&
-    t.toAccountType === "FUTURES")
-
-/** One profile's tables equal the service's records of its routes, and all deposits. */
-const expectProfile = async (db: string, profile: string, routes: (t: Store.TransferRow) => boolean) => {
-  const tables = await readTables(db, profile)
-  const transfers = (await running.run(running.server.store.allTransfers()))
-    .filter((t) => routes(t) && t.timestamp >= since)
-    .map((t) => normalize(SyncStore.transferRow(transferOf(t))))
-  const deposits = expectedDepositRows(await running.run(running.server.store.allDeposits()), since)
-  expect(transfers.length).toBeGreaterThan(0)
-  expect(tables.transfers.map((t) => t.tran_id).sort()).toEqual(transfers.map((t) => t.tran_id).sort())
-  expect(tables.deposits).toEqual(deposits)
-  return tables
-}
 
 const requests = async () => (await running.run(running.server.stats)).requests
 
