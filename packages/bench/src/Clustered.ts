@@ -63,6 +63,9 @@ export interface Reading {
   readonly records: number
   readonly busyWeeks: number
   readonly requests: number
+  /** Answers that came back full (their window is narrowed and read again) or empty. */
+  readonly fullPages: number
+  readonly emptyPages: number
   /** ⌈records / limit⌉: the fewest pages the records need. */
   readonly ideal: number
   readonly ratio: number
@@ -139,10 +142,17 @@ const integer = (text: string | null, fallback: number) => {
   return Number.isSafeInteger(n) ? n : fallback
 }
 
-/** Serves the transfer-history endpoint over `times` on 127.0.0.1, counting requests; verifies nothing. */
-const serve = (times: Float64Array): Promise<{ readonly server: Http.Server; readonly requests: () => number }> =>
+/** What the server answered. */
+interface Counts {
+  requests: number
+  full: number
+  empty: number
+}
+
+/** Serves the transfer-history endpoint over `times` on 127.0.0.1, counting answers; verifies nothing. */
+const serve = (times: Float64Array): Promise<{ readonly server: Http.Server; readonly counts: Counts }> =>
   new Promise((resolve, reject) => {
-    let requests = 0
+    const counts: Counts = { requests: 0, full: 0, empty: 0 }
     const path = Endpoint.transferHistory.path
     const server = Http.createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
       const url = new URL(request.url ?? "/", "http://127.0.0.1")
@@ -151,7 +161,7 @@ const serve = (times: Float64Array): Promise<{ readonly server: Http.Server; rea
         response.end("{\"code\":404,\"msg\":\"Not found.\"}")
         return
       }
-      requests++
+      counts.requests++
       const params = url.searchParams
       const first = lowerBound(times, integer(params.get("startTime"), 0))
       const end = lowerBound(times, integer(params.get("endTime"), Number.MAX_SAFE_INTEGER) + 1)
@@ -162,18 +172,20 @@ const serve = (times: Float64Array): Promise<{ readonly server: Http.Server; rea
       for (let i = end - 1 - (page - 1) * limit; i >= first && parts.length < limit; i--) {
         parts.push(recordJson(times, i))
       }
+      if (parts.length === limit) counts.full++
+      if (parts.length === 0) counts.empty++
       const body = `[${parts.join(",")}]`
       response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
       response.end(body)
     })
     server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => resolve({ server, requests: () => requests }))
+    server.listen(0, "127.0.0.1", () => resolve({ server, counts }))
   })
 
 /** Reads one history with the transfers stream; fails unless every record came once, in order. */
 const read = async (options: Options, spread: Spread): Promise<Reading> => {
   const { busyWeeks, times } = history(options, spread)
-  const { requests, server } = await serve(times)
+  const { counts, server } = await serve(times)
   const address = server.address() as { readonly port: number }
   const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
     baseUrl: `http://127.0.0.1:${address.port}`,
@@ -200,7 +212,16 @@ const read = async (options: Options, spread: Spread): Promise<Reading> => {
       throw new Error(`clustered (${spread}): read ${seen.count} of ${times.length} records, in order: ${seen.ordered}`)
     }
     const ideal = Math.ceil(times.length / options.limit)
-    return { spread, records: times.length, busyWeeks, requests: requests(), ideal, ratio: requests() / ideal }
+    return {
+      spread,
+      records: times.length,
+      busyWeeks,
+      requests: counts.requests,
+      fullPages: counts.full,
+      emptyPages: counts.empty,
+      ideal,
+      ratio: counts.requests / ideal
+    }
   } finally {
     await runtime.dispose()
     await new Promise((done) => server.close(done))
@@ -219,7 +240,7 @@ export const run = async (options: Options, log: (line: string) => void = () => 
   for (const spread of ["steady", "random"] as const) {
     const reading = await read(options, spread)
     log(
-      `clustered (${spread} weeks): ${reading.records} records, ${reading.requests} requests, ideal ${reading.ideal}, ratio ${
+      `clustered (${spread} weeks): ${reading.records} records, ${reading.requests} requests (${reading.fullPages} full, ${reading.emptyPages} empty), ideal ${reading.ideal}, ratio ${
         reading.ratio.toFixed(3)
       }`
     )
@@ -239,6 +260,6 @@ export const run = async (options: Options, log: (line: string) => void = () => 
 export const rows = (result: Result): Array<[string, string, string]> =>
   result.readings.map((r) => [
     `clustered: ${result.options.weeks} weeks, busy ${result.options.busyRatio}x quiet, ${r.spread} inside weeks`,
-    `${r.records} records, ${r.requests} requests, ideal ${r.ideal} (limit ${result.options.limit})`,
+    `${r.records} records, ${r.requests} requests (${r.fullPages} full, ${r.emptyPages} empty), ideal ${r.ideal} (limit ${result.options.limit})`,
     `${r.ratio.toFixed(3)} x ideal (target ≤ 1.15)`
   ])
