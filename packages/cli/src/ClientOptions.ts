@@ -1,13 +1,15 @@
 /**
  * The client's settings on the command line: a flag for the common ones, every `BROKER_*`
  * variable for all of them (flags win). Both are read by the client's own `BrokerConfig.config`
- * and checked by `BrokerConfig.resolve`, so defaults and rules are the library's.
+ * and checked by `BrokerConfig.resolve`, so defaults and rules are the library's. Also here: where
+ * to export the client's spans and metrics (`--otlp-endpoint`, `OTEL_EXPORTER_OTLP_ENDPOINT`).
  *
  * @since 0.1.0
  */
 import type { BrokerHistory } from "@broker-history/client"
 import { BrokerConfig, HttpProxy } from "@broker-history/client"
 import * as Options from "@effect/cli/Options"
+import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -27,7 +29,7 @@ const d = BrokerConfig.defaults
  *
  * const baseUrl = ClientOptions.flags.find((f) => f.flag === "base-url")
  * assert.deepStrictEqual([baseUrl?.env, baseUrl?.fallback], ["BROKER_BASE_URL", "https://api.mexc.com"])
- * assert.ok(ClientOptions.flags.every((f) => f.env.startsWith("BROKER_")))
+ * assert.ok(ClientOptions.flags.every((f) => f.env.startsWith("BROKER_") || f.env.startsWith("OTEL_")))
  * ```
  *
  * @since 0.1.0
@@ -83,6 +85,13 @@ export const flags = [
     fallback: "environment",
     text: "HTTP proxy: a URL (http://host:port; with credentials http://user:password@host:port, " +
       "better in the variable), environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) or none"
+  },
+  {
+    flag: "otlp-endpoint",
+    env: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    fallback: "off",
+    text: "OpenTelemetry collector base URL (OTLP/HTTP, e.g. http://127.0.0.1:4318): the client's spans and " +
+      "metrics are exported there, as service broker-history"
   }
 ] as const
 
@@ -285,8 +294,65 @@ export const configLayer = (
   )
 
 /**
+ * Where to export spans and metrics: `--otlp-endpoint` or `OTEL_EXPORTER_OTLP_ENDPOINT` (the OTLP/HTTP
+ * collector's base URL, without a trailing slash), or `None` (export off). Anything but an
+ * `http://` or `https://` URL is an `InvalidData` error naming the variable.
+ *
+ * @example
+ * ```ts
+ * import { ClientOptions } from "@broker-history/cli"
+ * import { Effect, Either, Exit, Option } from "effect"
+ *
+ * const endpoint = (values: ClientOptions.Values, env: Record<string, string>) =>
+ *   Effect.withConfigProvider(ClientOptions.otlpEndpoint, Either.getOrThrow(ClientOptions.provider(values, env)))
+ * assert.deepStrictEqual(Effect.runSync(endpoint({}, {})), Option.none())
+ * const env = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }
+ * assert.deepStrictEqual(Effect.runSync(endpoint({}, env)), Option.some("http://collector:4318"))
+ * // The flag wins over the variable.
+ * const flag = { "otlp-endpoint": "http://127.0.0.1:4318" }
+ * assert.deepStrictEqual(Effect.runSync(endpoint(flag, env)), Option.some("http://127.0.0.1:4318"))
+ * assert.ok(Exit.isFailure(Effect.runSyncExit(endpoint({ "otlp-endpoint": "collector:4318" }, {}))))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const otlpEndpoint: Config.Config<Option.Option<string>> = Config.option(
+  Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")
+).pipe(Config.mapOrFail(Option.match({
+  onNone: () => Either.right(Option.none()),
+  onSome: (text) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined
+    return url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")
+      ? Either.left(ConfigError.InvalidData(
+        ["OTEL_EXPORTER_OTLP_ENDPOINT"],
+        `must be an http:// or https:// URL such as http://127.0.0.1:4318 (from --otlp-endpoint or the variable), not ${
+          JSON.stringify(text)
+        }`
+      ))
+      : Either.right(Option.some(text.replace(/\/+$/, "")))
+  }
+})))
+
+/**
+ * The OpenTelemetry SDK exporting to `otlpEndpoint` when it is set (`Telemetry.layer`, loaded only
+ * then), otherwise nothing.
+ */
+const telemetryLayer = (configProvider: ConfigProvider.ConfigProvider): Layer.Layer<never, ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.flatMap(
+    Effect.withConfigProvider(otlpEndpoint, configProvider),
+    Option.match({
+      onNone: () => Effect.succeed(Layer.empty),
+      onSome: (endpoint) =>
+        Effect.map(Effect.promise(() => import("./Telemetry.js")), (Telemetry) => Telemetry.layer(endpoint))
+    })
+  ))
+
+/**
  * The client over Node's undici transport, configured from flags and environment: one layer, so every
- * stream of a command shares its rate limiter. Its requests go through the proxy `--proxy` /
+ * stream of a command shares its rate limiter. With `--otlp-endpoint` or `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * it also installs the OpenTelemetry SDK (`Telemetry.layer`), flushed when the layer closes.
+ * Its requests go through the proxy `--proxy` /
  * `BROKER_PROXY` names, by default the one `HTTPS_PROXY` / `HTTP_PROXY` in `env` name (`NO_PROXY` honoured).
  *
  * @example
@@ -331,6 +397,6 @@ export const layer = (
           // Loaded when a command talks to the service, not for --help or the local commands.
           Effect.promise(() => import("@broker-history/client/NodeTransport")),
           (proxy, NodeTransport) => NodeTransport.layerProxy(proxy, env)
-        )
+        ).pipe(Effect.map(Layer.merge(telemetryLayer(configProvider))))
     })
   ).pipe(Layer.provide(configLayer(values, env)))

@@ -1,0 +1,61 @@
+/**
+ * OpenTelemetry export for the commands that talk to the service (`transfers`, `deposits`, `sync`):
+ * the client's spans and metrics (docs/operations.md) sent over OTLP/HTTP to a collector, as service
+ * `broker-history`. `ClientOptions.layer` loads this module, and with it the OpenTelemetry SDK, only
+ * when `--otlp-endpoint` or `OTEL_EXPORTER_OTLP_ENDPOINT` is set; for the same reason the package
+ * index does not re-export it (import `@broker-history/cli/Telemetry`).
+ *
+ * @since 0.2.0
+ */
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import type * as Resource from "@effect/opentelemetry/Resource"
+import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http"
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
+import { PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics"
+import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import type * as Layer from "effect/Layer"
+
+/**
+ * The `service.name` of everything the command exports.
+ *
+ * @example
+ * ```ts
+ * import * as Telemetry from "@broker-history/cli/Telemetry"
+ *
+ * assert.strictEqual(Telemetry.serviceName, "broker-history")
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const serviceName = "broker-history"
+
+/**
+ * The OpenTelemetry SDK exporting to the collector at `endpoint` (its base URL, as
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` gives it): spans in batches to `endpoint/v1/traces`, metrics every
+ * 30 s to `endpoint/v1/metrics`. Closing the layer flushes both (waiting at most 5 s each for the
+ * collector), so a command's last spans and final metric values are sent before it exits.
+ *
+ * @example
+ * ```ts
+ * import * as Telemetry from "@broker-history/cli/Telemetry"
+ * import { Effect } from "effect"
+ *
+ * // Nothing listens there: the export fails quietly and the program's own result is unchanged.
+ * const answer = Effect.succeed(42).pipe(Effect.withSpan("work"), Effect.provide(Telemetry.layer("http://127.0.0.1:9")))
+ * assert.strictEqual(await Effect.runPromise(answer), 42)
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = (endpoint: string): Layer.Layer<Resource.Resource> =>
+  NodeSdk.layer(() => ({
+    resource: { serviceName },
+    spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` })),
+    metricReader: new PeriodicExportingMetricReader({
+      exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }),
+      exportIntervalMillis: 30_000
+    }),
+    shutdownTimeout: "5 seconds"
+  }))
