@@ -186,7 +186,7 @@ const filePlans = (file: string, flags: PlanFlags) =>
  * import { CliConfig, Command, HelpDoc } from "@effect/cli"
  *
  * const help = HelpDoc.toAnsiText(Command.getHelp(Sync.command, CliConfig.defaultConfig))
- * for (const flag of ["--db", "--sub-accounts", "--pairs", "--since", "--reset-stream", "--follow", "--settlement"]) {
+ * for (const flag of ["--db", "--profiles", "--sub-accounts", "--pairs", "--since", "--reset-stream", "--follow", "--settlement"]) {
  *   assert.ok(help.includes(flag), flag)
  * }
  * ```
@@ -414,5 +414,7 @@ export const command = Command.make("sync", {
       "plus the master's own transfers, and all deposits. A first run reads the whole transfer history and one year of deposits " +
       "(or from --since); an earlier --since later backfills what is missing. A damaged checkpoint skips its stream (exit 1 at the end; " +
       "--reset-stream repairs it). With --follow it runs until SIGINT/SIGTERM (exit 0 after the current batch commits). " +
+      "--profiles FILE syncs several keys at once, each on its own budget, rows and checkpoints kept per profile " +
+      "(the single-key flags are the profile default); a refused key stops only its profile, and the exit code is then that of the first profile that failed. " +
       ClientOptions.variablesHelp
   ))
