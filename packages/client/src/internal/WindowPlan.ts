@@ -82,8 +82,10 @@ export const restart = (plan: Plan): Plan => ({
 
 /**
  * The next window from `cursor`, no further than `to`: as far as the records it is expected to hold
- * allow. A record the last full page showed exactly counts as one; an expected one (from a density,
- * or a page in no time order) as 1 / fill of one, so that only the guessed part is kept light.
+ * allow. From a density alone it aims at fill × limit records; records the last full page showed
+ * exactly count as themselves, and the guessed ones beside them get a margin (see `reach`), so that
+ * only the guessed part of a window is kept light. Records of a page in no time order are a part of
+ * the window's: each stands for two guessed ones.
  */
 export const window = (plan: Plan, cursor: number, to: number): Window => {
   const widest = Math.min(to, cursor + plan.maxWindow - 1)
@@ -115,7 +117,6 @@ export const window = (plan: Plan, cursor: number, to: number): Window => {
     for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 1)
     r.stretch(sample.end, plan.density)
   } else {
-    // A page in no order is some of the window's records: each stands for about two.
     for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 2 / fill)
   }
   r.stretch(widest, sample.beyond)
