@@ -12,6 +12,7 @@ import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
 import * as Saturation from "./Saturation.js"
 import * as Soak from "./Soak.js"
+import * as Staleness from "./Staleness.js"
 import * as SyncThroughput from "./SyncThroughput.js"
 import * as Throughput from "./Throughput.js"
 
@@ -29,6 +30,7 @@ export interface Sizes {
   readonly soak: Soak.Options
   readonly sync: SyncThroughput.Options
   readonly clustered: Clustered.Options
+  readonly staleness: Staleness.Options
 }
 
 /** What `pnpm bench` runs. */
@@ -47,7 +49,22 @@ export const full: Sizes = {
     concurrency: 4,
     defaultBudget: true
   },
-  clustered: { weeks: 104, quietPerWeek: 50, busyRatio: 1000, busyShare: 0.125, limit: 500, seed: 15 }
+  clustered: { weeks: 104, quietPerWeek: 50, busyRatio: 1000, busyShare: 0.125, limit: 500, seed: 15 },
+  staleness: {
+    subAccounts: 1_000,
+    rate: 20,
+    scale: 4,
+    minutes: 5,
+    insertsPerSecond: 10,
+    zipf: 3,
+    seed: 14,
+    history: 100_000,
+    minIntervalMillis: 1_000,
+    maxIntervalMillis: 300_000,
+    settlementMillis: 2_000,
+    concurrency: 16,
+    marginMillis: 150
+  }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
@@ -66,7 +83,22 @@ export const smoke: Sizes = {
     concurrency: 4,
     defaultBudget: false
   },
-  clustered: { weeks: 8, quietPerWeek: 2, busyRatio: 1000, busyShare: 0.25, limit: 100, seed: 1 }
+  clustered: { weeks: 8, quietPerWeek: 2, busyRatio: 1000, busyShare: 0.25, limit: 100, seed: 1 },
+  staleness: {
+    subAccounts: 5,
+    rate: 20,
+    scale: 4,
+    minutes: 0.25,
+    insertsPerSecond: 2,
+    zipf: 1.5,
+    seed: 1,
+    history: 200,
+    minIntervalMillis: 1_000,
+    maxIntervalMillis: 8_000,
+    settlementMillis: 2_000,
+    concurrency: 4,
+    marginMillis: 150
+  }
 }
 
 /**
@@ -103,6 +135,7 @@ export interface Results {
   readonly soak?: Soak.Result | undefined
   readonly sync?: SyncThroughput.Result | undefined
   readonly clustered?: Clustered.Result | undefined
+  readonly staleness?: Staleness.Result | undefined
 }
 
 /**
@@ -112,10 +145,18 @@ export interface Results {
  * import type { Bench } from "@broker-history/bench"
  * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
  */
-export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered"
+export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered" | "staleness"
 
 /** Every part, in the order they run. */
-export const parts: ReadonlyArray<Part> = ["throughput", "memory", "saturation", "soak", "sync", "clustered"]
+export const parts: ReadonlyArray<Part> = [
+  "throughput",
+  "memory",
+  "saturation",
+  "soak",
+  "sync",
+  "clustered",
+  "staleness"
+]
 
 const machine = (): Machine => ({
   date: new Date().toISOString(),
@@ -147,6 +188,7 @@ export const run = async (
   if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))
   if (only.includes("sync")) results.sync = await Effect.runPromise(SyncThroughput.run(sizes.sync, log))
   if (only.includes("clustered")) results.clustered = await Clustered.run(sizes.clustered, log)
+  if (only.includes("staleness")) results.staleness = await Effect.runPromise(Staleness.run(sizes.staleness, log))
   return results
 }
 
@@ -221,6 +263,7 @@ export const table = (results: Results): string => {
   }
   if (results.sync !== undefined) rows.push(...SyncThroughput.rows(results.sync))
   if (results.clustered !== undefined) rows.push(...Clustered.rows(results.clustered))
+  if (results.staleness !== undefined) rows.push(...Staleness.rows(results.staleness))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: runs every part at full size, prints one table and writes the raw figures to
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
- * throughput, memory, saturation, soak, sync, clustered), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
+ * throughput, memory, saturation, soak, sync, clustered, staleness), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
  * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`). Run with `node --expose-gc` (the package's
  * `bench` script does) so that memory is measured after full collections.
  *

@@ -34,8 +34,14 @@ describe("benchmark harness (smoke sizes)", () => {
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
     // The clustered part checks that every record came once, in order; both histories were read.
     expect(results.clustered!.readings.map((r) => r.spread)).toEqual(["steady", "random"])
+    // Staleness: both followers emitted every inserted record, once, without a 429.
+    const stale = results.staleness!
+    for (const run of [stale.adaptive, stale.roundRobin]) {
+      expect([run.missed, run.repeated, run.rateLimited]).toEqual([0, 0, 0])
+    }
+    expect(stale.inserted).toBeGreaterThan(0)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1 + 5 + 2)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 1 + 5 + 2 + 2)
   }, 240_000)
 
   it(

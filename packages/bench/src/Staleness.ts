@@ -1,0 +1,533 @@
+/**
+ * Follow at scale: how stale records are when many streams share one key's budget. The reference
+ * service (a child process) holds a seeded history of `subAccounts` sub-accounts; the followed streams
+ * are every sub-account × both directions (master → sub, sub → master) × two account-type pairs
+ * (SPOT → FUTURES, FUTURES → SPOT): 4 streams per sub-account. While the streams are followed, a
+ * seeded insert process adds transfers at exponential intervals, each to a stream drawn from a Zipf
+ * law over a seeded ranking of the streams (a few busy pairs, a long quiet tail), written straight
+ * into the service's SQLite file.
+ *
+ * Two followers run at once, each with its own key and the same budget, over the same inserts:
+ * `BrokerHistory.followTransfers` with the adaptive schedule, and round-robin (the same scheduler with
+ * minInterval = maxInterval = 1 ms: every stream is always due and the one polled longest ago goes
+ * first, so the streams are polled in turn as fast as the budget allows).
+ *
+ * Time is compressed by `scale`: the budget is multiplied by it, the intervals and durations divided
+ * by it, and staleness is reported multiplied back, in the simulated time of a budget of `rate`.
+ * The inserts start with the followers; only those made after a warm-up (the first pass over every
+ * stream plus one `maxInterval`, so the adaptive schedule has seen which streams are busy) are
+ * measured. Staleness is the time from a record's insert to its emission by the merged stream.
+ *
+ * @since 0.2.0
+ */
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import type { FollowScheduler } from "@broker-history/client"
+import { Accounts, Seed, Store } from "@broker-history/server"
+import * as Prng from "@broker-history/server/Prng"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import * as ServiceProcess from "./ServiceProcess.js"
+
+/**
+ * The setting of a run. Rates and durations are simulated (at budget `rate`); the run is `scale`
+ * times faster.
+ *
+ * @example
+ * import type { Staleness } from "@broker-history/bench"
+ * const tiny: Staleness.Options = {
+ *   subAccounts: 5, rate: 20, scale: 4, minutes: 0.5, insertsPerSecond: 1, zipf: 1.5, seed: 1,
+ *   history: 100, minIntervalMillis: 1_000, maxIntervalMillis: 20_000, settlementMillis: 2_000, concurrency: 8,
+ *   marginMillis: 100
+ * }
+ */
+export interface Options {
+  /** Sub-accounts: 4 streams each. */
+  readonly subAccounts: number
+  /** Budget of each key, requests per second (simulated); the service allows the same. */
+  readonly rate: number
+  /** Time compression: the run is this many times faster than the time it simulates. */
+  readonly scale: number
+  /** Measured minutes of inserts (simulated), after the warm-up. */
+  readonly minutes: number
+  /** Inserts per second over all streams (simulated). */
+  readonly insertsPerSecond: number
+  /** Exponent of the Zipf law of inserts over the streams' ranking. */
+  readonly zipf: number
+  readonly seed: number
+  /** Transfers in the seeded history (all before the run). */
+  readonly history: number
+  /** The adaptive schedule's intervals (simulated ms). */
+  readonly minIntervalMillis: number
+  readonly maxIntervalMillis: number
+  /** Settlement window every poll re-reads (real ms: records' times are the service's clock). */
+  readonly settlementMillis: number
+  /** Polls in flight at most, both followers. */
+  readonly concurrency: number
+  /** The client budget's margin (real ms): answers of a loaded service arrive with jitter. */
+  readonly marginMillis: number
+}
+
+/**
+ * One follower's figures. Staleness in simulated ms.
+ *
+ * @example
+ * import type { Staleness } from "@broker-history/bench"
+ * const ok = (r: Staleness.Run) => r.missed === 0 && r.rateLimited === 0
+ */
+export interface Run {
+  readonly label: string
+  readonly requests: number
+  /** Requests per second achieved over the run (simulated), against the budget `rate`. */
+  readonly requestRate: number
+  readonly rateLimited: number
+  /** Measured records emitted. */
+  readonly emitted: number
+  /** Inserted records (warm-up included) never emitted. */
+  readonly missed: number
+  /** Records emitted more than once. */
+  readonly repeated: number
+  readonly p50: number
+  readonly p95: number
+  readonly p99: number
+  readonly max: number
+  /** Staleness by the rank of the record's stream in the Zipf law: records, p50 and p99 per group. */
+  readonly byRank: ReadonlyArray<RankGroup>
+}
+
+/**
+ * The staleness of the records of the streams ranked `from`..`to` (1 = busiest).
+ *
+ * @example
+ * import type { Staleness } from "@broker-history/bench"
+ * const label = (g: Staleness.RankGroup) => `ranks ${g.from}-${g.to}: ${g.records} records`
+ */
+export interface RankGroup {
+  readonly from: number
+  readonly to: number
+  readonly records: number
+  readonly p50: number
+  readonly p99: number
+}
+
+/** Rank groups reported: the busiest stream, the next few, the rest of the top 100, the tail. */
+const rankGroups: ReadonlyArray<readonly [number, number]> = [[1, 1], [2, 3], [4, 10], [11, 100], [101, Infinity]]
+
+/**
+ * Both followers over the same inserts.
+ *
+ * @example
+ * import type { Staleness } from "@broker-history/bench"
+ * const gain = (r: Staleness.Result) => r.roundRobin.p99 / r.adaptive.p99
+ */
+export interface Result {
+  readonly options: Options
+  readonly streams: number
+  /** Records inserted in all, and in the measured part. */
+  readonly inserted: number
+  readonly measured: number
+  /** One pass over every stream at the budget (simulated ms): round-robin's cycle. */
+  readonly cycleMillis: number
+  readonly adaptive: Run
+  readonly roundRobin: Run
+  readonly wallMillis: number
+}
+
+interface StreamSpec {
+  readonly id: number
+  readonly sub: string
+  readonly toSub: boolean
+  readonly types: readonly [string, string]
+}
+
+const typePairs: ReadonlyArray<readonly [string, string]> = [["SPOT", "FUTURES"], ["FUTURES", "SPOT"]]
+
+const streamsOf = (subAccounts: number): ReadonlyArray<StreamSpec> =>
+  Accounts.subAccountNames(subAccounts).flatMap((sub) =>
+    [true, false].flatMap((toSub) => typePairs.map((types) => ({ sub, toSub, types })))
+  ).map((s, id) => ({ id, ...s }))
+
+const queryOf = (s: StreamSpec, since: number) => ({
+  stream: s.id,
+  query: {
+    fromAccountType: s.types[0] as "SPOT",
+    toAccountType: s.types[1] as "FUTURES",
+    ...(s.toSub ? { toAccount: s.sub } : { fromAccount: s.sub }),
+    since
+  }
+})
+
+const rowOf = (s: StreamSpec, tranId: number, timestamp: number): Store.TransferRow => ({
+  tranId: String(tranId),
+  clientTranId: null,
+  fromAccount: s.toSub ? null : s.sub,
+  toAccount: s.toSub ? s.sub : null,
+  asset: "USDT",
+  amount: `${1 + (tranId % 997)}.${String(tranId % 100_000_000).padStart(8, "0")}`,
+  fromAccountType: s.types[0],
+  toAccountType: s.types[1],
+  fromSymbol: "",
+  toSymbol: "",
+  status: "SUCCESS",
+  timestamp
+})
+
+/** A Zipf law over ranks 1..n: a seeded draw of a rank (0-based). */
+const zipfDraw = (n: number, exponent: number) => {
+  const cumulative: Array<number> = []
+  let total = 0
+  for (let k = 1; k <= n; k++) cumulative.push(total += k ** -exponent)
+  return (next: Prng.Prng): number => {
+    const u = next() * total
+    let lo = 0
+    let hi = n - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cumulative[mid]! < u) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
+/** The q-quantile of ascending values (nearest rank). */
+const quantile = (sorted: ReadonlyArray<number>, q: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+
+interface Counts {
+  requests: number
+  rateLimited: number
+}
+
+/** The Node transport, counting the signed requests and the 429s. */
+const countingTransport = (counts: Counts): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, (client) =>
+      HttpClient.transform(client, (effect, request) =>
+        Effect.tap(effect, (response) =>
+          Effect.sync(() => {
+            if (!request.url.includes("/broker/")) {
+              return
+            }
+            counts.requests++
+            if (response.status === 429) {
+              counts.rateLimited++
+            }
+          }))))
+  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+const keyOf = (name: string) => ({ apiKey: `mx0vglSTALE${name}`, secretKey: `stale-secret-${name}` })
+
+/** The reference service's flags: `database`, `keys` each allowed `rate` requests per second, no request log. */
+const serviceFlags = (database: string, rate: number, keys: ReadonlyArray<string>): ReadonlyArray<string> => [
+  "--database",
+  database,
+  "--transfers",
+  "0",
+  "--deposits",
+  "0",
+  "--rate-limit",
+  String(rate),
+  "--rate-window-ms",
+  "1000",
+  "--no-log",
+  ...keys.flatMap((name) => {
+    const k = keyOf(name)
+    return ["--key", `${k.apiKey}:${k.secretKey}:SPOT_TRANSFER_READ,SPOT_DEPOSIT_READ`]
+  })
+]
+
+/** What one follower saw: the first emission time of each record, and the repeats. */
+interface Seen {
+  readonly at: Map<string, number>
+  repeated: number
+}
+
+const follow = (
+  label: string,
+  baseUrl: string,
+  options: Options,
+  streams: ReadonlyArray<StreamSpec>,
+  since: number,
+  schedule: FollowScheduler.FollowOptions,
+  seen: Seen,
+  counts: Counts
+) =>
+  Effect.gen(function*() {
+    const key = keyOf(label)
+    const context = yield* Layer.build(
+      BrokerHistory.layer.pipe(
+        Layer.provide(BrokerConfig.layer({
+          baseUrl,
+          apiKey: Redacted.make(key.apiKey),
+          secretKey: Redacted.make(key.secretKey),
+          rateLimit: {
+            limit: options.rate * options.scale,
+            interval: "1 second",
+            margin: `${options.marginMillis} millis`
+          }
+        })),
+        Layer.provide(countingTransport(counts))
+      )
+    )
+    const history = Context.get(context, BrokerHistory.BrokerHistory)
+    return yield* history.followTransfers(streams.map((s) => queryOf(s, since)), schedule).pipe(
+      Stream.runForEach((change) =>
+        Effect.sync(() => {
+          const id = change.record.tranId
+          if (seen.at.has(id)) seen.repeated++
+          else seen.at.set(id, Date.now())
+        })
+      ),
+      Effect.forkScoped
+    )
+  })
+
+const runOf = (
+  label: string,
+  seen: Seen,
+  counts: Counts,
+  requestRate: number,
+  inserts: ReadonlyArray<Insert>,
+  scale: number
+): Run => {
+  const staleness: Array<number> = []
+  const groups = rankGroups.map(() => [] as Array<number>)
+  let missed = 0
+  for (const insert of inserts) {
+    const at = seen.at.get(insert.id)
+    if (at === undefined) missed++
+    else if (insert.measured) {
+      staleness.push((at - insert.at) * scale)
+      groups[rankGroups.findIndex(([from, to]) => insert.rank >= from && insert.rank <= to)]!.push(
+        (at - insert.at) * scale
+      )
+    }
+  }
+  staleness.sort((a, b) => a - b)
+  for (const g of groups) g.sort((a, b) => a - b)
+  return {
+    label,
+    requests: counts.requests,
+    requestRate,
+    rateLimited: counts.rateLimited,
+    emitted: staleness.length,
+    missed,
+    repeated: seen.repeated,
+    p50: quantile(staleness, 0.5),
+    p95: quantile(staleness, 0.95),
+    p99: quantile(staleness, 0.99),
+    max: staleness.length === 0 ? NaN : staleness[staleness.length - 1]!,
+    byRank: rankGroups.map(([from, to], i) => ({
+      from,
+      to,
+      records: groups[i]!.length,
+      p50: quantile(groups[i]!, 0.5),
+      p99: quantile(groups[i]!, 0.99)
+    }))
+  }
+}
+
+/** One inserted record: its id, when it was inserted (real ms), its stream's rank, whether it is measured. */
+interface Insert {
+  readonly id: string
+  readonly at: number
+  readonly rank: number
+  readonly measured: boolean
+}
+
+/**
+ * Seeds the history into a SQLite file, starts the reference service on it, follows every stream
+ * with both schedules while inserting, and measures each inserted record's staleness.
+ *
+ * @example
+ * import { Staleness } from "@broker-history/bench"
+ * import { Effect } from "effect"
+ * const result = Effect.runPromise(Staleness.run({
+ *   subAccounts: 5, rate: 20, scale: 4, minutes: 0.5, insertsPerSecond: 1, zipf: 1.5, seed: 1,
+ *   history: 100, minIntervalMillis: 1_000, maxIntervalMillis: 20_000, settlementMillis: 2_000, concurrency: 8,
+ *   marginMillis: 100
+ * }))
+ */
+export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-staleness-"))),
+      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+    )
+    const database = Path.join(dir, "history.sqlite")
+    const store = Context.get(yield* Layer.build(Store.layerSqlite(database)), Store.Store)
+    const since = Date.now()
+    yield* Seed.seedStore(store, {
+      seed: options.seed,
+      transfers: options.history,
+      deposits: 0,
+      subAccounts: options.subAccounts,
+      end: since - 86_400_000,
+      years: 1
+    })
+    const { baseUrl } = yield* ServiceProcess.spawn(
+      serviceFlags(database, options.rate * options.scale, ["adaptive", "roundrobin"])
+    )
+    const streams = streamsOf(options.subAccounts)
+    const real = (simulatedMillis: number) => simulatedMillis / options.scale
+    const cycleMillis = (streams.length / options.rate) * 1000
+    const measuredFor = real(options.minutes * 60_000)
+    log(
+      `staleness: ${streams.length} streams, budget ${options.rate}/s x ${options.scale} (time ${options.scale}x faster), ` +
+        `${(measuredFor / 1000).toFixed(0)} s measured (real) after the first pass`
+    )
+
+    // The inserts: exponential gaps (simulated), each to a stream drawn by Zipf rank from a seeded
+    // ranking, written in batches every 10 ms until `stop`; only those after `measureFrom` are measured.
+    const next = Prng.mulberry32(options.seed ^ 0x5a1e)
+    const ranking = streams.map((s) => s.id)
+    for (let i = ranking.length - 1; i > 0; i--) {
+      const j = Prng.int(next, 0, i)
+      ;[ranking[i], ranking[j]] = [ranking[j]!, ranking[i]!]
+    }
+    const draw = zipfDraw(streams.length, options.zipf)
+    const inserts: Array<Insert> = []
+    const phase = { measureFrom: Infinity, stop: false }
+    let due = Date.now()
+    let tranId = 70_000_000_000
+    const inserting = yield* Effect.forkScoped(Effect.gen(function*() {
+      while (!phase.stop) {
+        const now = Date.now()
+        const batch: Array<Store.TransferRow> = []
+        while (due <= now) {
+          const rank = draw(next)
+          batch.push(rowOf(streams[ranking[rank]!]!, tranId, now))
+          inserts.push({ id: String(tranId++), at: now, rank: rank + 1, measured: now >= phase.measureFrom })
+          due += real(-Math.log(1 - next()) * (1000 / options.insertsPerSecond))
+        }
+        if (batch.length > 0) yield* store.insertTransfers(batch)
+        yield* Effect.sleep("10 millis")
+      }
+    }))
+    // The followers start after 30 s (simulated) of inserts, as after a restart: their first pass
+    // finds the streams that are busy.
+    yield* Effect.sleep(Duration.millis(real(30_000)))
+
+    const settlement = Duration.millis(options.settlementMillis)
+    const adaptiveSeen: Seen = { at: new Map(), repeated: 0 }
+    const roundRobinSeen: Seen = { at: new Map(), repeated: 0 }
+    const adaptiveCounts: Counts = { requests: 0, rateLimited: 0 }
+    const roundRobinCounts: Counts = { requests: 0, rateLimited: 0 }
+    const followed = Date.now()
+    const followers = [
+      yield* follow(
+        "adaptive",
+        baseUrl,
+        options,
+        streams,
+        since,
+        {
+          minInterval: Duration.millis(real(options.minIntervalMillis)),
+          maxInterval: Duration.millis(real(options.maxIntervalMillis)),
+          concurrency: options.concurrency,
+          settlement
+        },
+        adaptiveSeen,
+        adaptiveCounts
+      ),
+      yield* follow(
+        "roundrobin",
+        baseUrl,
+        options,
+        streams,
+        since,
+        { minInterval: "1 millis", maxInterval: "1 millis", concurrency: options.concurrency, settlement },
+        roundRobinSeen,
+        roundRobinCounts
+      )
+    ]
+    // Measured: the inserts after both first passes (as many requests as streams), for `minutes`.
+    while (Math.min(adaptiveCounts.requests, roundRobinCounts.requests) < streams.length) {
+      yield* Effect.sleep("100 millis")
+    }
+    phase.measureFrom = Date.now()
+    log(`staleness: first passes done in ${((phase.measureFrom - followed) / 1000).toFixed(0)} s (real)`)
+    yield* Effect.sleep(Duration.millis(measuredFor))
+    phase.stop = true
+    yield* Fiber.join(inserting)
+    const stopped = Date.now()
+    const atStop = { adaptive: adaptiveCounts.requests, roundRobin: roundRobinCounts.requests }
+    log(`staleness: ${inserts.length} inserted (${inserts.filter((i) => i.measured).length} measured); draining`)
+
+    // Drain: until both followers emitted every record, or the longest a record may wait has passed.
+    const drainUntil = Date.now() + real(options.maxIntervalMillis + cycleMillis) * 1.5 + 5_000
+    while (
+      Date.now() < drainUntil &&
+      !inserts.every((i) => adaptiveSeen.at.has(i.id) && roundRobinSeen.at.has(i.id))
+    ) yield* Effect.sleep("100 millis")
+    yield* Fiber.interruptAll(followers)
+    // The request rate achieved while inserting (simulated requests/s), against the budget.
+    const rateOf = (requests: number) => requests / ((stopped - followed) / 1000) / options.scale
+
+    const adaptive = runOf("adaptive", adaptiveSeen, adaptiveCounts, rateOf(atStop.adaptive), inserts, options.scale)
+    const roundRobin = runOf(
+      "round-robin",
+      roundRobinSeen,
+      roundRobinCounts,
+      rateOf(atStop.roundRobin),
+      inserts,
+      options.scale
+    )
+    const describe = (r: Run) =>
+      `staleness ${r.label}: p50 ${(r.p50 / 1000).toFixed(1)} s, p95 ${(r.p95 / 1000).toFixed(1)} s, p99 ${
+        (r.p99 / 1000).toFixed(1)
+      } s, max ${(r.max / 1000).toFixed(1)} s; ${r.requests} requests (${
+        r.requestRate.toFixed(1)
+      }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`
+    log(describe(adaptive))
+    log(describe(roundRobin))
+    return {
+      options,
+      streams: streams.length,
+      inserted: inserts.length,
+      measured: inserts.filter((i) => i.measured).length,
+      cycleMillis,
+      adaptive,
+      roundRobin,
+      wallMillis: Date.now() - started
+    } satisfies Result
+  }).pipe(Effect.scoped)
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+/**
+ * The table rows of a result: one per follower.
+ *
+ * @example
+ * import { Staleness } from "@broker-history/bench"
+ * declare const result: Staleness.Result
+ * const lines = Staleness.rows(result).map((row) => row.join(" | "))
+ */
+export const rows = (result: Result): Array<[string, string, string]> => {
+  const o = result.options
+  return [result.adaptive, result.roundRobin].map((r) => [
+    `staleness: ${result.streams} streams, ${o.rate}/s, ${r.label}`,
+    `p50 ${seconds(r.p50)}, p95 ${seconds(r.p95)}, p99 ${seconds(r.p99)}, max ${
+      seconds(r.max)
+    }; ${r.requests} requests (${
+      r.requestRate.toFixed(1)
+    }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`,
+    r === result.adaptive
+      ? `p99 ${(result.roundRobin.p99 / r.p99).toFixed(1)}x lower (target ≥ 10x); max ≤ ${
+        seconds(o.maxIntervalMillis + result.cycleMillis)
+      }: ${r.max <= o.maxIntervalMillis + result.cycleMillis ? "met" : "NOT met"}`
+      : `cycle ${seconds(result.cycleMillis)}`
+  ])
+}
