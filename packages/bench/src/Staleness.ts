@@ -208,38 +208,28 @@ interface Counts {
   rateLimited: number
 }
 
-/** The Node transport, counting the signed requests and the 429s. */
+/** The Node transport, counting the answers to signed requests and the 429s among them. */
 const countingTransport = (counts: Counts): Layer.Layer<HttpClient.HttpClient> =>
   Layer.effect(
     HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, (client) =>
-      HttpClient.transform(client, (effect, request) =>
-        Effect.tap(effect, (response) =>
-          Effect.sync(() => {
-            if (!request.url.includes("/broker/")) {
-              return
-            }
-            counts.requests++
-            if (response.status === 429) {
-              counts.rateLimited++
-            }
-          }))))
+    Effect.map(
+      HttpClient.HttpClient,
+      HttpClient.tap((response) =>
+        Effect.sync(() => {
+          if (!response.request.url.includes("/broker/")) return
+          counts.requests++
+          if (response.status === 429) counts.rateLimited++
+        })
+      )
+    )
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const keyOf = (name: string) => ({ apiKey: `mx0vglSTALE${name}`, secretKey: `stale-secret-${name}` })
 
 /** The reference service's flags: `database`, `keys` each allowed `rate` requests per second, no request log. */
 const serviceFlags = (database: string, rate: number, keys: ReadonlyArray<string>): ReadonlyArray<string> => [
-  "--database",
-  database,
-  "--transfers",
-  "0",
-  "--deposits",
-  "0",
-  "--rate-limit",
-  String(rate),
-  "--rate-window-ms",
-  "1000",
+  ...Object.entries({ database, transfers: 0, deposits: 0, "rate-limit": rate, "rate-window-ms": 1000 })
+    .flatMap(([flag, value]) => [`--${flag}`, String(value)]),
   "--no-log",
   ...keys.flatMap((name) => {
     const k = keyOf(name)

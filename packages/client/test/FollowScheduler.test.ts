@@ -1,29 +1,13 @@
 import type { FollowScheduler } from "@broker-history/client"
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
-import * as NodeTransport from "@broker-history/client/NodeTransport"
+import { BrokerHistory } from "@broker-history/client"
 import * as Prng from "@broker-history/server/Prng"
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
+import { Effect, Fiber, Layer, Stream, TestClock } from "effect"
 import type { Row } from "./support/MockHistory.js"
 import { transferService } from "./support/MockHistory.js"
 import type { Seen } from "./support/MockService.js"
-import { mockService, secretKey, testOptions } from "./support/MockService.js"
-
-/** Signs synchronously (node:crypto), so that the test clock cannot move between a request's slot and its send. */
-const historyLayer = (
-  mock: { readonly client: Layer.Layer<HttpClient.HttpClient> },
-  overrides: Partial<BrokerConfig.Options> = {}
-) =>
-  Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
-    Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.mergeAll(
-      Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey))),
-      ServerClock.layer
-    )),
-    Layer.provide(BrokerConfig.layer(testOptions(overrides))),
-    Layer.provide(mock.client)
-  )
+import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
 
 /** Streams named by their `toAccount`; each has its own rows, served by the mock history. */
 const multiService = (rows: Record<string, Array<Row>>) => {

@@ -1,12 +1,11 @@
-import type { Checkpoint } from "@broker-history/client"
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
-import * as NodeTransport from "@broker-history/client/NodeTransport"
+import type { BrokerConfig, Checkpoint } from "@broker-history/client"
+import { BrokerHistory } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
+import { Chunk, Effect, Either, Fiber, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type { Ordering, Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
-import { mockService, secretKey, testOptions } from "./support/MockService.js"
+import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const fast = { rateLimit: { limit: 1_000_000, interval: "1 second" } } as const
@@ -15,22 +14,6 @@ const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
   Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
 
 const ids = (records: ReadonlyArray<{ tranId: string }>) => records.map((r) => r.tranId)
-
-/**
- * `BrokerHistory.layer` over the mock, but signing synchronously (node:crypto) instead of through
- * WebCrypto: a WebCrypto signature completes on a real thread, so the test clock could move on (or a
- * check run) while a request sits between its slot in the budget and its send.
- */
-const historyLayer = (mock: ReturnType<typeof mockService>, overrides: Partial<BrokerConfig.Options> = {}) =>
-  Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
-    Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.mergeAll(
-      Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey))),
-      ServerClock.layer
-    )),
-    Layer.provide(BrokerConfig.layer(testOptions(overrides))),
-    Layer.provide(mock.client)
-  )
 
 const withHistory = <A, E>(
   mock: ReturnType<typeof mockService>,

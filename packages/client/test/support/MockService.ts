@@ -1,4 +1,5 @@
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+import * as NodeTransport from "@broker-history/client/NodeTransport"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -84,6 +85,25 @@ export const historyLayer = (
   overrides: Partial<BrokerConfig.Options> = {}
 ) =>
   BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(testOptions(overrides)))).pipe(Layer.provide(mock.client))
+
+/**
+ * `BrokerHistory.layer` over a mock transport, but signing synchronously (node:crypto) instead of
+ * through WebCrypto: a WebCrypto signature completes on a real thread, so the test clock could move
+ * on (or a check run) while a request sits between its slot in the budget and its send.
+ */
+export const historyLayerSyncSigning = (
+  mock: { readonly client: Layer.Layer<HttpClient.HttpClient> },
+  overrides: Partial<BrokerConfig.Options> = {}
+) =>
+  Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+    Layer.provide(BrokerHttpClient.layer),
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey))),
+      ServerClock.layer
+    )),
+    Layer.provide(BrokerConfig.layer(testOptions(overrides))),
+    Layer.provide(mock.client)
+  )
 
 export const transferWire = (tranId: string, timestamp: number) => ({
   tranId,
