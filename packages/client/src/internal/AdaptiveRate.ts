@@ -39,6 +39,11 @@ export interface Refusal {
    * about what the service accepted in its window before it refused.
    */
   readonly sentBefore: number
+  /**
+   * The most attempts since the last cut the service accepted within one interval: its limit is at
+   * least about that, so a refusal after fewer (requests bunched up on the way) does not set it lower.
+   */
+  readonly acceptedMost: number
   /** Pause every request for this long after `at` (0: no pause). */
   readonly pauseMillis: number
 }
@@ -72,9 +77,9 @@ export const allowed = (settings: Settings, state: State, now: number): number =
 /**
  * The state after a refusal. A refusal of an attempt that started before the last cut took effect
  * belongs to that cut (it was sent at the old rate) and cuts nothing again; its pause still counts.
- * Otherwise the ceiling is the lower of the rate allowed when it was sent and the attempts started in
- * the interval before it: with a budget far above the service's limit, the rate actually sent is what
- * the service refused, not the budget.
+ * Otherwise the ceiling is the lower of the rate allowed when it was sent and what the service was
+ * seen to take (the larger of `sentBefore` and `acceptedMost`): with a budget far above the service's
+ * limit, the rate actually sent is what the service refused, not the budget.
  */
 export const refused = (settings: Settings, state: State, refusal: Refusal): State => {
   const pausedUntil = refusal.pauseMillis > 0
@@ -83,7 +88,8 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   if (refusal.sentAt < state.cutAt) {
     return pausedUntil === state.pausedUntil ? state : { ...state, pausedUntil }
   }
-  const ceiling = Math.max(settings.min, Math.min(allowed(settings, state, refusal.sentAt), refusal.sentBefore))
+  const seen = Math.max(refusal.sentBefore, refusal.acceptedMost)
+  const ceiling = Math.max(settings.min, Math.min(allowed(settings, state, refusal.sentAt), seen))
   return { ceiling, cutAt: refusal.at, pausedUntil }
 }
 

@@ -19,6 +19,8 @@ export type Start = SlidingWindow.Start
 export interface Budget {
   /** Waits for a slot; returns when the attempt starts and how long it waited. */
   readonly take: Effect.Effect<SlidingWindow.Start>
+  /** The service answered the attempt that took `start` with anything but a refusal (synchronous). */
+  readonly accepted: (start: Start) => void
   /** The attempt that took `start` was refused; its answer arrived at `at`. */
   readonly refused: (start: SlidingWindow.Start, at: number, error: RateLimited) => Effect.Effect<void>
 }
@@ -32,13 +34,14 @@ export const make = (
     const intervalMillis = Duration.toMillis(rateLimit.interval)
     const spanMillis = intervalMillis + Duration.toMillis(rateLimit.margin)
     const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
-    const window = yield* SlidingWindow.makeWindow(rateLimit.limit)
+    // Adapting, twice the bound: the evidence of a refusal looks back over more than one interval.
+    const window = yield* SlidingWindow.makeWindow(rateLimit.adaptive ? 2 * rateLimit.limit : rateLimit.limit)
     const perSecond = (rate: number) => rate * 1000 / intervalMillis
     yield* Metric.set(gauge, perSecond(settings.bound))
     if (!rateLimit.adaptive) {
       const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0 }
       const fixed = () => pace
-      return { take: window.take(fixed), refused: () => Effect.void }
+      return { take: window.take(fixed), accepted: () => {}, refused: () => Effect.void }
     }
 
     let state = AdaptiveRate.initial
@@ -62,15 +65,18 @@ export const make = (
     )
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
+        window.answered(start, false)
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
           at,
           sentBefore: window.startedWithin(start.at - intervalMillis, start.at) - 1,
+          acceptedMost: window.mostAccepted(state.cutAt, intervalMillis),
           // A ban (418) refuses every request until it ends; after a 429 only the refused request
           // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
           pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
         })
         return report(at)
       })
-    return { take, refused }
+    const accepted = (start: Start) => window.answered(start, true)
+    return { take, accepted, refused }
   })

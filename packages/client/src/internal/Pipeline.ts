@@ -141,6 +141,7 @@ export const make = (
       ): Effect.Effect<A, BrokerError> => {
         span?.attribute("http.response.status_code", reply.status)
         if (reply.status >= 200 && reply.status < 300) {
+          budget.accepted(start)
           const body = Answer.decodeBody(ctx, reply.status, reply.body, decode, n)
           return Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
         }
@@ -151,7 +152,7 @@ export const make = (
               Metric.increment(counters.rateLimited),
               Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
             )
-            : Effect.fail(error)
+            : (budget.accepted(start), Effect.fail(error))
         })
       }
 

@@ -12,10 +12,11 @@ import * as Effect from "effect/Effect"
 /** Waits for a slot and returns how long it waited (ms). Callers are served in arrival order. */
 export type Take = Effect.Effect<number>
 
-/** An attempt's slot: when it started and how long it waited for it (ms). */
+/** An attempt's slot: when it started, how long it waited for it (ms), and where the window keeps it. */
 export interface Start {
   readonly at: number
   readonly waited: number
+  readonly slot: number
 }
 
 /** The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`. */
@@ -25,19 +26,32 @@ export interface Pace {
   readonly notBefore: number
 }
 
-/** A window whose pace may change from one attempt to the next (at most `capacity` per span). */
+/**
+ * A window whose pace may change from one attempt to the next. It remembers the last `capacity`
+ * attempts and whether the service accepted them, as evidence of the service's own limit.
+ */
 export interface Window {
   /** Waits for a slot under the pace `pace(now)` gives. Callers are served in arrival order. */
   readonly take: (pace: (now: number) => Pace) => Effect.Effect<Start>
-  /** How many of the last `capacity` attempts started in `[from, to]`. */
+  /** The service answered the attempt: accepted it (any answer but a refusal) or refused it. */
+  readonly answered: (start: Start, accepted: boolean) => void
+  /** How many of the remembered attempts started in `[from, to]`. */
   readonly startedWithin: (from: number, to: number) => number
+  /** The most remembered attempts started since `from` and accepted within any `spanMillis`. */
+  readonly mostAccepted: (from: number, spanMillis: number) => number
 }
 
-/** A window of at most `capacity` starts per span (`capacity` ≥ every `Pace.count` it is given). */
+const pending = 0
+const accepted = 1
+const refused = 2
+
+/** A window remembering `capacity` attempts (`capacity` ≥ every `Pace.count` it is given). */
 export const makeWindow = (capacity: number): Effect.Effect<Window> =>
   Effect.sync(() => {
-    // Start times of the last `capacity` attempts, as a ring: starts[head] is the oldest.
+    // Start times of the last `capacity` attempts, as a ring: starts[head] is the oldest; answers[i]
+    // is what the service made of attempt starts[i].
     const starts = new Array<number>(capacity).fill(Number.NEGATIVE_INFINITY)
+    const answers = new Uint8Array(capacity)
     let head = 0
     let last = Number.NEGATIVE_INFINITY
     // A caller reserves its start time in one synchronous step (no lock, no fiber suspension on the
@@ -52,10 +66,11 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
         const kth = starts[(head - Math.min(count, capacity) + capacity) % capacity]!
         const at = Math.max(now, notBefore, last, kth + spanMillis)
         starts[slot] = at
+        answers[slot] = pending
         last = at
         head = (head + 1) % capacity
         const wait = at - now
-        if (wait <= 0) return Effect.succeed({ at: now, waited: 0 })
+        if (wait <= 0) return Effect.succeed({ at: now, waited: 0, slot })
         return Effect.zipRight(
           Effect.sleep(Duration.millis(wait)),
           Effect.map(Clock.currentTimeMillis, (woke) => {
@@ -66,16 +81,39 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
               starts[slot] = woke
               if (last === at) last = woke
             }
-            return { at: Math.max(woke, at), waited: wait }
+            return { at: Math.max(woke, at), waited: wait, slot }
           })
         )
       })
+    const answered = (start: Start, ok: boolean): void => {
+      // Unless the slot went to a later attempt meanwhile.
+      if (starts[start.slot] === start.at) answers[start.slot] = ok ? accepted : refused
+    }
     const startedWithin = (from: number, to: number): number => {
       let n = 0
       for (const start of starts) if (start >= from && start <= to) n++
       return n
     }
-    return { take, startedWithin }
+    const mostAccepted = (from: number, spanMillis: number): number => {
+      // Two pointers over the accepted attempts in ring (time) order.
+      let most = 0
+      let inSpan = 0
+      let tail = 0
+      for (let i = 0; i < capacity; i++) {
+        const slot = (head + i) % capacity
+        if (answers[slot] !== accepted || starts[slot]! < from) continue
+        inSpan++
+        for (; tail < i; tail++) {
+          const t = (head + tail) % capacity
+          if (answers[t] !== accepted || starts[t]! < from) continue
+          if (starts[t]! > starts[slot]! - spanMillis) break
+          inSpan--
+        }
+        if (inSpan > most) most = inSpan
+      }
+      return most
+    }
+    return { take, answered, startedWithin, mostAccepted }
   })
 
 /** A fixed budget: at most `limit` starts in any `interval`. */

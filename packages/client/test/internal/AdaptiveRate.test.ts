@@ -7,12 +7,13 @@ const settings = (bound: number, min = 1): AdaptiveRate.Settings => ({ bound, mi
 const K = AdaptiveRate.regrowIntervals
 const H = AdaptiveRate.holdIntervals
 
-const refusal = (sentAt: number, at: number, sentBefore: number, pauseMillis = 0): AdaptiveRate.Refusal => ({
-  sentAt,
-  at,
-  sentBefore,
-  pauseMillis
-})
+const refusal = (
+  sentAt: number,
+  at: number,
+  sentBefore: number,
+  pauseMillis = 0,
+  acceptedMost = 0
+): AdaptiveRate.Refusal => ({ sentAt, at, sentBefore, acceptedMost, pauseMillis })
 
 /** Intervals after a cut at which the rate is back at `bound`, from the curve's definition. */
 const backAtBound = (bound: number, ceiling: number) =>
@@ -58,6 +59,14 @@ describe("AdaptiveRate", () => {
     const s = settings(80)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 21))
     expect(AdaptiveRate.allowed(s, state, 1_150)).toBeCloseTo(21 * AdaptiveRate.cut)
+  })
+
+  it("a refusal after fewer requests than the service accepted before in one interval keeps that level", () => {
+    // Requests bunched up on the way (a busy event loop): 16 sent in the interval, 20 seen accepted.
+    const s = settings(20)
+    const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 20))
+    expect(state.ceiling).toBe(20)
+    expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 12)).ceiling).toBe(16)
   })
 
   it("a refusal of an attempt sent before the last cut cuts nothing again; its pause still counts", () => {
