@@ -14,7 +14,8 @@
  *   a window over that part holds just the records the page showed there, and is sized to a full page
  *   without guessing. Only the sizing relies on the order: a window is still emitted only from a
  *   short page, whatever order the service uses. A newest-first page far denser than the density
- *   before it shows a burst whose start is unknown: the stretch before it is halved until it is found.
+ *   before it shows a burst whose start is unknown: first a guess that it starts close before the
+ *   page's records (a cluster), then the stretch before them is halved until it is found.
  *
  * A window read again from the same start is always narrower, and halved from the second full page
  * on, so the walk ends.
@@ -50,6 +51,8 @@ export interface Sample {
   readonly order: Order
   /** The density where the page covers the window exactly, taken for the stretch after the window. */
   readonly beyond: number
+  /** The density between the page's oldest and newest records. */
+  readonly dense: number
   /** Full pages in a row for windows starting at `start`. */
   readonly repeats: number
 }
@@ -106,11 +109,18 @@ export const window = (plan: Plan, cursor: number, to: number): Window => {
     // Denser than the walk has seen: a burst starts somewhere before the page's records. While the
     // stretch before them would hold more than a page at the page's density, halve it; once shorter,
     // count it at that density.
-    const burst = sample.beyond > plan.density * Math.exp(surprise)
-    if (burst && cursor < lo && sample.beyond * (lo - cursor) > plan.limit) {
-      return { start: cursor, end: cursor + Math.floor((lo - cursor - 1) / 2), aim: undefined }
+    const burst = sample.dense > plan.density * Math.exp(surprise)
+    const gap = lo - cursor
+    if (burst && gap > 0 && sample.dense * gap > plan.limit) {
+      // First a guess that the burst starts close before the page's records (a cluster), at the
+      // geometric mean of a page's width and the stretch; then plain halving.
+      const guess = sample.start === cursor && sample.repeats === 1
+      const end = guess
+        ? lo - 1 - Math.ceil(Math.sqrt(gap * plan.limit / sample.dense))
+        : cursor + Math.floor((gap - 1) / 2)
+      return { start: cursor, end: Math.max(cursor, end), aim: undefined }
     }
-    r.stretch(lo - 1, burst ? sample.beyond : plan.density)
+    r.stretch(lo - 1, burst ? sample.dense : plan.density)
     for (let i = 0; i < n; i++) if (times[i]! >= cursor) r.point(times[i]!, 1)
   } else if (sample.order === "oldest-first") {
     // The page holds every record before its newest time; after it, only a density is known.
@@ -262,6 +272,7 @@ const sampleOf = <A>(plan: Plan, window: Window, page: ReadonlyArray<A>, time: (
   } else {
     beyond = 2 * Math.max(n, 1) / (end - start + 1)
   }
+  const dense = n > 1 && hi > lo ? (n - 1) / (hi - lo) : beyond
   const repeats = plan.sample !== undefined && plan.sample.start === start ? plan.sample.repeats + 1 : 1
-  return { start, end, times: inside, order, beyond, repeats }
+  return { start, end, times: inside, order, beyond, dense, repeats }
 }
