@@ -296,3 +296,34 @@ export const uncovered = (
     types === 1 ? "pair" : "pairs"
   } not covered; list them with --pairs FILE`
 }
+
+/**
+ * Changes of several streams, in arrival order, grouped by stream: each stream's changes in their
+ * order, the streams in the order they first appear (a batch of a merged follow stream, written one
+ * stream at a time, each with its last checkpoint).
+ *
+ * @example
+ * ```ts
+ * import { SyncPlan } from "@broker-history/cli"
+ *
+ * const changes = [{ stream: "a", n: 1 }, { stream: "b", n: 2 }, { stream: "a", n: 3 }]
+ * assert.deepStrictEqual(SyncPlan.byStream(changes), [
+ *   ["a", [{ stream: "a", n: 1 }, { stream: "a", n: 3 }]],
+ *   ["b", [{ stream: "b", n: 2 }]]
+ * ])
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const byStream = <A extends { readonly stream: unknown }>(
+  changes: ReadonlyArray<A>
+): ReadonlyArray<readonly [A["stream"], ReadonlyArray<A>]> => {
+  const groups = new Map<A["stream"], Array<A>>()
+  for (const change of changes) {
+    const group = groups.get(change.stream)
+    if (group === undefined) groups.set(change.stream, [change])
+    else group.push(change)
+  }
+  return [...groups]
+}

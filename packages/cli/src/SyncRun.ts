@@ -165,6 +165,9 @@ export interface Outcome {
   readonly damaged: ReadonlyArray<Damaged>
 }
 
+/** While following, a stream whose last poll brought records is polled again after this long (ms). */
+const pollAfterRecords = 1000
+
 /** A checkpoint more than this ahead of the local clock is damaged without asking the service. */
 const futureMargin = 86_400_000
 
@@ -178,7 +181,6 @@ interface ChangeRange {
   readonly since: number
   readonly until?: number | undefined
   readonly resume: Checkpoint.Checkpoint | undefined
-  readonly follow: { interval: Duration.Duration; settlement: Duration.Duration } | undefined
 }
 
 /** One stream of the plan: how it is read and written. */
@@ -345,7 +347,7 @@ export const run = (settings: Settings) =>
           ? earlier.checkpoint
           : undefined
         const write = writer(spec)
-        yield* spec.changes({ since, until: coveredSince - 1, resume, follow: undefined }).pipe(
+        yield* spec.changes({ since, until: coveredSince - 1, resume }).pipe(
           batches,
           Stream.runForEach(({ checkpoint, records }) => write(records, { _tag: "Backfill", since, checkpoint }))
         )
@@ -355,18 +357,17 @@ export const run = (settings: Settings) =>
       })
 
     /** Reads one stream into the store: the backfill, the settlement re-read, then onward from the checkpoint. */
-    const syncStream = <A>(spec: StreamSpec<A>, follow: boolean) =>
+    const syncStream = <A>(spec: StreamSpec<A>) =>
       Effect.gen(function*() {
         if (damaged.has(spec.id)) return
         const since = settings.since[spec.kind]
         const write = writer(spec)
         const found = positions.get(spec.id)
-        const position = !follow && found !== undefined && since < found.coveredSince
+        const position = found !== undefined && since < found.coveredSince
           ? yield* Effect.as(backfill(spec, since, found.coveredSince), { ...found, coveredSince: since })
           : found
         if (position !== undefined) positions.set(spec.id, position)
-        // Following, the client re-reads the settlement window on every poll itself.
-        if (!follow && position !== undefined && settings.settlement > 0) {
+        if (position !== undefined && settings.settlement > 0) {
           const checkpoint = position.checkpoint
           yield* spec.plain({
             since: Math.max(position.coveredSince, checkpoint.time - settings.settlement),
@@ -380,10 +381,7 @@ export const run = (settings: Settings) =>
         yield* spec.changes({
           // With a checkpoint, `since` must not be after it (the stream starts at the later of the two).
           since: position?.checkpoint.time ?? since,
-          resume: position?.checkpoint,
-          follow: follow && settings.follow !== undefined
-            ? { interval: Duration.millis(settings.follow), settlement: Duration.millis(settings.settlement) }
-            : undefined
+          resume: position?.checkpoint
         }).pipe(
           batches,
           Stream.runForEach(({ checkpoint, records }) =>
@@ -401,9 +399,8 @@ export const run = (settings: Settings) =>
     const damagedList = (): ReadonlyArray<Damaged> =>
       specs.filter((s) => damaged.has(s.id)).map((s) => ({ stream: s.id, problem: damaged.get(s.id)! }))
 
-    // Catch up with bounded concurrency; then, when following, every stream polls (the shared rate
-    // limiter bounds the requests) from the checkpoint just stored.
-    yield* Effect.all(specs.map((s) => syncStream(s, false)), { concurrency: settings.concurrency, discard: true })
+    // Catch up with bounded concurrency (the client's rate limiter bounds the requests).
+    yield* Effect.all(specs.map(syncStream), { concurrency: settings.concurrency, discard: true })
     const caughtUp = yield* store.counts
     const coveredFrom = { transfers: 0, deposits: 0 }
     for (const spec of specs) {
@@ -418,7 +415,7 @@ export const run = (settings: Settings) =>
     settings.log(
       `${
         new Date().toISOString()
-      } caught up: ${caughtUp.transfers} transfers, ${caughtUp.deposits} deposits; following every ${
+      } caught up: ${caughtUp.transfers} transfers, ${caughtUp.deposits} deposits; following, each stream at least every ${
         Duration.format(Duration.millis(settings.follow))
       }`
     )
@@ -438,7 +435,49 @@ export const run = (settings: Settings) =>
         )
     })
     yield* Effect.forkScoped(Effect.repeat(report, Schedule.spaced(Duration.millis(settings.follow))))
-    yield* Effect.all(specs.map((s) => syncStream(s, true)), { concurrency: "unbounded", discard: true }).pipe(
+    // Following: every stream from its stored checkpoint through the client's follow scheduler (the
+    // transfer streams through one, the deposit stream through another), which polls busy streams
+    // after a second and quiet ones less often, none less often than every --interval. Each batch of
+    // the merged changes is written per stream, with that stream's checkpoint.
+    const live = specs.filter((s) => !damaged.has(s.id))
+    const byId = new Map(live.map((s) => [s.id, s]))
+    const from = (spec: StreamSpec<any>) => {
+      const position = positions.get(spec.id)
+      return { since: position?.checkpoint.time ?? settings.since[spec.kind], resume: position?.checkpoint }
+    }
+    const schedule = {
+      minInterval: Duration.millis(Math.min(pollAfterRecords, settings.follow)),
+      maxInterval: Duration.millis(settings.follow),
+      settlement: Duration.millis(settings.settlement),
+      concurrency: settings.concurrency
+    }
+    const transferQueries = settings.transferStreams.filter((s) => byId.has(s.id)).map((s) => ({
+      stream: s.id,
+      query: { ...s.query, ...from(byId.get(s.id)!) }
+    }))
+    const deposits = byId.get(SyncPlan.depositStreamId)
+    const changes = Stream.merge(
+      transferQueries.length === 0 ? Stream.empty : history.followTransfers(transferQueries, schedule),
+      deposits === undefined
+        ? Stream.empty
+        : history.followDeposits([{ stream: deposits.id, query: { concurrency: 2, ...from(deposits) } }], schedule)
+    )
+    yield* changes.pipe(
+      Stream.groupedWithin(settings.batchSize, settings.batchWait),
+      Stream.runForEach((chunk) =>
+        Effect.forEach(
+          SyncPlan.byStream(Chunk.toReadonlyArray(chunk)),
+          ([id, group]) => {
+            const spec = byId.get(id)!
+            return writer(spec)(group.map((c) => c.record), {
+              _tag: "Checkpoint",
+              checkpoint: group[group.length - 1].checkpoint,
+              coveredSince: positions.get(id)?.coveredSince ?? settings.since[spec.kind]
+            })
+          },
+          { discard: true }
+        )
+      ),
       Effect.ensuring(report)
     )
     return outcome()

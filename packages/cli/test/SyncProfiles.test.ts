@@ -6,7 +6,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { expectTablesFrom, syncSince, year } from "./support/Coverage.js"
-import { cli, cliEnv, useReferenceServer } from "./support/Harness.js"
+import { cli, cliEnv, spawn, until, useReferenceServer } from "./support/Harness.js"
 import {
   acmeRoutes,
   expectProfile as expectRows,
@@ -15,7 +15,7 @@ import {
   profilesYaml,
   secondKey
 } from "./support/Profiles.js"
-import { subAccounts } from "./support/Scenario.js"
+import { lateTransfer, subAccounts } from "./support/Scenario.js"
 import { execute, legacyCopy, readCheckpointRows, readTables } from "./support/Tables.js"
 
 const { running, temp } = useReferenceServer({
@@ -193,4 +193,41 @@ describe("sync --profiles", () => {
     expect(named.stdout).not.toContain("backfilled")
     await expectTablesFrom(running, previous, since)
   }, 120_000)
+
+  it(
+    "--follow: a refused key stops its profile at once; the other follows, each change stored with its stream's checkpoint",
+    async () => {
+      const db = Path.join(temp.dir, "follow.db")
+      const file = writeProfiles("follow.yaml")
+      const child = spawn(
+        [...args(db, file), "--follow", "--interval", "2s"],
+        profilesEnv({ GLOBEX_SECRET_KEY: "f".repeat(32) }),
+        120_000
+      )
+      await until(() => /^profile acme: .* caught up: /m.test(child.stdout()), 60_000, "acme's catch-up")
+      expect(child.stderr()).toMatch(/^broker-history: profile globex stopped: the service refused its key/)
+      // A new transfer of one of acme's streams (master → the first sub-account, SPOT → FUTURES).
+      const transfer = lateTransfer(8, Date.now() - 1000)
+      expect(transfer.toAccount).toBe(subAccounts[0])
+      await running.run(running.server.store.insertTransfers([transfer]))
+      const stream = JSON.stringify(["transfers", "SPOT", "FUTURES", null, subAccounts[0]])
+      await until(
+        async () => {
+          const row = (await readCheckpointRows(db, "acme")).find((r) => r.stream === stream)
+          return row !== undefined && JSON.parse(row.checkpoint).ids.includes(transfer.tranId)
+        },
+        30_000,
+        "the new transfer's stream checkpoint"
+      )
+      expect((await readTables(db, "acme")).transfers.some((t) => t.tran_id === transfer.tranId)).toBe(true)
+      child.process.kill("SIGTERM")
+      const result = await child.done
+      // SIGTERM is a clean stop (exit 0); the stopped profile's line was written when it stopped.
+      expect(result.signal).toBe(null)
+      expect(result.code).toBe(0)
+      expect(result.stderr.trim().split("\n")).toHaveLength(1)
+      expect((await readTables(db, "globex")).transfers).toEqual([])
+    },
+    120_000
+  )
 })
