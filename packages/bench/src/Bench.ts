@@ -238,12 +238,14 @@ export const table = (results: Results): string => {
   const s = results.saturation
   if (s !== undefined) {
     const o = s.options
-    for (const run of [s.atRate, s.atRateWithMargin, s.atTwiceRate]) {
+    for (const run of s.runs) {
       rows.push([
-        `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, budget ${run.budget} per ${run.intervalMillis} ms`,
+        `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, budget ${run.budget} per ${run.intervalMillis} ms${
+          run.adaptive ? "" : " (fixed)"
+        }`,
         `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
           (run.boundMillis / 1000).toFixed(1)
-        } s), ${run.rateLimited} x 429, ${
+        } s), ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %), ${
           run.retryAfterViolations === 0
             ? "every Retry-After obeyed"
             : `${run.retryAfterViolations} Retry-After violated`

@@ -2,10 +2,11 @@
  * Rate-limit saturation, what decides speed against the real exchange: the reference service allows
  * R requests per second per key and adds a fixed latency to every answer; the full-history transfer
  * stream (concurrency 4) reads a history of many pages with the client's budget set to R per second,
- * then R per (1 s + a margin), then 2R per second.
- * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s, whether
- * every `Retry-After` was obeyed (the retry of a refused request starts no earlier than the answer
- * plus `Retry-After`), and whether the stream equals the service's set.
+ * then R per (1 s + a margin), then 2R and 4R per second (budgets above the service's limit, which the
+ * client's adaptive rate must learn from the 429s), and 2R again with adaptation off.
+ * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s and their
+ * share of the requests, whether every `Retry-After` was obeyed (the retry of a refused request starts
+ * no earlier than the answer plus `Retry-After`), and whether the stream equals the service's set.
  *
  * @since 0.1.0
  */
@@ -73,11 +74,16 @@ export interface Exchange {
  * const ok = (r: Saturation.Run) => r.achievedOverRate >= 0.95 && r.rateLimited === 0
  */
 export interface Run {
+  /** The client's budget, requests per interval. */
   readonly budget: number
   /** The client's budget interval: 1000 ms, or 1000 ms plus a safety margin. */
   readonly intervalMillis: number
+  /** Whether the client's rate adapts to the 429s (`rateLimit.adaptive`). */
+  readonly adaptive: boolean
   readonly requests: number
   readonly rateLimited: number
+  /** 429s / requests. */
+  readonly rateLimitedShare: number
   readonly wallMillis: number
   /** requests / R, in ms: no client can do better against this service. */
   readonly boundMillis: number
@@ -90,11 +96,11 @@ export interface Run {
 }
 
 /**
- * Both runs of one setting.
+ * Every run of one setting.
  *
  * @example
  * import type { Saturation } from "@broker-history/bench"
- * const runs = (r: Saturation.Result) => [r.atRate, r.atTwiceRate]
+ * const worst = (r: Saturation.Result) => Math.min(...r.runs.map((run) => run.achievedOverRate))
  */
 export interface Result {
   readonly options: Options
@@ -102,8 +108,14 @@ export interface Result {
   readonly atRate: Run
   /** Budget R per (1 s + margin): requests spaced exactly one interval apart at the client arrive with jitter. */
   readonly atRateWithMargin: Run
-  /** Budget 2R per 1 s: too high; the service answers 429 + Retry-After. */
+  /** Budget 2R per 1 s: too high; the service answers 429 + Retry-After until the client learns its limit. */
   readonly atTwiceRate: Run
+  /** Budget 4R per 1 s. */
+  readonly atFourTimesRate: Run
+  /** Budget 2R per 1 s with adaptation off: the fixed budget, for comparison. */
+  readonly atTwiceRateFixed: Run
+  /** The five runs in the order above. */
+  readonly runs: ReadonlyArray<Run>
 }
 
 const end = Date.UTC(2026, 0, 1)
@@ -166,7 +178,8 @@ const runOnce = (
   budget: number,
   intervalMillis: number,
   baseUrl: string,
-  expected: ReadonlyArray<string>
+  expected: ReadonlyArray<string>,
+  adaptive = true
 ) =>
   Effect.gen(function*() {
     const exchanges: Array<Exchange> = []
@@ -175,7 +188,7 @@ const runOnce = (
         baseUrl,
         apiKey: Redacted.make(ApiKeys.demo.apiKey),
         secretKey: Redacted.make(ApiKeys.demo.secretKey),
-        rateLimit: { limit: budget, interval: `${intervalMillis} millis` }
+        rateLimit: { limit: budget, interval: `${intervalMillis} millis`, adaptive }
       }))).pipe(Layer.provide(recordingTransport(exchanges)))
     )
     const history = Context.get(context, BrokerHistory.BrokerHistory)
@@ -191,11 +204,14 @@ const runOnce = (
     const signed = exchanges.filter((e) => e.key.includes("/broker/"))
     const wallMillis = Math.max(...signed.map((e) => e.answered)) - Math.min(...signed.map((e) => e.started))
     const achievedRate = signed.length / (wallMillis / 1000)
+    const rateLimited = signed.filter((e) => e.status === 429).length
     return {
       budget,
       intervalMillis,
+      adaptive,
       requests: signed.length,
-      rateLimited: signed.filter((e) => e.status === 429).length,
+      rateLimited,
+      rateLimitedShare: rateLimited / signed.length,
       wallMillis,
       boundMillis: (signed.length / options.rate) * 1000,
       achievedRate,
@@ -261,7 +277,8 @@ const spawnService = (database: string, options: Options) =>
 
 /**
  * Writes the history into a SQLite file, starts the reference service on it in a child process,
- * runs the budget-R run, waits for the service's window to clear, then runs the budget-2R run.
+ * runs the budget-R runs, and after each run waits for the service's window to clear before the next
+ * (budgets R, R with a margin, 2R, 4R, 2R with adaptation off).
  *
  * @example
  * import { Saturation } from "@broker-history/bench"
@@ -282,11 +299,13 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     const { baseUrl } = yield* spawnService(database, options)
     const expected = data.map((r) => r.tranId)
     const describe = (run: Run) =>
-      `saturation budget ${run.budget} per ${run.intervalMillis} ms: ${run.requests} requests in ${
-        (run.wallMillis / 1000).toFixed(1)
-      } s (bound ${(run.boundMillis / 1000).toFixed(1)} s), achieved ${run.achievedRate.toFixed(2)}/s = ${
+      `saturation budget ${run.budget} per ${run.intervalMillis} ms${
+        run.adaptive ? "" : " (adaptation off)"
+      }: ${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
+        (run.boundMillis / 1000).toFixed(1)
+      } s), achieved ${run.achievedRate.toFixed(2)}/s = ${
         run.achievedOverRate.toFixed(3)
-      } R, ${run.rateLimited} x 429, ${
+      } R, ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %), ${
         run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
       }, ${run.exact ? "exact" : "NOT EXACT"}`
     // Between runs the service's sliding window empties, so each run starts from the same state.
@@ -298,5 +317,12 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     yield* Effect.sleep("1100 millis")
     const atTwiceRate = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected)
     log(describe(atTwiceRate))
-    return { options, atRate, atRateWithMargin, atTwiceRate }
+    yield* Effect.sleep("1100 millis")
+    const atFourTimesRate = yield* runOnce(options, 4 * options.rate, 1000, baseUrl, expected)
+    log(describe(atFourTimesRate))
+    yield* Effect.sleep("1100 millis")
+    const atTwiceRateFixed = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected, false)
+    log(describe(atTwiceRateFixed))
+    const runs = [atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed]
+    return { options, atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, runs }
   }).pipe(Effect.scoped)
