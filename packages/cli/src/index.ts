@@ -223,7 +223,7 @@ export * as SyncStore from "./SyncStore.js"
  * ```ts
  * import { SyncMigrations } from "@broker-history/cli"
  *
- * assert.strictEqual(Object.keys(SyncMigrations.migrations).length, 2)
+ * assert.strictEqual(Object.keys(SyncMigrations.migrations).length, 3)
  * ```
  *
  * @since 0.1.0
