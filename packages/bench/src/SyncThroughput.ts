@@ -2,8 +2,9 @@
  * Sync throughput: `SyncRun` (what `broker-history sync` runs, in this process) reads a seeded
  * reference service (child process, loopback, budget far above what it uses) into SQLite and into
  * PostgreSQL, against a raw loop that upserts the same rows, already fetched, in batches of the same
- * size over the same driver (better-sqlite3, `pg`) into the same tables, and against the fetch
- * alone (the sync's streams read and dropped). Rounds alternate the contenders; rows per second,
+ * size over the same driver (better-sqlite3, `pg`) into the same tables, against the sync's store
+ * alone (the same batches applied through `SyncStore`) and against the fetch alone (the sync's
+ * streams read and dropped). Rounds alternate the contenders; rows per second,
  * CPU of this process, medians and per-round ratios to the raw loop. Optionally the demo's data is
  * then synced by the CLI in its own process at the default request budget: wall time against
  * requests / budget.
@@ -77,7 +78,7 @@ export type Target = "sqlite" | "pg" | "none"
 export interface Sample {
   readonly round: number
   readonly target: Target
-  readonly contender: "sync" | "raw" | "fetch"
+  readonly contender: "sync" | "store" | "raw" | "fetch"
   /** Records written (fetch: read). */
   readonly rows: number
   readonly requests: number
@@ -183,8 +184,15 @@ type Plan = ReturnType<typeof plan>
 
 /** One batch as the sync writes it: up to `batchSize` records of one stream. */
 type Batch =
-  | { readonly kind: "transfers"; readonly records: ReadonlyArray<TransferRecord.TransferRecord> }
-  | { readonly kind: "deposits"; readonly records: ReadonlyArray<DepositRecord.DepositRecord> }
+  & (
+    | { readonly kind: "transfers"; readonly records: ReadonlyArray<TransferRecord.TransferRecord> }
+    | { readonly kind: "deposits"; readonly records: ReadonlyArray<DepositRecord.DepositRecord> }
+  )
+  & {
+    /** The stream's id and its checkpoint after the batch's last record. */
+    readonly stream: string
+    readonly checkpoint: Checkpoint.Checkpoint
+  }
 
 const measured = async <A>(work: () => Promise<A>) => {
   Measure.collectGarbage()
@@ -208,27 +216,36 @@ const fetchAll = (baseUrl: string, p: Plan, options: Options, keep: boolean) =>
     const counts = { transfers: 0, deposits: 0 }
     const read = <A>(
       kind: Batch["kind"],
+      id: string,
       stream: Stream.Stream<Checkpoint.Change<A>, unknown>
     ) =>
       Effect.suspend(() => {
-        const kept: Array<A> = []
+        const kept: Array<Checkpoint.Change<A>> = []
         return Effect.zipRight(
           Stream.runForEachChunk(stream, (chunk) =>
             Effect.sync(() => {
               counts[kind] += chunk.length
-              if (keep) { for (const change of chunk) kept.push(change.record) }
+              if (keep) { for (const change of chunk) kept.push(change) }
             })),
           Effect.sync(() => {
             for (let i = 0; i < kept.length; i += options.batchSize) {
-              batches.push({ kind, records: kept.slice(i, i + options.batchSize) } as Batch)
+              const changes = kept.slice(i, i + options.batchSize)
+              batches.push(
+                {
+                  kind,
+                  stream: id,
+                  records: changes.map((c) => c.record),
+                  checkpoint: changes[changes.length - 1]!.checkpoint
+                } as Batch
+              )
             }
           })
         )
       })
     const streams = [
-      read("deposits", history.depositChanges({ since: p.since.deposits, concurrency: 2 })),
+      read("deposits", SyncPlan.depositStreamId, history.depositChanges({ since: p.since.deposits, concurrency: 2 })),
       ...p.transferStreams.map((s) =>
-        read("transfers", history.transferChanges({ ...s.query, since: p.since.transfers }))
+        read("transfers", s.id, history.transferChanges({ ...s.query, since: p.since.transfers }))
       )
     ]
     const before = yield* requestCount
@@ -282,6 +299,28 @@ const syncInto = (db: string, baseUrl: string, p: Plan, options: Options) =>
       wallMillis,
       cpuMillis
     }
+  }).pipe(Effect.scoped)
+
+/**
+ * The sync's store alone: the pre-fetched batches applied in turn through `SyncStore` (each with its
+ * stream's checkpoint, as the sync writes them), nothing fetched.
+ */
+const storeInto = (db: string, batches: ReadonlyArray<Batch>, since: Plan["since"]) =>
+  Effect.gen(function*() {
+    const context = yield* Layer.build(SyncStore.layer(db))
+    const store = Context.get(context, SyncStore.SyncStore)
+    const apply = Effect.forEach(batches, (b) => {
+      const position: SyncStore.Position = {
+        _tag: "Checkpoint",
+        checkpoint: b.checkpoint,
+        coveredSince: since[b.kind]
+      }
+      return b.kind === "transfers"
+        ? store.applyTransfers(b.stream, b.records, position)
+        : store.applyDeposits(b.stream, b.records, position)
+    }, { discard: true })
+    const { wallMillis, cpuMillis } = yield* Effect.promise(() => measured(() => Effect.runPromise(apply)))
+    return { counts: yield* store.counts, wallMillis, cpuMillis }
   }).pipe(Effect.scoped)
 
 /** A table's columns (in order) and its primary key, as the raw loop upserts it. */
@@ -592,7 +631,11 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
 
     const targets: ReadonlyArray<"sqlite" | "pg"> = pgUrl === undefined ? ["sqlite"] : ["sqlite", "pg"]
     const jobs = [
-      ...targets.flatMap((t) => [{ target: t, contender: "sync" as const }, { target: t, contender: "raw" as const }]),
+      ...targets.flatMap((t) => [
+        { target: t, contender: "sync" as const },
+        { target: t, contender: "store" as const },
+        { target: t, contender: "raw" as const }
+      ]),
       { target: "none" as const, contender: "fetch" as const }
     ]
     const samples: Array<Sample> = []
@@ -608,6 +651,10 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
           if (job.contender === "sync") {
             const s = yield* syncInto(db, service.baseUrl, p, options)
             return { ...s, exact: exactCounts(s.counts) && s.rows === total }
+          }
+          if (job.contender === "store") {
+            const s = yield* storeInto(db, warm.batches, p.since)
+            return { ...s, rows: total, requests: 0, exact: exactCounts(s.counts) }
           }
           yield* migrate(db)
           const r = yield* rawInto(job.target, db, warm.batches)
@@ -646,8 +693,8 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
   }).pipe(Effect.scoped)
 
 /**
- * The part's rows of the bench table: the fetch alone, then per database the sync and the raw loop
- * (PostgreSQL's two rows say why it was skipped), then the run at the default budget when there is one.
+ * The part's rows of the bench table: the fetch alone, then per database the sync, the store alone and
+ * the raw loop (PostgreSQL's three rows say why it was skipped), then the run at the default budget when there is one.
  *
  * @example
  * import { SyncThroughput } from "@broker-history/bench"
@@ -675,18 +722,20 @@ export const rows = (result: Result): Array<[string, string, string]> => {
   }
   for (const [target, name, driver] of [["sqlite", "SQLite", "better-sqlite3"], ["pg", "PostgreSQL", "pg"]] as const) {
     const sync = find(target, "sync")
+    const store = find(target, "store")
     const raw = find(target, "raw")
-    if (sync === undefined || raw === undefined) {
-      out.push([`sync → ${name} (SyncRun in-process)`, result.postgresSkipped ?? "not measured", ""])
-      out.push([`sync: raw ${driver} upsert loop → ${name}`, result.postgresSkipped ?? "not measured", ""])
+    const labels = [
+      `sync → ${name} (SyncRun in-process, fetch + insert)`,
+      `sync: the store alone → ${name} (SyncStore applies, rows pre-fetched)`,
+      `sync: raw ${driver} upsert loop → ${name} (rows pre-fetched)`
+    ]
+    if (sync === undefined || store === undefined || raw === undefined) {
+      for (const label of labels) out.push([label, result.postgresSkipped ?? "not measured", ""])
       continue
     }
-    out.push([
-      `sync → ${name} (SyncRun in-process, fetch + insert)`,
-      figures(sync),
-      `${ratio(sync, "raw")}; target ≥ 0.8x`
-    ])
-    out.push([`sync: raw ${driver} upsert loop → ${name} (rows pre-fetched)`, figures(raw), "1.00x"])
+    out.push([labels[0]!, figures(sync), `${ratio(sync, "raw")}; target ≥ 0.8x`])
+    out.push([labels[1]!, figures(store), ratio(store, "raw")])
+    out.push([labels[2]!, figures(raw), "1.00x"])
   }
   const b = result.atDefaultBudget
   if (b !== undefined) {

@@ -41,7 +41,7 @@ describe("benchmark harness (smoke sizes)", () => {
     }
     expect(stale.inserted).toBeGreaterThan(0)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 5 + 1 + 5 + 2 + 2)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 5 + 1 + 7 + 2 + 2)
   }, 240_000)
 
   it(
@@ -52,7 +52,7 @@ describe("benchmark harness (smoke sizes)", () => {
       // The plan covers every transfer touching the master account and every deposit the service holds.
       const seeded = Seed.transfers(Bench.smoke.sync).filter((t) => t.fromAccount === null || t.toAccount === null)
       expect([sync.expected.transfers, sync.expected.deposits]).toEqual([seeded.length, Bench.smoke.sync.deposits])
-      expect(sync.samples.length).toBe(process.env.BROKER_TEST_PG_URL ? 5 : 3)
+      expect(sync.samples.length).toBe(process.env.BROKER_TEST_PG_URL ? 7 : 4)
       for (const sample of sync.samples) {
         expect([sample.contender, sample.target, sample.rows, sample.exact]).toEqual([
           sample.contender,
