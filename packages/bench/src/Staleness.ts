@@ -20,8 +20,9 @@
  *
  * @since 0.2.0
  */
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
 import type { FollowScheduler } from "@broker-history/client"
+import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { Accounts, Seed, Store } from "@broker-history/server"
 import * as Prng from "@broker-history/server/Prng"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -255,8 +256,12 @@ const follow = (
 ) =>
   Effect.gen(function*() {
     const key = keyOf(label)
+    // Signed with node:crypto (as `BrokerHistory.layerUndici` does): a WebCrypto signature completes on
+    // the thread pool, which on a loaded machine delays sends past the budget's margin.
     const context = yield* Layer.build(
-      BrokerHistory.layer.pipe(
+      Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+        Layer.provide(BrokerHttpClient.layer),
+        Layer.provide(Layer.mergeAll(NodeTransport.layerSigner, ServerClock.layer)),
         Layer.provide(BrokerConfig.layer({
           baseUrl,
           apiKey: Redacted.make(key.apiKey),

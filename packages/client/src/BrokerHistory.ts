@@ -149,7 +149,7 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   /**
    * Follows many transfer streams on the layer's one budget (`FollowScheduler`): one merged stream
    * of changes, each tagged with its stream's id and that stream's checkpoint; busy streams are
-   * polled more often than quiet ones, none waits longer than `maxInterval`. Never ends.
+   * polled more often than quiet ones, which back off to `maxInterval`. Never ends.
    */
   readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
   /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */

@@ -3,10 +3,11 @@
  * each tagged with the stream it belongs to and that stream's checkpoint after it, in order within
  * each stream. Each stream is the follow-mode change stream of `FullHistory` (same walk, checkpoints
  * and settlement window); what this module adds is when each one polls. A stream whose last poll
- * brought records is polled again after `minInterval`; a quiet one waits twice as long each time, up
- * to `maxInterval`, and never longer. When more streams are due than the budget serves, the one whose
- * `maxInterval` deadline is nearest goes first. At most `concurrency` polls are in flight, so the
- * order is the schedule's rather than the rate limiter's queue.
+ * brought records is due again after `minInterval`; a quiet one waits twice as long each time, up to
+ * `maxInterval`. When more streams are due than the budget serves, the earliest due goes first, so
+ * every stream is late by about the same time and busy streams keep their lead (when the budget
+ * serves every poll wanted, none waits longer than `maxInterval`). At most `concurrency` polls are in
+ * flight, so the order is the schedule's rather than the rate limiter's queue.
  *
  * `BrokerHistory.followTransfers` / `followDeposits` build the streams from queries; `changes` takes
  * `FullHistory.Options` directly.

@@ -99,7 +99,7 @@ describe("FollowScheduler", () => {
       }
     }))
 
-  it.effect("polls beyond the budget wait their turn: nearest deadline first, at most `concurrency` in flight", () =>
+  it.effect("polls beyond the budget wait their turn, at most `concurrency` in flight", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(1_000_000)
       const names = Array.from({ length: 12 }, (_, i) => `s${i}`)

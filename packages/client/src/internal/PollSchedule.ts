@@ -1,13 +1,16 @@
 /**
- * When each of many followed streams is polled next: a value per stream (next due time, backoff
- * level, deadline, whether a poll is in flight) and two events. `polled` records how a poll went: a
- * poll that found records brings the next one to `minInterval`, a quiet one doubles the interval up
- * to `maxInterval`. `pick` chooses the streams to poll now: among those due, the nearest deadline
- * (last poll + `maxInterval`) first, then the earliest due, then the one picked longest ago (at first,
- * the caller's order), at most as many
- * as there are free slots. A stream whose deadline is nearest goes first, so when the budget is
- * contended the quiet streams still come back within their longest interval, and the busy streams
- * share what is left, the one polled longest ago first.
+ * When each of many followed streams is polled next: a value per stream (the time its next poll is
+ * due, its backoff level, whether a poll is in flight) and two events. `polled` records how a poll
+ * went: a poll that found records makes the next one due `minInterval` later, a quiet one doubles the
+ * interval, up to `maxInterval`. `pick` chooses the streams to poll now: those due, earliest due
+ * first (ties: the one picked longest ago, at first the caller's order), at most as many as there
+ * are free slots.
+ *
+ * Earliest due first is earliest deadline first with each stream's due time as its deadline: when
+ * the budget serves every poll wanted, every stream is polled when due, so none waits longer than
+ * `maxInterval`; when it does not, every stream is late by about the same time, so a busy stream
+ * is still polled about `maxInterval / minInterval` times as often as a quiet one (quiet streams
+ * given absolute priority would take the whole of a budget that merely falls short of them).
  *
  * A schedule is a value: `polled` and `pick` return a new one.
  *
@@ -24,10 +27,8 @@ export interface Settings {
 }
 
 export interface Entry {
-  /** When the next poll is wanted. */
+  /** When the next poll is due: the last poll + the interval of `level` (at first, the start). */
   readonly due: number
-  /** When the next poll must happen at the latest: the last poll + `maxInterval`. */
-  readonly deadline: number
   /** Quiet polls since the last one that found records: the interval is `minInterval · 2^level`. */
   readonly level: number
   /** A poll is in flight. */
@@ -60,7 +61,6 @@ export const make = (count: number, settings: Settings, now: number): Schedule =
   const level = quietLevel(settings)
   const entries = Array.from({ length: count }, (_, i): Entry => ({
     due: now,
-    deadline: now,
     level,
     polling: false,
     turn: i - count
@@ -79,7 +79,6 @@ export const polled = (schedule: Schedule, stream: number, found: number, now: n
   const entries = schedule.entries.slice()
   entries[stream] = {
     due: now + interval(settings, level),
-    deadline: now + settings.maxInterval,
     level,
     polling: false,
     turn: before.turn
@@ -87,11 +86,11 @@ export const polled = (schedule: Schedule, stream: number, found: number, now: n
   return { ...schedule, entries, inFlight: schedule.inFlight - (before.polling ? 1 : 0) }
 }
 
-/** `a` goes before `b`: nearest deadline, then earliest due, then the one picked longest ago. */
+/** `a` goes before `b`: earliest due, then the one picked longest ago. */
 const before = (entries: ReadonlyArray<Entry>, a: number, b: number): boolean => {
   const x = entries[a]!
   const y = entries[b]!
-  return x.deadline !== y.deadline ? x.deadline < y.deadline : x.due !== y.due ? x.due < y.due : x.turn < y.turn
+  return x.due !== y.due ? x.due < y.due : x.turn < y.turn
 }
 
 /**
