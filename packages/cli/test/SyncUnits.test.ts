@@ -87,3 +87,42 @@ describe("SyncStore.describe", () => {
     expect(SyncStore.describe("history.db")).toBe("history.db")
   })
 })
+
+describe("SyncPlan.byStream", () => {
+  it("keeps each stream's changes in order, the streams in order of first arrival", () => {
+    const changes = ["b1", "a1", "b2", "c1", "a2", "b3"].map((id) => ({ stream: id[0], id }))
+    expect(SyncPlan.byStream(changes).map(([stream, group]) => [stream, group.map((c) => c.id)])).toEqual([
+      ["b", ["b1", "b2", "b3"]],
+      ["a", ["a1", "a2"]],
+      ["c", ["c1"]]
+    ])
+    expect(SyncPlan.byStream([])).toEqual([])
+  })
+})
+
+describe("SyncSummary.syncedLine and profilesLine", () => {
+  const summary = {
+    streams: 6,
+    db: "history.db",
+    totals: { transfers: 655, deposits: 4000, batches: 21 },
+    counts: { transfers: 655, deposits: 4000 },
+    seconds: 4.44
+  }
+  it("a single key's line has its requests; a profile's says its counts are its own", () => {
+    expect(SyncSummary.syncedLine({ ...summary, requests: { requests: 90, retries: 1 }, profile: false })).toBe(
+      "synced 6 streams into history.db: applied 655 transfer and 4000 deposit records in 21 transactions; the tables hold 655 transfers and 4000 deposits (90 requests, 1 retries, 4.4 s)"
+    )
+    expect(SyncSummary.syncedLine({ ...summary, requests: undefined, profile: true })).toBe(
+      "synced 6 streams into history.db: applied 655 transfer and 4000 deposit records in 21 transactions; the tables hold 655 transfers and 4000 deposits of this profile (4.4 s)"
+    )
+    expect(
+      SyncSummary.profilesLine({
+        synced: 2,
+        profiles: 2,
+        db: "h.db",
+        requests: { requests: 5, retries: 0 },
+        seconds: 1
+      })
+    ).toBe("synced 2 of 2 profiles into h.db (5 requests, 0 retries, 1.0 s)")
+  })
+})
