@@ -3,7 +3,7 @@
  * R requests per second per key and adds a fixed latency to every answer; the full-history transfer
  * stream (concurrency 4) reads a history of many pages with the client's budget set to R per second,
  * then R per (1 s + a margin), then 2R and 4R per second (budgets above the service's limit, which the
- * client's adaptive rate must learn from the 429s), and 2R again with adaptation off.
+ * client's adaptive rate must learn from the 429s), and R and 2R again with adaptation off.
  * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s and their
  * share of the requests, whether every `Retry-After` was obeyed (the retry of a refused request starts
  * no earlier than the answer plus `Retry-After`), and whether the stream equals the service's set.
@@ -21,12 +21,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import * as Readline from "node:readline"
-import { fileURLToPath } from "node:url"
+import * as ServiceProcess from "./ServiceProcess.js"
 
 /**
  * The setting of one saturation run.
@@ -114,7 +112,9 @@ export interface Result {
   readonly atFourTimesRate: Run
   /** Budget 2R per 1 s with adaptation off: the fixed budget, for comparison. */
   readonly atTwiceRateFixed: Run
-  /** The five runs in the order above. */
+  /** Budget R per 1 s with adaptation off. */
+  readonly atRateFixed: Run
+  /** The six runs in the order above. */
   readonly runs: ReadonlyArray<Run>
 }
 
@@ -222,63 +222,27 @@ const runOnce = (
     } satisfies Run
   }).pipe(Effect.scoped)
 
-const serverMain = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../server/src/main.ts")
-
-/**
- * The reference service as a program in a child process (its own event loop, as the real service has),
- * serving `database`; resolves with its base URL once it listens. Always `stop()` it.
- */
+/** The reference service in a child process serving `database` with R and the added latency. */
 const spawnService = (database: string, options: Options) =>
-  Effect.acquireRelease(
-    Effect.async<{ readonly baseUrl: string; readonly child: ChildProcess.ChildProcess }, Error>((resume) => {
-      const child = ChildProcess.spawn(process.execPath, [
-        "--import",
-        "tsx",
-        serverMain,
-        "--port",
-        "0",
-        "--database",
-        database,
-        "--transfers",
-        "0",
-        "--deposits",
-        "0",
-        "--rate-limit",
-        String(options.rate),
-        "--rate-window-ms",
-        "1000",
-        "--fault-latency-ms",
-        String(options.latencyMillis)
-      ], { cwd: Path.dirname(serverMain), stdio: ["ignore", "ignore", "pipe"] })
-      const timer = setTimeout(() => resume(Effect.fail(new Error("the reference service did not start"))), 60_000)
-      child.once("exit", (code) => resume(Effect.fail(new Error(`the reference service exited (${code})`))))
-      // The service logs on stderr: its listening line, one line per request, and what goes wrong
-      // (passed on to the bench's own stderr).
-      Readline.createInterface({ input: child.stderr! }).on("line", (line) => {
-        if (/ (ERROR|FATAL) /.test(line)) process.stderr.write(line + "\n")
-        const match = /listening on (http:\/\/[^\s]+)/.exec(line)
-        if (match !== null) {
-          clearTimeout(timer)
-          resume(Effect.succeed({ baseUrl: match[1]!, child }))
-        }
-      })
-      return Effect.sync(() => {
-        clearTimeout(timer)
-        child.kill("SIGKILL")
-      })
-    }),
-    ({ child }) =>
-      Effect.async<void>((resume) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-        child.once("exit", () => resume(Effect.void))
-        child.kill("SIGKILL")
-      })
-  )
+  ServiceProcess.spawn([
+    "--database",
+    database,
+    "--transfers",
+    "0",
+    "--deposits",
+    "0",
+    "--rate-limit",
+    String(options.rate),
+    "--rate-window-ms",
+    "1000",
+    "--fault-latency-ms",
+    String(options.latencyMillis)
+  ])
 
 /**
  * Writes the history into a SQLite file, starts the reference service on it in a child process,
  * runs the budget-R runs, and after each run waits for the service's window to clear before the next
- * (budgets R, R with a margin, 2R, 4R, 2R with adaptation off).
+ * (budgets R, R with a margin, 2R, 4R, then 2R and R with adaptation off).
  *
  * @example
  * import { Saturation } from "@broker-history/bench"
@@ -323,6 +287,9 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     yield* Effect.sleep("1100 millis")
     const atTwiceRateFixed = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected, false)
     log(describe(atTwiceRateFixed))
-    const runs = [atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed]
-    return { options, atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, runs }
+    yield* Effect.sleep("1100 millis")
+    const atRateFixed = yield* runOnce(options, options.rate, 1000, baseUrl, expected, false)
+    log(describe(atRateFixed))
+    const runs = [atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, atRateFixed]
+    return { options, atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, atRateFixed, runs }
   }).pipe(Effect.scoped)
