@@ -242,7 +242,9 @@ export const command = Command.make("sync", {
   ),
   concurrency: Options.integer("concurrency").pipe(
     Options.withDefault(4),
-    Options.withDescription("streams read at once while catching up, and polls in flight while following; per key, whose streams share its rate limit (default 4)")
+    Options.withDescription(
+      "streams read at once while catching up, and polls in flight while following; per key, whose streams share its rate limit (default 4)"
+    )
   ),
   batchSize: Options.integer("batch-size").pipe(
     Options.withDefault(500),
