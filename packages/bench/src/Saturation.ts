@@ -82,6 +82,8 @@ export interface Run {
   readonly rateLimited: number
   /** 429s / requests. */
   readonly rateLimitedShare: number
+  /** When each 429 was answered, ms after the first request started. */
+  readonly rateLimitedAtMillis: ReadonlyArray<number>
   readonly wallMillis: number
   /** requests / R, in ms: no client can do better against this service. */
   readonly boundMillis: number
@@ -204,7 +206,9 @@ const runOnce = (
     const signed = exchanges.filter((e) => e.key.includes("/broker/"))
     const wallMillis = Math.max(...signed.map((e) => e.answered)) - Math.min(...signed.map((e) => e.started))
     const achievedRate = signed.length / (wallMillis / 1000)
-    const rateLimited = signed.filter((e) => e.status === 429).length
+    const first = Math.min(...signed.map((e) => e.started))
+    const rateLimitedAtMillis = signed.filter((e) => e.status === 429).map((e) => e.answered - first)
+    const rateLimited = rateLimitedAtMillis.length
     return {
       budget,
       intervalMillis,
@@ -212,6 +216,7 @@ const runOnce = (
       requests: signed.length,
       rateLimited,
       rateLimitedShare: rateLimited / signed.length,
+      rateLimitedAtMillis,
       wallMillis,
       boundMillis: (signed.length / options.rate) * 1000,
       achievedRate,
@@ -269,7 +274,9 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
         (run.boundMillis / 1000).toFixed(1)
       } s), achieved ${run.achievedRate.toFixed(2)}/s = ${
         run.achievedOverRate.toFixed(3)
-      } R, ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %), ${
+      } R, ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %${
+        run.rateLimited === 0 ? "" : `, at ${run.rateLimitedAtMillis.map((t) => (t / 1000).toFixed(1)).join(" ")} s`
+      }), ${
         run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
       }, ${run.exact ? "exact" : "NOT EXACT"}`
     // Between runs the service's sliding window empties, so each run starts from the same state.
