@@ -14,8 +14,9 @@
  *   a window over that part holds just the records the page showed there, and is sized to a full page
  *   without guessing. Only the sizing relies on the order: a window is still emitted only from a
  *   short page, whatever order the service uses. A newest-first page far denser than the density
- *   before it shows a burst whose start is unknown: first a guess that it starts close before the
- *   page's records (a cluster), then the stretch before them is halved until it is found.
+ *   before it shows a burst whose start is unknown: if it ended inside the window (a cluster), first
+ *   a guess that it starts close before the page's records, then the stretch before them is halved
+ *   until it is found.
  *
  * A window read again from the same start is always narrower, and halved from the second full page
  * on, so the walk ends.
@@ -112,9 +113,11 @@ export const window = (plan: Plan, cursor: number, to: number): Window => {
     const burst = sample.dense > plan.density * Math.exp(surprise)
     const gap = lo - cursor
     if (burst && gap > 0 && sample.dense * gap > plan.limit) {
-      // First a guess that the burst starts close before the page's records (a cluster), at the
-      // geometric mean of a page's width and the stretch; then plain halving.
-      const guess = sample.start === cursor && sample.repeats === 1
+      // When the page's records end well before its window does (a cluster, not a busy stretch that
+      // runs on), first a guess that it starts close before them too, at the geometric mean of a
+      // page's width and the stretch; then plain halving.
+      const hi = times[n - 1]!
+      const guess = sample.start === cursor && sample.repeats === 1 && (sample.end - hi) * sample.dense > 2
       const end = guess
         ? lo - 1 - Math.ceil(Math.sqrt(gap * plan.limit / sample.dense))
         : cursor + Math.floor((gap - 1) / 2)

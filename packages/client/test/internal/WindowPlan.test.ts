@@ -105,27 +105,39 @@ describe("WindowPlan: where the next window ends", () => {
     expect(narrowed.sample!.times.filter((t) => t <= next.end).length).toBeLessThanOrEqual(5)
   })
 
-  it("a burst past a quiet stretch (dense page, sparse density): a guess close before it, then halving", () => {
+  it("a burst past a quiet stretch (dense page, sparse density) running to the window's end: halving", () => {
     const plan = after(100, 10, 1_000_000)
     const window = { start: 1_000_000, end: 9_999_999, aim: undefined }
-    // The window's newest 100 records sit in its last 100 ms: a page's width of the burst is ~100 ms.
+    // The window's newest 100 records sit in its last 100 ms.
     const page = newestFirst(spread(100, 9_999_900, 9_999_999))
     const narrowed = WindowPlan.observe(plan, window, page, time)
-    const gap = 9_999_900 - 1_000_000
+    expect(WindowPlan.window(narrowed, 1_000_000, 1e12)).toEqual({
+      start: 1_000_000,
+      end: 1_000_000 + Math.floor((9_999_900 - 1_000_000 - 1) / 2),
+      aim: undefined
+    })
+  })
+
+  it("a cluster past a quiet stretch, ended inside the window: a guess close before it, then halving", () => {
+    const plan = after(100, 10, 1_000_000)
+    const window = { start: 1_000_000, end: 9_999_999, aim: undefined }
+    // The window's newest 100 records sit in 100 ms that end long before the window does.
+    const page = newestFirst(spread(100, 9_000_000, 9_000_099))
+    const narrowed = WindowPlan.observe(plan, window, page, time)
+    const gap = 9_000_000 - 1_000_000
     const pageWidth = 100 / narrowed.sample!.dense
-    // First: the burst starts close before the page (a cluster): the geometric mean of the two widths.
+    // First: the cluster starts close before the page: the geometric mean of the two widths.
     const guess = WindowPlan.window(narrowed, 1_000_000, 1e12)
     expect(guess).toEqual({
       start: 1_000_000,
-      end: 9_999_900 - 1 - Math.ceil(Math.sqrt(gap * pageWidth)),
+      end: 9_000_000 - 1 - Math.ceil(Math.sqrt(gap * pageWidth)),
       aim: undefined
     })
-    // It came back light: the burst starts later; the rest of the stretch is halved.
+    // It came back light: the cluster starts later; the rest of the stretch is halved.
     const light = WindowPlan.observe(narrowed, guess, spread(3, guess.start, guess.end), time)
-    const next = WindowPlan.window(light, guess.end + 1, 1e12)
-    expect(next).toEqual({
+    expect(WindowPlan.window(light, guess.end + 1, 1e12)).toEqual({
       start: guess.end + 1,
-      end: guess.end + 1 + Math.floor((9_999_900 - guess.end - 2) / 2),
+      end: guess.end + 1 + Math.floor((9_000_000 - guess.end - 2) / 2),
       aim: undefined
     })
   })
