@@ -63,7 +63,7 @@ export const full: Sizes = {
     maxIntervalMillis: 300_000,
     settlementMillis: 2_000,
     concurrency: 16,
-    marginMillis: 150
+    marginMillis: 250
   }
 }
 
@@ -87,7 +87,7 @@ export const smoke: Sizes = {
   staleness: {
     subAccounts: 5,
     rate: 20,
-    scale: 4,
+    scale: 2,
     minutes: 0.25,
     insertsPerSecond: 2,
     zipf: 1.5,
@@ -97,7 +97,7 @@ export const smoke: Sizes = {
     maxIntervalMillis: 8_000,
     settlementMillis: 2_000,
     concurrency: 4,
-    marginMillis: 150
+    marginMillis: 250
   }
 }
 

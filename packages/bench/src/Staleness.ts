@@ -385,7 +385,7 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     )
 
     // The inserts: exponential gaps (simulated), each to a stream drawn by Zipf rank from a seeded
-    // ranking, written in batches every 10 ms until `stop`; only those after `measureFrom` are measured.
+    // ranking, written in batches every 100 ms until `stop`; only those after `measureFrom` are measured.
     const next = Prng.mulberry32(options.seed ^ 0x5a1e)
     const ranking = streams.map((s) => s.id)
     for (let i = ranking.length - 1; i > 0; i--) {
@@ -408,7 +408,8 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
           due += real(-Math.log(1 - next()) * (1000 / options.insertsPerSecond))
         }
         if (batch.length > 0) yield* store.insertTransfers(batch)
-        yield* Effect.sleep("10 millis")
+        // A batch a tenth of a second (real): each write blocks the event loop the followers share.
+        yield* Effect.sleep("100 millis")
       }
     }))
     // The followers start after 30 s (simulated) of inserts, as after a restart: their first pass
