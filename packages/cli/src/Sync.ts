@@ -170,10 +170,27 @@ const filePlans = (file: string, flags: PlanFlags) =>
     )
     return profiles.map((profile): Plan => ({
       profile,
-      client: { ...flags.client, ...profile.client },
+      // The exporter is the process's, built once around every profile (see `profilesTelemetry`).
+      client: { ...flags.client, ...profile.client, "otlp-endpoint": undefined },
       transferStreams: profile.transferStreams,
       uncovered: profile.uncovered
     }))
+  })
+
+/** The variable of the OpenTelemetry collector's URL (`--otlp-endpoint`). */
+const telemetryVariable = ClientOptions.flags.find((f) => f.flag === "otlp-endpoint")!.env
+
+/**
+ * The exporter of a sync of profiles, read (and checked) once from the shared flags and variables; the
+ * profiles' clients are then built without one, so the process's metrics are exported once.
+ */
+const profilesTelemetry = (values: ClientOptions.Values) =>
+  Effect.gen(function*() {
+    const configProvider = yield* ClientOptions.provider(values, process.env)
+    const endpoint = yield* Effect.withConfigProvider(ClientOptions.otlpEndpoint, configProvider)
+    if (Option.isNone(endpoint)) return Layer.empty
+    const Telemetry = yield* Effect.promise(() => import("./Telemetry.js"))
+    return Layer.discard(Telemetry.layer(endpoint.value))
   })
 
 /**
@@ -278,6 +295,11 @@ export const command = Command.make("sync", {
       const reset = yield* fromEither(resetStreams(flags.resetStream))
       const { since: given } = yield* range(flags.since, undefined)
       // Every profile's client settings are read (and checked) before the database is opened.
+      // With profiles, one OpenTelemetry exporter for the process, not one per profile's client.
+      const telemetry = flags.profiles === undefined ? Layer.empty : yield* profilesTelemetry(flags.client)
+      const clientEnv = flags.profiles === undefined
+        ? process.env
+        : { ...process.env, [telemetryVariable]: undefined }
       const runs = yield* Effect.forEach(plans, (plan) =>
         Effect.map(BrokerConfig.BrokerConfig, ({ maxWindow }) => {
           // First-run default: the whole history where an empty stretch costs one request (transfers,
@@ -289,7 +311,7 @@ export const command = Command.make("sync", {
             : { transfers: maxWindow.transfers === undefined ? 0 : yearBack, deposits: yearBack }
           return { plan, since, depositWindow: Duration.format(maxWindow.deposits) }
         }).pipe(
-          Effect.provide(ClientOptions.configLayer(plan.client, process.env)),
+          Effect.provide(ClientOptions.configLayer(plan.client, clientEnv)),
           Effect.mapError((e) =>
             plan.profile === undefined ?
               e :
@@ -319,7 +341,7 @@ export const command = Command.make("sync", {
             batchWait: 250,
             log,
             warn: (line) => err(prefix + line)
-          }).pipe(Effect.scoped, Effect.provide(ClientOptions.layer(plan.client, process.env)))
+          }).pipe(Effect.scoped, Effect.provide(ClientOptions.layer(plan.client, clientEnv)))
           const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.forProfile(name).counts)
           // The client's request counts are the process's: one profile's alone are known only without others.
           const requests = plan.profile === undefined
@@ -381,6 +403,7 @@ export const command = Command.make("sync", {
         ),
         Effect.provide(Layer.mergeAll(
           SyncStore.layer(flags.db),
+          telemetry,
           Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
         ))
       )

@@ -3,6 +3,7 @@
 // database of the previous schema keeps its rows as the default profile's.
 import { ApiKeys } from "@broker-history/server"
 import * as Fs from "node:fs"
+import * as NodeHttp from "node:http"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { expectTablesFrom, syncSince, year } from "./support/Coverage.js"
@@ -230,4 +231,49 @@ describe("sync --profiles", () => {
     },
     120_000
   )
+
+  it("--otlp-endpoint: one exporter for the process, with the spans of every profile's requests", async () => {
+    // A loopback OTLP/HTTP collector that keeps each request's path and body.
+    const posts: Array<{ readonly path: string; readonly body: string }> = []
+    const collector = NodeHttp.createServer((request, response) => {
+      let body = ""
+      request.setEncoding("utf8").on("data", (d: string) => (body += d)).on("end", () => {
+        posts.push({ path: request.url ?? "", body })
+        response.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = collector.address() as { port: number }
+      const db = Path.join(temp.dir, "telemetry.db")
+      const before = await requests()
+      const result = await cli([
+        ...args(db, writeProfiles("telemetry.yaml")),
+        "--otlp-endpoint",
+        `http://127.0.0.1:${port}`
+      ], {
+        ...profilesEnv(),
+        OTEL_EXPORTER_OTLP_COMPRESSION: "none"
+      })
+      expect(result.stderr).toBe("")
+      expect(result.code).toBe(0)
+      // The metrics are the process's: exported once when the command ends, not once per profile.
+      const metrics = posts.filter((p) => p.path === "/v1/metrics")
+      expect(metrics).toHaveLength(1)
+      const requested = JSON.parse(metrics[0].body).resourceMetrics
+        .flatMap((r: any) => r.scopeMetrics.flatMap((s: any) => s.metrics))
+        .filter((m: any) => m.name === "broker_history_requests_total")
+        .flatMap((m: any) => m.sum.dataPoints)
+        .reduce((n: number, p: any) => n + Number(p.asDouble ?? p.asInt), 0)
+      // Both keys' requests reached the service, and each has its span in the one exporter.
+      expect(requested).toBeGreaterThan(0)
+      expect((await requests()) - before).toBeGreaterThanOrEqual(requested)
+      const gets = posts.filter((p) => p.path === "/v1/traces")
+        .flatMap((p) => p.body.match(/"name":"BrokerHttpClient\.get [a-zA-Z]+"/g) ?? [])
+      expect(gets.length).toBe(requested)
+    } finally {
+      collector.closeAllConnections()
+      await new Promise((resolve) => collector.close(resolve))
+    }
+  }, 60_000)
 })
