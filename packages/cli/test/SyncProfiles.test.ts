@@ -276,4 +276,24 @@ describe("sync --profiles", () => {
       await new Promise((resolve) => collector.close(resolve))
     }
   }, 60_000)
+
+  it(
+    "each profile runs at once on its own budget: a fast key completes while a slow one is still reading",
+    async () => {
+      const db = Path.join(temp.dir, "budgets.db")
+      // acme may send one request every 10 s; globex 100 a second.
+      const file = writeProfiles(
+        "budgets.yaml",
+        profilesYaml.replace("{ limit: 100, interval: 1s }", "{ limit: 1, interval: 10s }")
+      )
+      const child = spawn(args(db, file), profilesEnv(), 60_000)
+      await until(() => /^profile globex: synced 6 streams/m.test(child.stdout()), 30_000, "globex's summary")
+      expect(child.stdout()).not.toContain("profile acme: synced")
+      child.process.kill("SIGTERM")
+      const result = await child.done
+      expect(result.code).toBe(0)
+      await expectProfile(db, "globex", globexRoutes)
+    },
+    60_000
+  )
 })
