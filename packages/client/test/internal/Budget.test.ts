@@ -1,10 +1,10 @@
 import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Metric, Schema, TestClock } from "effect"
+import { Clock, ConfigProvider, Effect, Either, Fiber, Layer, Metric, Schema, TestClock } from "effect"
 import type * as Exchange from "../../src/internal/Exchange.js"
 import * as Pipeline from "../../src/internal/Pipeline.js"
-import type { Seen } from "../support/MockService.js"
+import type { Answer, Seen } from "../support/MockService.js"
 import { limited, testOptions } from "../support/MockService.js"
 
 interface Drive {
@@ -19,25 +19,27 @@ interface Drive {
 
 /**
  * Four callers that always want another page (as a stream fetching ahead does) through the pipeline
- * against a service that enforces its limit, for `seconds` of TestClock time. The exchange and the
- * signer answer at once (no real I/O), so the TestClock alone decides every time. Returns when the
- * service saw each request, how many it refused, and the gauge of the allowed rate at the end.
+ * against a service that enforces its limit, for `seconds` of TestClock time. Returns when the
+ * service saw each request, when it refused, and the gauge of the allowed rate at the end.
  */
-const drive = (d: Drive) =>
+/**
+ * One page request through the pipeline over `answer`, which sees when each request arrives (`seen`).
+ * The exchange and the signer answer at once (no real I/O), so the TestClock alone decides every time.
+ */
+const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = true) =>
   Effect.gen(function*() {
-    const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
     const seen: Array<number> = []
     const exchange: Exchange.Exchange = () =>
       Effect.map(Clock.currentTimeMillis, (at) => {
         seen.push(at)
-        const answer = service.answer({ n: seen.length, at } as Seen)
-        if (!("body" in answer)) throw new Error("the limited service answers with a body")
-        return { status: answer.status, retryAfter: answer.headers?.["retry-after"], body: JSON.stringify(answer.body) }
+        const a = answer({ n: seen.length, at } as Seen)
+        if (!("body" in a)) throw new Error("the service here answers with a body")
+        return { status: a.status, retryAfter: a.headers?.["retry-after"], body: JSON.stringify(a.body) }
       })
     // A 1 ms margin: with none, a start exactly one interval after another may land a rounding error
     // inside the service's window (times here are fractional milliseconds).
     const config = BrokerConfig.layer(testOptions({
-      rateLimit: { limit: d.budget, interval: "1 second", margin: "1 millis", adaptive: d.adaptive ?? true },
+      rateLimit: { limit: budget, interval: "1 second", margin: "1 millis", adaptive },
       retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
     }))
     const client = yield* Pipeline.make(() => exchange).pipe(
@@ -48,6 +50,13 @@ const drive = (d: Drive) =>
       ))
     )
     const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
+    return { seen, page }
+  })
+
+const drive = (d: Drive) =>
+  Effect.gen(function*() {
+    const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
+    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive)
     const caller = Effect.forever(Effect.either(page))
     const fibers = yield* Effect.forEach([1, 2, 3, 4], () => Effect.fork(caller))
     for (let step = 0; step < d.seconds * 10; step++) {
@@ -112,5 +121,49 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(acceptedRate(run, 40, 60)).toBeLessThanOrEqual(20)
       expect(acceptedRate(run, 130, 150)).toBeGreaterThanOrEqual(39.5)
       expect(run.gauge).toBe(40)
+    }))
+})
+
+describe("Retry-After", () => {
+  it.effect("a 418 (a ban) holds every request of the layer until it ends; a 429 holds only the refused one", () =>
+    Effect.gen(function*() {
+      const refusing = (status: number) => (seen: Seen): Answer =>
+        seen.n === 1
+          ? { status, body: { code: status, msg: "no" }, headers: { "retry-after": "5" } }
+          : { status: 200, body: [] }
+      for (const status of [418, 429]) {
+        const { page, seen } = yield* pipeline(refusing(status), 100)
+        const first = yield* Effect.fork(page)
+        yield* TestClock.adjust("1 millis")
+        const second = yield* Effect.fork(page)
+        yield* TestClock.adjust("10 seconds")
+        yield* Fiber.join(first)
+        yield* Fiber.join(second)
+        // The refused request is retried after 5 s either way. Nothing was seen accepted, so the cut
+        // is to 1 per interval: after a 429 the other request waits for that; after a 418 for the ban
+        // to end, then for that.
+        expect(seen.map((t) => t - seen[0]!)).toEqual(status === 418 ? [0, 5000, 6001] : [0, 1001, 5000])
+      }
+    }))
+})
+
+describe("rateLimit.adaptive", () => {
+  it.effect("on by default, off from the option or BROKER_RATE_LIMIT_ADAPTIVE, anything else refused", () =>
+    Effect.gen(function*() {
+      const credentials = testOptions()
+      const resolved = (adaptive: unknown) =>
+        BrokerConfig.resolve({ ...credentials, rateLimit: { limit: 5, adaptive: adaptive as boolean } })
+      expect(Either.getOrThrow(BrokerConfig.resolve(credentials)).rateLimit.adaptive).toBe(true)
+      expect(Either.getOrThrow(resolved(false)).rateLimit.adaptive).toBe(false)
+      const refused = resolved("no")
+      expect(Either.isLeft(refused) && String(refused.left)).toMatch(/rateLimit\.adaptive must be true or false/)
+      const environment = ConfigProvider.fromMap(
+        new Map([["BROKER_API_KEY", "k"], ["BROKER_SECRET_KEY", "s"], ["BROKER_RATE_LIMIT_ADAPTIVE", "false"]])
+      )
+      const fromEnvironment = yield* Effect.withConfigProvider(
+        Effect.provide(BrokerConfig.BrokerConfig, BrokerConfig.layerConfig()),
+        environment
+      )
+      expect(fromEnvironment.rateLimit.adaptive).toBe(false)
     }))
 })
