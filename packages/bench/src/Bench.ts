@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Os from "node:os"
+import * as Against from "./Against.js"
 import * as Clustered from "./Clustered.js"
 import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
@@ -136,6 +137,9 @@ export interface Results {
   readonly sync?: SyncThroughput.Result | undefined
   readonly clustered?: Clustered.Result | undefined
   readonly staleness?: Staleness.Result | undefined
+  /** `--against`: the other revision's copy, and its memory figures beside the current client's. */
+  readonly against?: Against.Copy | undefined
+  readonly memoryAgainst?: Against.MemoryVersus | undefined
 }
 
 /**
@@ -179,11 +183,15 @@ const machine = (): Machine => ({
 export const run = async (
   sizes: Sizes,
   only: ReadonlyArray<Part> = parts,
-  log: (line: string) => void = () => {}
+  log: (line: string) => void = () => {},
+  against?: Against.Copy | undefined
 ): Promise<Results> => {
-  const results: { -readonly [K in keyof Results]: Results[K] } = { machine: machine(), sizes }
-  if (only.includes("throughput")) results.throughput = await Throughput.run(sizes.throughput, log)
+  const results: { -readonly [K in keyof Results]: Results[K] } = { machine: machine(), sizes, against }
+  if (only.includes("throughput")) results.throughput = await Throughput.run({ ...sizes.throughput, against }, log)
   if (only.includes("memory")) results.memory = await Memory.run(sizes.memory, log)
+  if (only.includes("memory") && against !== undefined) {
+    results.memoryAgainst = await Against.memory(sizes.memory, against, log)
+  }
   if (only.includes("saturation")) results.saturation = await Effect.runPromise(Saturation.run(sizes.saturation, log))
   if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))
   if (only.includes("sync")) results.sync = await Effect.runPromise(SyncThroughput.run(sizes.sync, log))
@@ -220,6 +228,23 @@ export const table = (results: Results): string => {
       ])
     }
   }
+  for (const t of results.throughput?.tables ?? []) {
+    for (const v of t.versus ?? []) {
+      const [now, old] = [v.name, v.against].map((n) => t.summaries.find((s) => s.name === n)!)
+      const figures = (s: Throughput.Summary) =>
+        `${Measure.fixed(s.recordsPerSecond / 1000, 0)}k records/s, ${
+          Measure.fixed(s.cpuSecondsPerMillionRecords, 2)
+        } CPU s/M`
+      const range = (r: readonly [number, number]) => r.map((x) => Measure.fixed(x, 2)).join("–")
+      rows.push([
+        `throughput (${t.shape.kind ?? "short"} records): ${now!.label} vs @${results.against?.rev ?? "?"}`,
+        `${figures(now!)} vs ${figures(old!)}`,
+        `current/old per round: ${Measure.fixed(v.speed, 2)}x speed (${range(v.speedRange)}), ${
+          Measure.fixed(v.cpu, 2)
+        }x CPU (${range(v.cpuRange)})`
+      ])
+    }
+  }
   const m = results.memory
   if (m !== undefined) {
     rows.push([
@@ -234,6 +259,18 @@ export const table = (results: Results): string => {
       `+${mb(m.medianCollected)} for ${m.options.records.toLocaleString("en")} records`,
       ""
     ])
+  }
+  const mv = results.memoryAgainst
+  if (mv !== undefined) {
+    for (const [who, r] of [["current", mv.current], [`@${mv.rev}`, mv.against]] as const) {
+      rows.push([
+        `memory (own process, ${who}): transfers stream, counted and dropped`,
+        `+${mb(r.medianStreamAtCheckpoint)} at ${r.options.checkpoint.toLocaleString("en")}, +${
+          mb(r.medianStreamAtEnd)
+        } at ${r.options.records.toLocaleString("en")} records; collect +${mb(r.medianCollected)}`,
+        `drift ${mb(r.medianStreamAtEnd - r.medianStreamAtCheckpoint)}`
+      ])
+    }
   }
   const s = results.saturation
   if (s !== undefined) {

@@ -8,6 +8,7 @@
 import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as ApiKeys from "@broker-history/server/ApiKeys"
 import * as Undici from "undici"
+import * as Against from "./Against.js"
 import * as PageServer from "./PageServer.js"
 
 /**
@@ -20,6 +21,16 @@ import * as PageServer from "./PageServer.js"
 export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
 
 /**
+ * The client contenders with the client of another revision (`--against`), measured only when one
+ * is given.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.againstNames[0] // "pageCallsAgainst"
+ */
+export const againstNames = ["pageCallsAgainst", "streamAgainst"] as const
+
+/**
  * A contender's name.
  *
  * @example
@@ -29,18 +40,38 @@ export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
 export type Name = typeof names[number]
 
 /**
+ * Any contender's name, the `--against` ones included.
+ *
+ * @example
+ * import type { Contender } from "@broker-history/bench"
+ * const n: Contender.AnyName = "streamAgainst"
+ */
+export type AnyName = Name | typeof againstNames[number]
+
+/**
+ * The current client's contender each `--against` contender is compared with.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.againstOf.streamAgainst // "stream"
+ */
+export const againstOf = { pageCallsAgainst: "pageCalls", streamAgainst: "stream" } as const
+
+/**
  * What each contender is, for the tables.
  *
  * @example
  * import { Contender } from "@broker-history/bench"
  * Contender.labels.undici // "raw undici.request + node:crypto + JSON.parse"
  */
-export const labels: Record<Name, string> = {
+export const labels: Record<AnyName, string> = {
   undici: "raw undici.request + node:crypto + JSON.parse",
   fetch: "raw fetch + node:crypto + JSON.parse",
   ccxt: "ccxt mexc brokerPrivateGetSubAccountUniversalTransfer",
   pageCalls: "BrokerHistory.transferHistory page calls (layerUndici)",
-  stream: "BrokerHistory.transfers stream (layerUndici, concurrency 1)"
+  stream: "BrokerHistory.transfers stream (layerUndici, concurrency 1)",
+  pageCallsAgainst: "BrokerHistory.transferHistory page calls (layerUndici)",
+  streamAgainst: "BrokerHistory.transfers stream (layerUndici, concurrency 1)"
 }
 
 /**
@@ -142,9 +173,13 @@ const ccxtLoop = async (baseUrl: string, shape: PageServer.Shape): Promise<Conte
   }
 }
 
-const client = async (baseUrl: string, shape: PageServer.Shape, mode: "pageCalls" | "stream"): Promise<Contender> => {
-  const { BrokerConfig, BrokerHistory } = await import("@broker-history/client")
-  const { Effect, Layer, ManagedRuntime, Redacted, Stream } = await import("effect")
+const client = async (
+  baseUrl: string,
+  shape: PageServer.Shape,
+  mode: "pageCalls" | "stream",
+  against: Against.Copy | undefined
+): Promise<Contender> => {
+  const { BrokerConfig, BrokerHistory, Effect, Layer, ManagedRuntime, Redacted, Stream } = await Against.load(against)
   const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
     baseUrl,
     apiKey: Redacted.make(key.apiKey),
@@ -176,14 +211,20 @@ const client = async (baseUrl: string, shape: PageServer.Shape, mode: "pageCalls
 }
 
 /**
- * The contender `name` reading from the page server at `baseUrl`, which serves `shape`.
+ * The contender `name` reading from the page server at `baseUrl`, which serves `shape`; the
+ * `--against` contenders load the client of the prepared copy `against`.
  *
  * @example
  * import { Contender, PageServer } from "@broker-history/bench"
  * const server = await PageServer.spawn({ pages: 2, start: 0, spacing: 1000 })
  * const raw = await Contender.make("undici", server.baseUrl, server.shape)
  */
-export const make = (name: Name, baseUrl: string, shape: PageServer.Shape): Promise<Contender> => {
+export const make = (
+  name: AnyName,
+  baseUrl: string,
+  shape: PageServer.Shape,
+  against?: Against.Copy | undefined
+): Promise<Contender> => {
   switch (name) {
     case "undici":
       return Promise.resolve(undici(baseUrl, shape))
@@ -193,6 +234,10 @@ export const make = (name: Name, baseUrl: string, shape: PageServer.Shape): Prom
       return ccxtLoop(baseUrl, shape)
     case "pageCalls":
     case "stream":
-      return client(baseUrl, shape, name)
+      return client(baseUrl, shape, name, undefined)
+    case "pageCallsAgainst":
+    case "streamAgainst":
+      if (against === undefined) return Promise.reject(new Error(`${name} needs a revision to measure (--against)`))
+      return client(baseUrl, shape, againstOf[name], against)
   }
 }

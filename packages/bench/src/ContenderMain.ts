@@ -20,7 +20,7 @@ const profileDir = process.execArgv.find((a) => a.startsWith("--cpu-prof-dir="))
 const micros = () => Number(process.hrtime.bigint() / 1000n)
 
 try {
-  const contender = await Contender.make(job.name, job.baseUrl, job.shape)
+  const contender = await Contender.make(job.name, job.baseUrl, job.shape, job.against)
   if (job.warmupPages > 0) await contender.read(0, Math.min(job.warmupPages, job.shape.pages))
   process.once("disconnect", () => {
     void contender.close().finally(() => process.exit(0))

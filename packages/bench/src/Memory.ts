@@ -7,14 +7,8 @@
  *
  * @since 0.1.0
  */
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
-import { ApiKeys } from "@broker-history/server"
-import * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
+import * as ApiKeys from "@broker-history/server/ApiKeys"
+import * as Against from "./Against.js"
 import * as Measure from "./Measure.js"
 import * as PageServer from "./PageServer.js"
 
@@ -65,13 +59,21 @@ export interface Result {
 }
 
 /**
- * Runs the memory benchmark against a fresh page server (always stopped).
+ * Runs the memory benchmark against a fresh page server (always stopped), with the current client or
+ * with that of a prepared copy of another revision (`against`, loaded in this process).
  *
  * @example
  * import { Memory } from "@broker-history/bench"
  * const result = await Memory.run({ records: 20_000, checkpoint: 10_000, rounds: 1 })
  */
-export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+export const run = async (
+  options: Options,
+  log: (line: string) => void = () => {},
+  against?: Against.Copy | undefined
+): Promise<Result> => {
+  const { BrokerConfig, BrokerHistory, Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream } = await Against.load(
+    against
+  )
   const pages = Math.ceil(options.records / PageServer.pageSize)
   const shape: PageServer.Shape = { ...PageServer.defaultShape, pages }
   const total = pages * PageServer.pageSize

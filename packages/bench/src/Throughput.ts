@@ -15,6 +15,7 @@
 import * as ChildProcess from "node:child_process"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import type * as Against from "./Against.js"
 import * as Contender from "./Contender.js"
 import * as Measure from "./Measure.js"
 import * as PageServer from "./PageServer.js"
@@ -54,6 +55,11 @@ export interface Options {
    * (`CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`).
    */
   readonly profileDir?: string | undefined
+  /**
+   * When set (`--against`), the page calls and the stream are also measured with the client of this
+   * prepared copy of another revision, each in the same rounds and rotation as the others.
+   */
+  readonly against?: Against.Copy | undefined
 }
 
 /**
@@ -66,10 +72,12 @@ export interface Options {
  * }
  */
 export interface Job {
-  readonly name: Contender.Name
+  readonly name: Contender.AnyName
   readonly baseUrl: string
   readonly shape: PageServer.Shape
   readonly warmupPages: number
+  /** The copy the `--against` contenders load their client from. */
+  readonly against?: Against.Copy | undefined
 }
 
 /**
@@ -93,7 +101,7 @@ export type Message =
  * const perPage = (s: Throughput.Sample) => s.wallMillis / s.pages
  */
 export interface Sample {
-  readonly name: Contender.Name
+  readonly name: Contender.AnyName
   readonly round: number
   /** Position in the round (0: first). */
   readonly order: number
@@ -116,7 +124,7 @@ export interface Sample {
  * const ok = (s: Throughput.Summary) => s.ratioRecordsPerSecond >= 0.9
  */
 export interface Summary {
-  readonly name: Contender.Name
+  readonly name: Contender.AnyName
   readonly label: string
   readonly pagesPerSecond: number
   readonly recordsPerSecond: number
@@ -143,6 +151,28 @@ export interface Table {
   readonly pageBytes: number
   readonly samples: ReadonlyArray<Sample>
   readonly summaries: ReadonlyArray<Summary>
+  /** With `--against`: the current client against the other revision's, round by round. */
+  readonly versus?: ReadonlyArray<Versus> | undefined
+}
+
+/**
+ * The current client's contender against the same contender with the client of another revision
+ * (`--against`): medians over rounds of the ratio current / other in the same round, with the lowest
+ * and highest round.
+ *
+ * @example
+ * import type { Throughput } from "@broker-history/bench"
+ * const faster = (v: Throughput.Versus) => v.speed >= 1
+ */
+export interface Versus {
+  readonly name: Contender.Name
+  readonly against: Contender.AnyName
+  /** records/s current / other (> 1: the current client is faster). */
+  readonly speed: number
+  readonly speedRange: readonly [number, number]
+  /** CPU per record current / other (< 1: the current client costs less). */
+  readonly cpu: number
+  readonly cpuRange: readonly [number, number]
 }
 
 /**
@@ -157,6 +187,10 @@ export interface Result {
   readonly tables: ReadonlyArray<Table>
 }
 
+const pagesPerSecond = (s: Sample) => s.pages / (s.wallMillis / 1000)
+const recordsPerSecond = (s: Sample) => s.records / (s.wallMillis / 1000)
+const cpuPerMillion = (s: Sample) => (s.cpuMillis / 1000) / (s.records / 1_000_000)
+
 /**
  * Summarises samples: medians per contender, ratios to raw undici taken per round.
  *
@@ -164,11 +198,8 @@ export interface Result {
  * import { Throughput } from "@broker-history/bench"
  * Throughput.summarize([]) // []
  */
-export const summarize = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary> => {
-  const pagesPerSecond = (s: Sample) => s.pages / (s.wallMillis / 1000)
-  const recordsPerSecond = (s: Sample) => s.records / (s.wallMillis / 1000)
-  const cpuPerMillion = (s: Sample) => (s.cpuMillis / 1000) / (s.records / 1_000_000)
-  const present = Contender.names.filter((n) => samples.some((s) => s.name === n))
+export const summarize = (samples: ReadonlyArray<Sample>, againstRev?: string): ReadonlyArray<Summary> => {
+  const present = [...Contender.names, ...Contender.againstNames].filter((n) => samples.some((s) => s.name === n))
   return present.map((name) => {
     const mine = samples.filter((s) => s.name === name)
     const perRound = (f: (s: Sample) => number) =>
@@ -179,7 +210,8 @@ export const summarize = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary
     const speed = perRound(recordsPerSecond)
     return {
       name,
-      label: Contender.labels[name],
+      label: Contender.labels[name] +
+        (againstRev !== undefined && name in Contender.againstOf ? ` @${againstRev}` : ""),
       pagesPerSecond: Measure.median(mine.map(pagesPerSecond)),
       recordsPerSecond: Measure.median(mine.map(recordsPerSecond)),
       cpuSecondsPerMillionRecords: Measure.median(mine.map(cpuPerMillion)),
@@ -191,6 +223,33 @@ export const summarize = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary
     }
   })
 }
+
+/**
+ * Compares each current client contender with its `--against` counterpart, round by round.
+ *
+ * @example
+ * import { Throughput } from "@broker-history/bench"
+ * Throughput.versus([]) // []
+ */
+export const versus = (samples: ReadonlyArray<Sample>): ReadonlyArray<Versus> =>
+  Contender.againstNames.flatMap((against) => {
+    const name = Contender.againstOf[against]
+    const pairs = samples.flatMap((s) => {
+      const old = s.name === name ? samples.find((o) => o.name === against && o.round === s.round) : undefined
+      return old === undefined ? [] : [[s, old] as const]
+    })
+    if (pairs.length === 0) return []
+    const speeds = pairs.map(([s, old]) => recordsPerSecond(s) / recordsPerSecond(old))
+    const cpus = pairs.map(([s, old]) => cpuPerMillion(s) / cpuPerMillion(old))
+    return [{
+      name,
+      against,
+      speed: Measure.median(speeds),
+      speedRange: [Math.min(...speeds), Math.max(...speeds)] as const,
+      cpu: Measure.median(cpus),
+      cpuRange: [Math.min(...cpus), Math.max(...cpus)] as const
+    }]
+  })
 
 const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -269,13 +328,22 @@ const measureDataset = async (
   const server = await PageServer.spawn(shape)
   try {
     const bytes = await pageBytes(server)
-    const contenders = options.only ?? Contender.names
+    const current: ReadonlyArray<Contender.AnyName> = options.only ?? Contender.names
+    const contenders = options.against === undefined
+      ? current
+      : [...current, ...Contender.againstNames.filter((a) => current.includes(Contender.againstOf[a]))]
     const expected = shape.pages * PageServer.pageSize
     const samples: Array<Sample> = []
     for (let round = 0; round < options.rounds; round++) {
       for (let order = 0; order < contenders.length; order++) {
         const name = contenders[(round + order) % contenders.length]!
-        const job: Job = { name, baseUrl: server.baseUrl, shape, warmupPages: options.warmupPages }
+        const job: Job = {
+          name,
+          baseUrl: server.baseUrl,
+          shape,
+          warmupPages: options.warmupPages,
+          ...(name in Contender.againstOf ? { against: options.against } : {})
+        }
         const profile = options.profileDir === undefined
           ? undefined
           : Path.join(options.profileDir, `${dataset.kind}-${name}-${round + 1}`)
@@ -292,7 +360,13 @@ const measureDataset = async (
         )
       }
     }
-    return { shape, pageBytes: bytes, samples, summaries: summarize(samples) }
+    return {
+      shape,
+      pageBytes: bytes,
+      samples,
+      summaries: summarize(samples, options.against?.rev),
+      ...(options.against === undefined ? {} : { versus: versus(samples) })
+    }
   } finally {
     await server.stop()
   }

@@ -1,0 +1,203 @@
+/**
+ * `--against <git-rev>`: the client as it was at another commit, measured beside the current one.
+ * The revision is exported with `git archive` into `.bench/against-<sha>/` of this package
+ * (git-ignored) and the client's dependencies are linked there from pnpm's store; every process that
+ * measures it loads the client, and the `effect` it runs on, from that copy only.
+ *
+ * @since 0.1.0
+ */
+import type * as ClientModule from "@broker-history/client"
+import type * as EffectModule from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import type * as Memory from "./Memory.js"
+
+/**
+ * A prepared copy of another revision.
+ *
+ * @example
+ * import type { Against } from "@broker-history/bench"
+ * const short = (c: Against.Copy) => c.sha.slice(0, 7)
+ */
+export interface Copy {
+  /** The revision as given (`795d82d`, `HEAD~3`, a tag). */
+  readonly rev: string
+  readonly sha: string
+  /** The copy's root (a workspace of its own). */
+  readonly dir: string
+}
+
+/**
+ * What the client contenders and the memory part use of the client and of `effect`.
+ *
+ * @example
+ * import type { Against } from "@broker-history/bench"
+ * const layer = (m: Against.Modules) => m.BrokerHistory.layerUndici
+ */
+export type Modules =
+  & Pick<typeof ClientModule, "BrokerConfig" | "BrokerHistory">
+  & Pick<typeof EffectModule, "Chunk" | "Effect" | "Layer" | "ManagedRuntime" | "Redacted" | "Stream">
+
+const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
+/** Written last: a copy without it was interrupted and is made again. */
+const marker = ".prepared"
+const pnpm = ["--yes", "pnpm@10.34.9", "install", "--frozen-lockfile", "--ignore-scripts"]
+
+const git = (args: ReadonlyArray<string>, cwd = packageDir): Buffer =>
+  ChildProcess.execFileSync("git", args, { cwd, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] })
+
+const clientDir = (copy: { readonly dir: string }) => Path.join(copy.dir, "packages", "client")
+
+/** The manifest of the `effect` the copy's client resolves (throws when it is not installed). */
+const effectManifest = (copy: { readonly dir: string }) =>
+  createRequire(Path.join(clientDir(copy), "package.json")).resolve("effect/package.json")
+
+/**
+ * Exports `rev` into `.bench/against-<sha>/` and installs its client's dependencies (from the store
+ * alone if it can, else with a plain install; no install scripts: the client needs no native code).
+ * A copy prepared before is reused.
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * const copy = Against.prepare("HEAD~1")
+ */
+export const prepare = (rev: string, log: (line: string) => void = () => {}): Copy => {
+  const sha = git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).toString().trim()
+  const dir = Path.join(packageDir, ".bench", `against-${sha.slice(0, 12)}`)
+  if (Fs.existsSync(Path.join(dir, marker))) return { rev, sha, dir }
+  log(`against ${rev}: exporting ${sha.slice(0, 12)} into ${Path.relative(process.cwd(), dir)}`)
+  Fs.rmSync(dir, { recursive: true, force: true })
+  Fs.mkdirSync(dir, { recursive: true })
+  // The whole tree: `git archive` run in this package's directory would export only this package.
+  const top = git(["rev-parse", "--show-toplevel"]).toString().trim()
+  ChildProcess.execFileSync("tar", ["-x", "-C", dir], { input: git(["archive", sha], top) })
+  const install = (offline: boolean) =>
+    ChildProcess.spawnSync(
+      "npx",
+      [...pnpm, ...(offline ? ["--offline"] : []), "--filter", "@broker-history/client..."],
+      { cwd: dir, stdio: ["ignore", "ignore", "inherit"] }
+    ).status === 0
+  if (!install(true)) {
+    log(`against ${rev}: offline install failed, installing from the registry`)
+    if (!install(false)) throw new Error(`against ${rev}: pnpm install failed in ${dir}`)
+  }
+  effectManifest({ dir })
+  Fs.writeFileSync(Path.join(dir, marker), sha + "\n")
+  return { rev, sha, dir }
+}
+
+/**
+ * The client and `effect`: the current ones, or those of a prepared copy (the copy's client sources
+ * and the `effect` its client package resolves, never this package's).
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * const { BrokerHistory } = await Against.load(undefined)
+ */
+export const load = async (copy: Copy | undefined): Promise<Modules> => {
+  if (copy === undefined) {
+    const [client, effect] = await Promise.all([import("@broker-history/client"), import("effect")])
+    return { ...pick(client), ...pickEffect(effect) }
+  }
+  const manifest = effectManifest(copy)
+  const entry = (JSON.parse(Fs.readFileSync(manifest, "utf8")) as { exports: { ".": { import: string } } })
+    .exports["."].import
+  const [client, effect] = await Promise.all([
+    import(pathToFileURL(Path.join(clientDir(copy), "src", "index.ts")).href) as Promise<typeof ClientModule>,
+    import(pathToFileURL(Path.join(Path.dirname(manifest), entry)).href) as Promise<typeof EffectModule>
+  ])
+  return { ...pick(client), ...pickEffect(effect) }
+}
+
+const pick = ({ BrokerConfig, BrokerHistory }: typeof ClientModule) => ({ BrokerConfig, BrokerHistory })
+const pickEffect = ({ Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream }: typeof EffectModule) => ({
+  Chunk,
+  Effect,
+  Layer,
+  ManagedRuntime,
+  Redacted,
+  Stream
+})
+
+/**
+ * What a memory process is told to do (its command-line argument, as JSON): the current client when
+ * `against` is absent.
+ *
+ * @example
+ * import type { Against } from "@broker-history/bench"
+ * const job: Against.MemoryJob = { options: { records: 20_000, checkpoint: 10_000, rounds: 1 } }
+ */
+export interface MemoryJob {
+  readonly options: Memory.Options
+  readonly against?: Copy | undefined
+}
+
+/**
+ * What a memory process says: log lines, then its result (or why it failed).
+ *
+ * @example
+ * import type { Against } from "@broker-history/bench"
+ * const line = (m: Against.MemoryMessage) => (m.type === "log" ? m.line : undefined)
+ */
+export type MemoryMessage =
+  | { readonly type: "log"; readonly line: string }
+  | { readonly type: "done"; readonly result: Memory.Result }
+  | { readonly type: "failed"; readonly message: string }
+
+/**
+ * The memory part with the current client and with the copy's, each in a fresh process of its own
+ * (`MemoryMain.ts`), one after the other, so that neither shares a heap with the other or with the
+ * harness.
+ *
+ * @example
+ * import type { Against } from "@broker-history/bench"
+ * const grew = (m: Against.MemoryVersus) => m.against.medianStreamAtEnd - m.current.medianStreamAtEnd
+ */
+export interface MemoryVersus {
+  readonly rev: string
+  readonly current: Memory.Result
+  readonly against: Memory.Result
+}
+
+const memoryProcess = (job: MemoryJob, log: (line: string) => void): Promise<Memory.Result> =>
+  new Promise((resolve, reject) => {
+    const child = ChildProcess.fork(Path.join(packageDir, "src", "MemoryMain.ts"), [JSON.stringify(job)], {
+      cwd: packageDir,
+      execArgv: ["--expose-gc", "--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"]
+    })
+    const who = job.against === undefined ? "current" : `@${job.against.rev}`
+    let result: Memory.Result | undefined
+    let failure: string | undefined
+    child.once("error", reject)
+    child.on("message", (message: MemoryMessage) => {
+      if (message.type === "log") log(`${who}: ${message.line}`)
+      else if (message.type === "done") result = message.result
+      else failure = message.message
+    })
+    child.once("exit", (code, signal) => {
+      if (result !== undefined) resolve(result)
+      else reject(new Error(`memory process (${who}) failed: ${failure ?? `exited with ${code ?? signal}`}`))
+    })
+  })
+
+/**
+ * Runs the memory part once with the current client and once with the copy's, each in its own process.
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * const copy = Against.prepare("HEAD~1")
+ * const both = await Against.memory({ records: 20_000, checkpoint: 10_000, rounds: 1 }, copy)
+ */
+export const memory = async (
+  options: Memory.Options,
+  copy: Copy,
+  log: (line: string) => void = () => {}
+): Promise<MemoryVersus> => {
+  const current = await memoryProcess({ options }, log)
+  const against = await memoryProcess({ options, against: copy }, log)
+  return { rev: copy.rev, current, against }
+}
