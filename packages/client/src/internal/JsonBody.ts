@@ -14,8 +14,14 @@
  *   not parse, the whole body goes to `JSON.parse`, so the result, and the error for bad JSON, are
  *   always exactly those of `JSON.parse` on the whole text.
  *
+ * Text that is not ASCII is decoded through Node's `transcode` to UTF-16 when it is valid UTF-8: V8's
+ * own UTF-8 decoding of non-ASCII text cost several times more than the parse of it (the bench's long
+ * records, packages/bench/README.md). Anything else (ASCII, invalid UTF-8, a runtime without Node's
+ * buffer module) is decoded as before, so the text is always that of a UTF-8 decoding.
+ *
  * @internal
  */
+import type * as NodeBuffer from "node:buffer"
 
 /** Largest part, in bytes: its text stays well under V8's 128 KB large-object size even as UTF-16. */
 export const partBytes = 48 * 1024
@@ -24,6 +30,24 @@ const OPEN = 0x5b // [
 const CLOSE = 0x5d // ]
 const COMMA = 0x2c // ,
 const separator = "},{"
+
+/** Node's buffer module, where the runtime has one (bodies come as bytes only from Node's carrier). */
+const nodeBuffer: typeof NodeBuffer | undefined = globalThis.process?.getBuiltinModule?.("node:buffer")
+
+/**
+ * `buffer[from, to)` as UTF-8 text. Valid non-ASCII UTF-8 goes through `transcode` (the same text);
+ * ASCII, invalid UTF-8 (replacement characters as `toString` makes them) and other runtimes through
+ * `toString`.
+ */
+const decode = (buffer: Buffer, from: number, to: number): string => {
+  if (nodeBuffer !== undefined) {
+    const bytes = buffer.subarray(from, to)
+    if (!nodeBuffer.isAscii(bytes) && nodeBuffer.isUtf8(bytes)) {
+      return nodeBuffer.transcode(bytes, "utf8", "utf16le").toString("utf16le")
+    }
+  }
+  return buffer.toString("utf8", from, to)
+}
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -45,7 +69,7 @@ export type Body = Uint8Array | string
 export const text = (body: Body): string => {
   if (typeof body === "string") return body
   const buffer = asBuffer(body)
-  return buffer.toString("utf8", textStart(buffer), buffer.length)
+  return decode(buffer, textStart(buffer), buffer.length)
 }
 
 /**
@@ -60,7 +84,7 @@ export const parseInParts = (body: Body, maxPart: number): unknown => {
   const buffer = asBuffer(body)
   const start = textStart(buffer)
   const end = buffer.length
-  const whole = () => JSON.parse(buffer.toString("utf8", start, end))
+  const whole = () => JSON.parse(decode(buffer, start, end))
   if (end - start <= maxPart) return whole()
   let first = start
   while (first < end && isSpace(buffer[first]!)) first++
@@ -113,7 +137,7 @@ const parsePart = (
 ): Array<unknown> | undefined => {
   if (from !== start) buffer[from] = OPEN
   if (cut !== -1) buffer[cut + 1] = CLOSE
-  const partText = buffer.toString("utf8", from, cut === -1 ? end : cut + 2)
+  const partText = decode(buffer, from, cut === -1 ? end : cut + 2)
   if (from !== start) buffer[from] = COMMA
   if (cut !== -1) buffer[cut + 1] = COMMA
   try {

@@ -123,6 +123,50 @@ describe("JsonBody", () => {
     expect(() => JsonBody.parse("[1,")).toThrow(SyntaxError)
   })
 
+  it.prop(
+    "decodes any bytes as UTF-8 decoding does: ASCII, valid non-ASCII, invalid sequences, a mark in the middle",
+    [
+      fc.array(
+        fc.oneof(
+          fc.string({ maxLength: 8 }).map(encode),
+          fc.fullUnicodeString({ maxLength: 8 }).map(encode),
+          fc.uint8Array({ maxLength: 6 }),
+          fc.constant(bom)
+        ),
+        { maxLength: 20 }
+      ),
+      fc.boolean()
+    ],
+    ([pieces, markBom]) => {
+      const bytes = new Uint8Array(Buffer.concat([...(markBom ? [bom] : []), ...pieces]))
+      expect(JsonBody.text(bytes)).toBe(decode(bytes))
+    },
+    { fastCheck: { numRuns: 1500 } }
+  )
+
+  it.prop(
+    "parses a large body with invalid UTF-8 inside its strings as JSON.parse of its UTF-8 decoding",
+    [fc.array(record, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 300 }), fc.nat()],
+    ([records, maxPart, at]) => {
+      const bytes = encode(JSON.stringify(records.map((r, i) => i === at % records.length ? { ...r, note: "§" } : r)))
+      const i = Buffer.from(bytes).indexOf(Buffer.from("§"))
+      bytes[i] = 0xff
+      expect(JsonBody.parseInParts(bytes, maxPart)).toStrictEqual(JSON.parse(decode(bytes)))
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
+
+  it("decodes non-ASCII parts through Node's transcode and ASCII ones without it", () => {
+    const buffer = process.getBuiltinModule("node:buffer")
+    const transcode = vi.spyOn(buffer, "transcode")
+    const ascii = page((i) => `client-${i}`)
+    expect(JsonBody.parse(encode(JSON.stringify(ascii)))).toStrictEqual(ascii)
+    expect(transcode).not.toHaveBeenCalled()
+    const memo = page((i) => `メモ ${i} 備註 Überweisung 😀`)
+    expect(JsonBody.parse(encode(JSON.stringify(memo)))).toStrictEqual(memo)
+    expect(transcode.mock.calls.length).toBeGreaterThanOrEqual(4)
+  })
+
   it("reads text without a byte order mark", () => {
     expect(JsonBody.text(withBom(encode("{\"code\":700003}")))).toBe("{\"code\":700003}")
     expect(JsonBody.parse(withBom(encode("[1,2]")))).toStrictEqual([1, 2])
