@@ -2,7 +2,8 @@
  * `pnpm bench`: runs every part at full size, prints one table and writes the raw figures to
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
  * throughput, memory, saturation, soak, sync, clustered, staleness), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
- * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`). Run with `node --expose-gc` (the package's
+ * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`), `--shape short|long|both`,
+ * `--rounds <n>` and `--contenders a,b` (the throughput part's datasets, rounds and contenders). Run with `node --expose-gc` (the package's
  * `bench` script does) so that memory is measured after full collections.
  *
  * @since 0.1.0
@@ -11,6 +12,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Bench from "./Bench.js"
+import * as Contender from "./Contender.js"
 
 const args = process.argv.slice(2)
 const flag = (name: string) => {
@@ -19,9 +21,23 @@ const flag = (name: string) => {
 }
 const chosen = args.includes("--smoke") ? Bench.smoke : Bench.full
 const profileDir = flag("--cpu-prof")
-const sizes: Bench.Sizes = profileDir === undefined
-  ? chosen
-  : { ...chosen, throughput: { ...chosen.throughput, profileDir: Path.resolve(profileDir) } }
+const shape = flag("--shape") ?? "both"
+const rounds = flag("--rounds")
+const contenders = flag("--contenders")?.split(",") as ReadonlyArray<Contender.Name> | undefined
+if (!["short", "long", "both"].includes(shape) || contenders?.some((c) => !Contender.names.includes(c))) {
+  console.error(`--shape takes short, long or both; --contenders takes ${Contender.names.join(", ")}`)
+  process.exit(2)
+}
+const sizes: Bench.Sizes = {
+  ...chosen,
+  throughput: {
+    ...chosen.throughput,
+    datasets: chosen.throughput.datasets.filter((d) => shape === "both" || d.kind === shape),
+    ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
+    ...(contenders === undefined ? {} : { only: contenders }),
+    ...(profileDir === undefined ? {} : { profileDir: Path.resolve(profileDir) })
+  }
+}
 const only = (flag("--only")?.split(",") ?? Bench.parts) as ReadonlyArray<Bench.Part>
 const unknown = only.filter((p) => !Bench.parts.includes(p))
 if (unknown.length > 0) {
