@@ -4,7 +4,7 @@ import { ErrorBody } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
-import { historyLayer, mockService, transferWire } from "./support/MockService.js"
+import { historyLayerSyncSigning, mockService, transferWire } from "./support/MockService.js"
 
 const transfers = {
   fromAccountType: "SPOT",
@@ -19,7 +19,7 @@ const call = (answer: (n: number) => Answer, overrides = {}) =>
     const mock = mockService((s) => answer(s.n))
     const fiber = yield* BrokerHistory.BrokerHistory.pipe(
       Effect.flatMap((h) => h.transferHistory(transfers)),
-      Effect.provide(historyLayer(mock, overrides)),
+      Effect.provide(historyLayerSyncSigning(mock, overrides)),
       Effect.either,
       Effect.fork
     )
@@ -194,7 +194,7 @@ describe("timestamp rejection", () => {
       )
       const page = yield* BrokerHistory.BrokerHistory.pipe(
         Effect.flatMap((h) => h.transferHistory(transfers)),
-        Effect.provide(historyLayer(mock))
+        Effect.provide(historyLayerSyncSigning(mock))
       )
       expect(page).toEqual([])
       expect(mock.seen.length).toBe(2)
@@ -222,7 +222,7 @@ describe("client rate limiter", () => {
       const mock = mockService(() => ({ status: 200, body: [] }))
       const fiber = yield* BrokerHistory.BrokerHistory.pipe(
         Effect.flatMap((h) => Effect.replicateEffect(h.depositHistory({}), 3)),
-        Effect.provide(historyLayer(mock, { rateLimit: { limit: 1, interval: "1 second" } })),
+        Effect.provide(historyLayerSyncSigning(mock, { rateLimit: { limit: 1, interval: "1 second" } })),
         Effect.fork
       )
       for (let i = 0; i < 5; i++) yield* TestClock.adjust("1 second")
@@ -240,7 +240,7 @@ describe("client rate limiter", () => {
             Effect.replicateEffect(h.depositHistory({}), 6)
           ], { concurrency: 2 })
         ),
-        Effect.provide(historyLayer(mock, { rateLimit: { limit: 4, interval: "1 second", margin: "0 millis" } })),
+        Effect.provide(historyLayerSyncSigning(mock, { rateLimit: { limit: 4, interval: "1 second", margin: "0 millis" } })),
         Effect.fork
       )
       yield* TestClock.adjust(Duration.millis(10))
