@@ -240,7 +240,9 @@ describe("client rate limiter", () => {
             Effect.replicateEffect(h.depositHistory({}), 6)
           ], { concurrency: 2 })
         ),
-        Effect.provide(historyLayerSyncSigning(mock, { rateLimit: { limit: 4, interval: "1 second", margin: "0 millis" } })),
+        Effect.provide(
+          historyLayerSyncSigning(mock, { rateLimit: { limit: 4, interval: "1 second", margin: "0 millis" } })
+        ),
         Effect.fork
       )
       yield* TestClock.adjust(Duration.millis(10))
