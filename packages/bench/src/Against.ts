@@ -65,7 +65,13 @@ const effectManifest = (copy: { readonly dir: string }) =>
  * const copy = Against.prepare("HEAD~1")
  */
 export const prepare = (rev: string, log: (line: string) => void = () => {}): Copy => {
-  const sha = git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).toString().trim()
+  const sha = ChildProcess.spawnSync("git", ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], {
+    cwd: packageDir,
+    encoding: "utf8"
+  }).stdout.trim()
+  if (!/^[0-9a-f]{40}$/.test(sha)) {
+    throw new Error(`--against ${rev}: not a commit of this repository (give a sha, branch or tag git can see)`)
+  }
   const dir = Path.join(packageDir, ".bench", `against-${sha.slice(0, 12)}`)
   if (Fs.existsSync(Path.join(dir, marker))) return { rev, sha, dir }
   log(`against ${rev}: exporting ${sha.slice(0, 12)} into ${Path.relative(process.cwd(), dir)}`)

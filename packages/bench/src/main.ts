@@ -3,7 +3,8 @@
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
  * throughput, memory, saturation, soak, sync, clustered, staleness), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
  * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`), `--shape short|long|both`,
- * `--rounds <n>` and `--contenders a,b` (the throughput part's datasets, rounds and contenders). Run with `node --expose-gc` (the package's
+ * `--rounds <n>` and `--contenders a,b` (the throughput part's datasets, rounds and contenders), `--against <git-rev>`
+ * (the page calls, the stream and memory also with the client of that revision; see `Against.ts`). Run with `node --expose-gc` (the package's
  * `bench` script does) so that memory is measured after full collections.
  *
  * @since 0.1.0
@@ -11,6 +12,7 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Against from "./Against.js"
 import * as Bench from "./Bench.js"
 import * as Contender from "./Contender.js"
 
@@ -48,7 +50,9 @@ const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), ".
 const out = flag("--out") ?? Path.join(packageDir, ".bench", "results.json")
 
 const log = (line: string) => console.log(`  ${line}`)
-const results = await Bench.run(sizes, only, log)
+const againstRev = flag("--against")
+const against = againstRev === undefined ? undefined : Against.prepare(againstRev, log)
+const results = await Bench.run(sizes, only, log, against)
 Fs.mkdirSync(Path.dirname(out), { recursive: true })
 Fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n")
 const m = results.machine
