@@ -31,8 +31,17 @@ const CLOSE = 0x5d // ]
 const COMMA = 0x2c // ,
 const separator = "},{"
 
-/** Node's buffer module, where the runtime has one (bodies come as bytes only from Node's carrier). */
-const nodeBuffer: typeof NodeBuffer | undefined = globalThis.process?.getBuiltinModule?.("node:buffer")
+/**
+ * Node's buffer module, where the runtime has one with all three functions used here (bodies come as
+ * bytes only from Node's carrier; a Node built without ICU has no `transcode`).
+ */
+const nodeBuffer: typeof NodeBuffer | undefined = (() => {
+  const module: Partial<typeof NodeBuffer> | undefined = globalThis.process?.getBuiltinModule?.("node:buffer")
+  return typeof module?.isAscii === "function" && typeof module.isUtf8 === "function" &&
+      typeof module.transcode === "function"
+    ? module as typeof NodeBuffer
+    : undefined
+})()
 
 /**
  * `buffer[from, to)` as UTF-8 text. Valid non-ASCII UTF-8 goes through `transcode` (the same text);
