@@ -4,7 +4,7 @@ import { capture, haystack } from "@broker-history/testing/Capture"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
-import { apiKey, historyLayer, mockService, secretKey, transferWire } from "./support/MockService.js"
+import { apiKey, historyLayerSyncSigning, mockService, secretKey, transferWire } from "./support/MockService.js"
 
 const transfers = { fromAccountType: "SPOT", toAccountType: "FUTURES", page: 1 } as const
 
@@ -38,7 +38,9 @@ describe("secrets never leak", () => {
             { discard: true }
           )
         ),
-        Effect.provide(historyLayer(mock, { retry: { maxRetries: 4, baseDelay: "10 millis", maxDelay: "50 millis" } })),
+        Effect.provide(
+          historyLayerSyncSigning(mock, { retry: { maxRetries: 4, baseDelay: "10 millis", maxDelay: "50 millis" } })
+        ),
         Effect.tapErrorCause(Effect.logError),
         Effect.withSpan("test-root"),
         Effect.provide(layer),

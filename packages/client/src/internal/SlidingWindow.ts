@@ -64,7 +64,9 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
         // The `count`-th most recent start; never earlier than the previous reservation, so the ring
         // stays in time order when the pace changes.
         const kth = starts[(head - Math.min(count, capacity) + capacity) % capacity]!
-        const at = Math.max(now, notBefore, last, kth + spanMillis)
+        // Whole milliseconds: a fractional pace would otherwise make a fractional sleep, and under
+        // the TestClock a fractional time, which `Clock.currentTimeNanos` cannot turn into a bigint.
+        const at = Math.ceil(Math.max(now, notBefore, last, kth + spanMillis))
         starts[slot] = at
         answers[slot] = pending
         last = at

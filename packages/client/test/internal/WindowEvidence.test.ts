@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Clock, Effect, TestClock } from "effect"
 import * as SlidingWindow from "../../src/internal/SlidingWindow.js"
 
 const pace = (count: number, spanMillis: number, notBefore = 0) => () => ({ count, spanMillis, notBefore })
@@ -15,6 +15,20 @@ describe("SlidingWindow: a pace that changes, and what the service made of each 
       const later = Effect.all([window.take(pace(1, 500, 700)), window.take(pace(1, 500))])
       const [c, d] = yield* Effect.zipRight(TestClock.adjust("2 seconds"), later, { concurrent: true })
       expect([c.at, d.at]).toEqual([700, 1200])
+    }))
+
+  it.effect("a fractional pace reserves whole milliseconds, so the clock never reads a fraction", () =>
+    Effect.gen(function*() {
+      const window = yield* SlidingWindow.makeWindow(4)
+      // 3 per 1000/0.7 ms: spans of 1428.57… ms.
+      const starts = yield* Effect.zipRight(
+        TestClock.adjust("10 seconds"),
+        Effect.all(Array.from({ length: 4 }, () => window.take(pace(1, 1000 / 0.7))), { concurrency: "unbounded" }),
+        { concurrent: true }
+      )
+      expect(starts.map((s) => s.at)).toEqual([0, 1429, 2858, 4287])
+      expect(Number.isInteger(yield* Clock.currentTimeMillis)).toBe(true)
+      yield* Clock.currentTimeNanos
     }))
 
   it.effect("the most accepted attempts in one span, counting neither refused nor unanswered ones", () =>
