@@ -64,7 +64,8 @@ export const full: Sizes = {
     maxIntervalMillis: 300_000,
     settlementMillis: 2_000,
     concurrency: 16,
-    marginMillis: 250
+    marginMillis: 50,
+    rounds: 2
   }
 }
 
@@ -98,7 +99,8 @@ export const smoke: Sizes = {
     maxIntervalMillis: 8_000,
     settlementMillis: 2_000,
     concurrency: 4,
-    marginMillis: 250
+    marginMillis: 250,
+    rounds: 1
   }
 }
 

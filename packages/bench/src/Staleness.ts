@@ -7,16 +7,16 @@
  * law over a seeded ranking of the streams (a few busy pairs, a long quiet tail), written straight
  * into the service's SQLite file.
  *
- * Two followers run at once, each with its own key and the same budget, over the same inserts:
+ * Two followers, one after the other (the first alternating from round to round), each alone with
+ * its own service, key and the same budget, over the same seeded history and inserts:
  * `BrokerHistory.followTransfers` with the adaptive schedule, and round-robin (the same scheduler with
  * minInterval = maxInterval = 1 ms: every stream is always due and the one polled longest ago goes
  * first, so the streams are polled in turn as fast as the budget allows).
  *
  * Time is compressed by `scale`: the budget is multiplied by it, the intervals and durations divided
  * by it, and staleness is reported multiplied back, in the simulated time of a budget of `rate`.
- * The inserts start with the followers; only those made after a warm-up (the first pass over every
- * stream plus one `maxInterval`, so the adaptive schedule has seen which streams are busy) are
- * measured. Staleness is the time from a record's insert to its emission by the merged stream.
+ * The inserts start 30 s (simulated) before the follower; only those made after its first pass over
+ * every stream (which tells the adaptive schedule which streams are busy) are measured. Staleness is the time from a record's insert to its emission by the merged stream.
  *
  * @since 0.2.0
  */
@@ -37,6 +37,7 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as PerfHooks from "node:perf_hooks"
 import * as ServiceProcess from "./ServiceProcess.js"
 
 /**
@@ -48,7 +49,7 @@ import * as ServiceProcess from "./ServiceProcess.js"
  * const tiny: Staleness.Options = {
  *   subAccounts: 5, rate: 20, scale: 4, minutes: 0.5, insertsPerSecond: 1, zipf: 1.5, seed: 1,
  *   history: 100, minIntervalMillis: 1_000, maxIntervalMillis: 20_000, settlementMillis: 2_000, concurrency: 8,
- *   marginMillis: 100
+ *   marginMillis: 100, rounds: 1
  * }
  */
 export interface Options {
@@ -72,11 +73,16 @@ export interface Options {
   readonly maxIntervalMillis: number
   /** Settlement window every poll re-reads (real ms: records' times are the service's clock). */
   readonly settlementMillis: number
-  /** Polls in flight at most, both followers. */
+  /** Polls in flight at most, each follower. */
   readonly concurrency: number
   /** The client budget's margin (real ms): answers of a loaded service arrive with jitter. */
   readonly marginMillis: number
+  /** Rounds: each runs both followers one after the other, the first alternating. */
+  readonly rounds: number
 }
+
+/** The two followers. */
+export type Label = "adaptive" | "round-robin"
 
 /**
  * One follower's figures. Staleness in simulated ms.
@@ -86,11 +92,16 @@ export interface Options {
  * const ok = (r: Staleness.Run) => r.missed === 0 && r.rateLimited === 0
  */
 export interface Run {
-  readonly label: string
+  readonly label: Label
+  /** Records inserted in all, and in the measured part (each follower has its own run of the inserts). */
+  readonly inserted: number
+  readonly measured: number
   readonly requests: number
   /** Requests per second achieved over the run (simulated), against the budget `rate`. */
   readonly requestRate: number
   readonly rateLimited: number
+  /** When each 429 was answered: real seconds after the follower started. */
+  readonly rateLimitedAt: ReadonlyArray<number>
   /** Measured records emitted. */
   readonly emitted: number
   /** Inserted records (warm-up included) never emitted. */
@@ -103,6 +114,15 @@ export interface Run {
   readonly max: number
   /** Staleness by the rank of the record's stream in the Zipf law: records, p50 and p99 per group. */
   readonly byRank: ReadonlyArray<RankGroup>
+  /**
+   * Where requests bunched up (real ms): more than the service's limit within one of its windows, as
+   * the client sent them (`sendBunches`) and as the service received them (`arrivalBunches`); and the
+   * bench process's event-loop delay (p99, max).
+   */
+  readonly sendBunches: number
+  readonly arrivalBunches: number
+  readonly loopDelayP99: number
+  readonly loopDelayMax: number
 }
 
 /**
@@ -124,22 +144,32 @@ export interface RankGroup {
 const rankGroups: ReadonlyArray<readonly [number, number]> = [[1, 1], [2, 3], [4, 10], [11, 100], [101, Infinity]]
 
 /**
- * Both followers over the same inserts.
+ * One round: each follower alone with the service, one after the other, over the same seeded inserts.
  *
  * @example
  * import type { Staleness } from "@broker-history/bench"
- * const gain = (r: Staleness.Result) => r.roundRobin.p99 / r.adaptive.p99
+ * const gain = (r: Staleness.Round) => r.roundRobin.p99 / r.adaptive.p99
+ */
+export interface Round {
+  /** The follower that ran first (rounds alternate). */
+  readonly first: Label
+  readonly adaptive: Run
+  readonly roundRobin: Run
+}
+
+/**
+ * Every round.
+ *
+ * @example
+ * import type { Staleness } from "@broker-history/bench"
+ * const gains = (r: Staleness.Result) => r.rounds.map((round) => round.roundRobin.p99 / round.adaptive.p99)
  */
 export interface Result {
   readonly options: Options
   readonly streams: number
-  /** Records inserted in all, and in the measured part. */
-  readonly inserted: number
-  readonly measured: number
   /** One pass over every stream at the budget (simulated ms): round-robin's cycle. */
   readonly cycleMillis: number
-  readonly adaptive: Run
-  readonly roundRobin: Run
+  readonly rounds: ReadonlyArray<Round>
   readonly wallMillis: number
 }
 
@@ -207,6 +237,10 @@ const quantile = (sorted: ReadonlyArray<number>, q: number): number =>
 interface Counts {
   requests: number
   rateLimited: number
+  /** When each 429 was answered (real ms). */
+  readonly refusedAt: Array<number>
+  /** When each signed request was handed to the transport (real ms). */
+  readonly sends: Array<number>
 }
 
 /** The Node transport, counting the answers to signed requests and the 429s among them. */
@@ -215,28 +249,61 @@ const countingTransport = (counts: Counts): Layer.Layer<HttpClient.HttpClient> =
     HttpClient.HttpClient,
     Effect.map(
       HttpClient.HttpClient,
-      HttpClient.tap((response) =>
-        Effect.sync(() => {
-          if (!response.request.url.includes("/broker/")) return
-          counts.requests++
-          if (response.status === 429) counts.rateLimited++
-        })
-      )
+      (client) =>
+        client.pipe(
+          HttpClient.tapRequest((request) =>
+            Effect.sync(() => {
+              if (request.url.includes("/broker/")) counts.sends.push(Date.now())
+            })
+          ),
+          HttpClient.tap((response) =>
+            Effect.sync(() => {
+              if (!response.request.url.includes("/broker/")) return
+              counts.requests++
+              if (response.status === 429) {
+                counts.rateLimited++
+                counts.refusedAt.push(Date.now())
+              }
+            })
+          )
+        )
     )
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
-const keyOf = (name: string) => ({ apiKey: `mx0vglSTALE${name}`, secretKey: `stale-secret-${name}` })
+const keyOf = (label: Label | "warmup") => {
+  const name = label.replace("-", "")
+  return { apiKey: `mx0vglSTALE${name}`, secretKey: `stale-secret-${name}` }
+}
 
-/** The reference service's flags: `database`, `keys` each allowed `rate` requests per second, no request log. */
-const serviceFlags = (database: string, rate: number, keys: ReadonlyArray<string>): ReadonlyArray<string> => [
+/**
+ * The reference service's flags: `database`, the keys of `label` and of the warm-up each allowed `rate`
+ * requests per second, a line per request.
+ */
+const serviceFlags = (database: string, rate: number, label: Label): ReadonlyArray<string> => [
   ...Object.entries({ database, transfers: 0, deposits: 0, "rate-limit": rate, "rate-window-ms": 1000 })
     .flatMap(([flag, value]) => [`--${flag}`, String(value)]),
-  "--no-log",
-  ...keys.flatMap((name) => {
+  "--log",
+  ...[label, "warmup" as const].flatMap((name) => {
     const k = keyOf(name)
     return ["--key", `${k.apiKey}:${k.secretKey}:SPOT_TRANSFER_READ,SPOT_DEPOSIT_READ`]
   })
 ]
+
+/** A request line of the service's log: when it was logged, the path, the status and the duration. */
+const requestLine = /^(\S+) INFO GET (\S+) (\d{3}) (\d+)ms$/
+
+/** When the service received a signed request (real ms), from its log line (logged at the answer). */
+const arrivalOf = (line: string): number | undefined => {
+  const match = requestLine.exec(line)
+  return match === null || !match[2]!.includes("/broker/") ? undefined : Date.parse(match[1]!) - Number(match[4])
+}
+
+/** How many times more than `limit` of the (sorted) times fall within one `windowMillis`. */
+const bunches = (times: ReadonlyArray<number>, limit: number, windowMillis: number): number => {
+  let n = 0
+  for (let i = limit; i < times.length; i++) if (times[i]! - times[i - limit]! < windowMillis) n++
+  return n
+}
 
 /** What one follower saw: the first emission time of each record, and the repeats. */
 interface Seen {
@@ -244,16 +311,8 @@ interface Seen {
   repeated: number
 }
 
-const follow = (
-  label: string,
-  baseUrl: string,
-  options: Options,
-  streams: ReadonlyArray<StreamSpec>,
-  since: number,
-  schedule: FollowScheduler.FollowOptions,
-  seen: Seen,
-  counts: Counts
-) =>
+/** A client of the key of `label` on the budget of `options`, counting its requests in `counts`. */
+const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, counts: Counts) =>
   Effect.gen(function*() {
     const key = keyOf(label)
     // Signed with node:crypto (as `BrokerHistory.layerUndici` does): a WebCrypto signature completes on
@@ -275,7 +334,45 @@ const follow = (
         Layer.provide(countingTransport(counts))
       )
     )
-    const history = Context.get(context, BrokerHistory.BrokerHistory)
+    return Context.get(context, BrokerHistory.BrokerHistory)
+  })
+
+/**
+ * Brings the service up to speed before a follower starts, on a key of its own: one request to each
+ * of the first streams, two windows' worth. The first requests a fresh service process answers (its
+ * code not yet compiled, its database not yet cached) take far longer than later ones; requests sent
+ * a window apart then reach its limiter less than a window apart.
+ */
+const warmUp = (baseUrl: string, options: Options, streams: ReadonlyArray<StreamSpec>, since: number) =>
+  Effect.gen(function*() {
+    const counts: Counts = { requests: 0, rateLimited: 0, refusedAt: [], sends: [] }
+    const history = yield* clientOf("warmup", baseUrl, options, counts)
+    const limit = options.rate * options.scale
+    yield* Effect.forEach(
+      streams.slice(0, 2 * limit),
+      (s) =>
+        history.transferHistory({
+          fromAccountType: s.types[0],
+          toAccountType: s.types[1],
+          ...(s.toSub ? { toAccount: s.sub } : { fromAccount: s.sub }),
+          startTime: since
+        }),
+      { concurrency: options.concurrency, discard: true }
+    )
+  }).pipe(Effect.scoped)
+
+const follow = (
+  label: Label,
+  baseUrl: string,
+  options: Options,
+  streams: ReadonlyArray<StreamSpec>,
+  since: number,
+  schedule: FollowScheduler.FollowOptions,
+  seen: Seen,
+  counts: Counts
+) =>
+  Effect.gen(function*() {
+    const history = yield* clientOf(label, baseUrl, options, counts)
     return yield* history.followTransfers(streams.map((s) => queryOf(s, since)), schedule).pipe(
       Stream.runForEach((change) =>
         Effect.sync(() => {
@@ -288,14 +385,16 @@ const follow = (
     )
   })
 
-const runOf = (
-  label: string,
-  seen: Seen,
-  counts: Counts,
-  requestRate: number,
-  inserts: ReadonlyArray<Insert>,
-  scale: number
-): Run => {
+/** One inserted record: its id, when it was inserted (real ms), its stream's rank, whether it is measured. */
+interface Insert {
+  readonly id: string
+  readonly at: number
+  readonly rank: number
+  readonly measured: boolean
+}
+
+/** The staleness figures of what a follower saw of `inserts` (simulated ms). */
+const stalenessOf = (seen: Seen, inserts: ReadonlyArray<Insert>, scale: number) => {
   const staleness: Array<number> = []
   const groups = rankGroups.map(() => [] as Array<number>)
   let missed = 0
@@ -312,10 +411,6 @@ const runOf = (
   staleness.sort((a, b) => a - b)
   for (const g of groups) g.sort((a, b) => a - b)
   return {
-    label,
-    requests: counts.requests,
-    requestRate,
-    rateLimited: counts.rateLimited,
     emitted: staleness.length,
     missed,
     repeated: seen.repeated,
@@ -333,30 +428,28 @@ const runOf = (
   }
 }
 
-/** One inserted record: its id, when it was inserted (real ms), its stream's rank, whether it is measured. */
-interface Insert {
-  readonly id: string
-  readonly at: number
-  readonly rank: number
-  readonly measured: boolean
-}
+const describe = (r: Run) =>
+  `staleness ${r.label}: p50 ${(r.p50 / 1000).toFixed(1)} s, p95 ${(r.p95 / 1000).toFixed(1)} s, p99 ${
+    (r.p99 / 1000).toFixed(1)
+  } s, max ${(r.max / 1000).toFixed(1)} s; ${r.requests} requests (${
+    r.requestRate.toFixed(1)
+  }/s), ${r.rateLimited} x 429${
+    r.rateLimited === 0 ? "" : ` (at ${r.rateLimitedAt.join(", ")} s)`
+  }, ${r.missed} missed, ${r.repeated} repeated; bunched ${r.sendBunches} at send, ${r.arrivalBunches} at arrival; event loop delay p99 ${
+    r.loopDelayP99.toFixed(0)
+  } ms, max ${r.loopDelayMax.toFixed(0)} ms`
 
 /**
- * Seeds the history into a SQLite file, starts the reference service on it, follows every stream
- * with both schedules while inserting, and measures each inserted record's staleness.
- *
- * @example
- * import { Staleness } from "@broker-history/bench"
- * import { Effect } from "effect"
- * const result = Effect.runPromise(Staleness.run({
- *   subAccounts: 5, rate: 20, scale: 4, minutes: 0.5, insertsPerSecond: 1, zipf: 1.5, seed: 1,
- *   history: 100, minIntervalMillis: 1_000, maxIntervalMillis: 20_000, settlementMillis: 2_000, concurrency: 8,
- *   marginMillis: 100
- * }))
+ * One follower alone: seeds the history into a fresh SQLite file, starts the service on it with the
+ * follower's key, inserts the seeded records while following every stream, and measures.
  */
-export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
+const runOne = (
+  label: Label,
+  options: Options,
+  streams: ReadonlyArray<StreamSpec>,
+  log: (line: string) => void
+): Effect.Effect<Run, unknown> =>
   Effect.gen(function*() {
-    const started = Date.now()
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-staleness-"))),
       (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
@@ -372,20 +465,21 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
       end: since - 86_400_000,
       years: 1
     })
+    const arrivals: Array<number> = []
     const { baseUrl } = yield* ServiceProcess.spawn(
-      serviceFlags(database, options.rate * options.scale, ["adaptive", "roundrobin"])
+      serviceFlags(database, options.rate * options.scale, label),
+      (line) => {
+        const at = arrivalOf(line)
+        if (at !== undefined) arrivals.push(at)
+      }
     )
-    const streams = streamsOf(options.subAccounts)
     const real = (simulatedMillis: number) => simulatedMillis / options.scale
     const cycleMillis = (streams.length / options.rate) * 1000
-    const measuredFor = real(options.minutes * 60_000)
-    log(
-      `staleness: ${streams.length} streams, budget ${options.rate}/s x ${options.scale} (time ${options.scale}x faster), ` +
-        `${(measuredFor / 1000).toFixed(0)} s measured (real) after the first pass`
-    )
 
     // The inserts: exponential gaps (simulated), each to a stream drawn by Zipf rank from a seeded
-    // ranking, written in batches every 100 ms until `stop`; only those after `measureFrom` are measured.
+    // ranking, written in batches every 100 ms until `stop`; only those after `measureFrom` are
+    // measured. The same seed every run: each follower sees the same inserts at the same times from
+    // its start.
     const next = Prng.mulberry32(options.seed ^ 0x5a1e)
     const ranking = streams.map((s) => s.id)
     for (let i = ranking.length - 1; i > 0; i--) {
@@ -408,98 +502,113 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
           due += real(-Math.log(1 - next()) * (1000 / options.insertsPerSecond))
         }
         if (batch.length > 0) yield* store.insertTransfers(batch)
-        // A batch a tenth of a second (real): each write blocks the event loop the followers share.
         yield* Effect.sleep("100 millis")
       }
     }))
-    // The followers start after 30 s (simulated) of inserts, as after a restart: their first pass
-    // finds the streams that are busy.
+    yield* warmUp(baseUrl, options, streams, since)
+    // The follower starts after 30 s (simulated) of inserts, as after a restart: its first pass finds
+    // the streams that are busy.
     yield* Effect.sleep(Duration.millis(real(30_000)))
 
     const settlement = Duration.millis(options.settlementMillis)
-    const adaptiveSeen: Seen = { at: new Map(), repeated: 0 }
-    const roundRobinSeen: Seen = { at: new Map(), repeated: 0 }
-    const adaptiveCounts: Counts = { requests: 0, rateLimited: 0 }
-    const roundRobinCounts: Counts = { requests: 0, rateLimited: 0 }
+    const seen: Seen = { at: new Map(), repeated: 0 }
+    const counts: Counts = { requests: 0, rateLimited: 0, refusedAt: [], sends: [] }
+    const loopDelay = PerfHooks.monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
     const followed = Date.now()
-    const followers = [
-      yield* follow(
-        "adaptive",
-        baseUrl,
-        options,
-        streams,
-        since,
-        {
+    const follower = yield* follow(
+      label,
+      baseUrl,
+      options,
+      streams,
+      since,
+      label === "adaptive"
+        ? {
           minInterval: Duration.millis(real(options.minIntervalMillis)),
           maxInterval: Duration.millis(real(options.maxIntervalMillis)),
           concurrency: options.concurrency,
           settlement
-        },
-        adaptiveSeen,
-        adaptiveCounts
-      ),
-      yield* follow(
-        "roundrobin",
-        baseUrl,
-        options,
-        streams,
-        since,
-        { minInterval: "1 millis", maxInterval: "1 millis", concurrency: options.concurrency, settlement },
-        roundRobinSeen,
-        roundRobinCounts
-      )
-    ]
-    // Measured: the inserts after both first passes (as many requests as streams), for `minutes`.
-    while (Math.min(adaptiveCounts.requests, roundRobinCounts.requests) < streams.length) {
-      yield* Effect.sleep("100 millis")
-    }
+        }
+        : { minInterval: "1 millis", maxInterval: "1 millis", concurrency: options.concurrency, settlement },
+      seen,
+      counts
+    )
+    // Measured: the inserts after the first pass (as many requests as streams), for `minutes`.
+    while (counts.requests < streams.length) yield* Effect.sleep("100 millis")
     phase.measureFrom = Date.now()
-    log(`staleness: first passes done in ${((phase.measureFrom - followed) / 1000).toFixed(0)} s (real)`)
-    yield* Effect.sleep(Duration.millis(measuredFor))
+    log(`staleness ${label}: first pass done in ${((phase.measureFrom - followed) / 1000).toFixed(0)} s (real)`)
+    yield* Effect.sleep(Duration.millis(real(options.minutes * 60_000)))
     phase.stop = true
     yield* Fiber.join(inserting)
     const stopped = Date.now()
-    const atStop = { adaptive: adaptiveCounts.requests, roundRobin: roundRobinCounts.requests }
-    log(`staleness: ${inserts.length} inserted (${inserts.filter((i) => i.measured).length} measured); draining`)
+    const requestsAtStop = counts.requests
 
-    // Drain: until both followers emitted every record, or the longest a record may wait has passed.
+    // Drain: until every record was emitted, or the longest a record may wait has passed.
     const drainUntil = Date.now() + real(options.maxIntervalMillis + cycleMillis) * 1.5 + 5_000
-    while (
-      Date.now() < drainUntil &&
-      !inserts.every((i) => adaptiveSeen.at.has(i.id) && roundRobinSeen.at.has(i.id))
-    ) yield* Effect.sleep("100 millis")
-    yield* Fiber.interruptAll(followers)
-    // The request rate achieved while inserting (simulated requests/s), against the budget.
-    const rateOf = (requests: number) => requests / ((stopped - followed) / 1000) / options.scale
+    while (Date.now() < drainUntil && !inserts.every((i) => seen.at.has(i.id))) yield* Effect.sleep("100 millis")
+    yield* Fiber.interrupt(follower)
+    loopDelay.disable()
+    const limit = options.rate * options.scale
+    const run: Run = {
+      label,
+      inserted: inserts.length,
+      measured: inserts.filter((i) => i.measured).length,
+      requests: counts.requests,
+      // The request rate achieved while inserting (simulated requests/s), against the budget.
+      requestRate: requestsAtStop / ((stopped - followed) / 1000) / options.scale,
+      rateLimited: counts.rateLimited,
+      rateLimitedAt: counts.refusedAt.map((at) => Math.round((at - followed) / 100) / 10),
+      ...stalenessOf(seen, inserts, options.scale),
+      sendBunches: bunches(counts.sends, limit, 1000),
+      arrivalBunches: bunches(arrivals.sort((a, b) => a - b), limit, 1000),
+      loopDelayP99: loopDelay.percentile(99) / 1e6,
+      loopDelayMax: loopDelay.max / 1e6
+    }
+    log(describe(run))
+    return run
+  }).pipe(Effect.scoped)
 
-    const adaptive = runOf("adaptive", adaptiveSeen, adaptiveCounts, rateOf(atStop.adaptive), inserts, options.scale)
-    const roundRobin = runOf(
-      "round-robin",
-      roundRobinSeen,
-      roundRobinCounts,
-      rateOf(atStop.roundRobin),
-      inserts,
-      options.scale
+/**
+ * Runs `rounds` rounds; in each, both followers one after the other (the first alternating), each
+ * alone with its own service over the same seeded history and inserts, and measures each inserted
+ * record's staleness.
+ *
+ * @example
+ * import { Staleness } from "@broker-history/bench"
+ * import { Effect } from "effect"
+ * const result = Effect.runPromise(Staleness.run({
+ *   subAccounts: 5, rate: 20, scale: 4, minutes: 0.5, insertsPerSecond: 1, zipf: 1.5, seed: 1,
+ *   history: 100, minIntervalMillis: 1_000, maxIntervalMillis: 20_000, settlementMillis: 2_000, concurrency: 8,
+ *   marginMillis: 100, rounds: 1
+ * }))
+ */
+export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const streams = streamsOf(options.subAccounts)
+    log(
+      `staleness: ${streams.length} streams, budget ${options.rate}/s x ${options.scale} (time ${options.scale}x faster), ` +
+        `${(options.minutes * 60 / options.scale).toFixed(0)} s measured (real) after the first pass, ` +
+        `${options.rounds} round(s) of both followers one after the other`
     )
-    const describe = (r: Run) =>
-      `staleness ${r.label}: p50 ${(r.p50 / 1000).toFixed(1)} s, p95 ${(r.p95 / 1000).toFixed(1)} s, p99 ${
-        (r.p99 / 1000).toFixed(1)
-      } s, max ${(r.max / 1000).toFixed(1)} s; ${r.requests} requests (${
-        r.requestRate.toFixed(1)
-      }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`
-    log(describe(adaptive))
-    log(describe(roundRobin))
+    const rounds: Array<Round> = []
+    for (let i = 0; i < options.rounds; i++) {
+      const order: ReadonlyArray<Label> = i % 2 === 0 ? ["adaptive", "round-robin"] : ["round-robin", "adaptive"]
+      const [first, second] = [
+        yield* runOne(order[0]!, options, streams, log),
+        yield* runOne(order[1]!, options, streams, log)
+      ]
+      const byLabel = (label: Label) => first.label === label ? first : second
+      rounds.push({ first: order[0]!, adaptive: byLabel("adaptive"), roundRobin: byLabel("round-robin") })
+    }
     return {
       options,
       streams: streams.length,
-      inserted: inserts.length,
-      measured: inserts.filter((i) => i.measured).length,
-      cycleMillis,
-      adaptive,
-      roundRobin,
+      cycleMillis: (streams.length / options.rate) * 1000,
+      rounds,
       wallMillis: Date.now() - started
     } satisfies Result
-  }).pipe(Effect.scoped)
+  })
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
@@ -513,17 +622,22 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
  */
 export const rows = (result: Result): Array<[string, string, string]> => {
   const o = result.options
-  return [result.adaptive, result.roundRobin].map((r) => [
-    `staleness: ${result.streams} streams, ${o.rate}/s, ${r.label}`,
-    `p50 ${seconds(r.p50)}, p95 ${seconds(r.p95)}, p99 ${seconds(r.p99)}, max ${
-      seconds(r.max)
-    }; ${r.requests} requests (${
-      r.requestRate.toFixed(1)
-    }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`,
-    r === result.adaptive
-      ? `p99 ${(result.roundRobin.p99 / r.p99).toFixed(1)}x lower (target ≥ 10x); max ≤ ${
-        seconds(o.maxIntervalMillis + result.cycleMillis)
-      }: ${r.max <= o.maxIntervalMillis + result.cycleMillis ? "met" : "NOT met"}`
-      : `cycle ${seconds(result.cycleMillis)}`
-  ])
+  const bound = o.maxIntervalMillis + result.cycleMillis
+  return result.rounds.flatMap((round, i) =>
+    [round.adaptive, round.roundRobin].map((r): [string, string, string] => [
+      `staleness: ${result.streams} streams, ${o.rate}/s, round ${i + 1}, ${r.label}${
+        r.label === round.first ? " (first)" : ""
+      }`,
+      `p50 ${seconds(r.p50)}, p95 ${seconds(r.p95)}, p99 ${seconds(r.p99)}, max ${
+        seconds(r.max)
+      }; ${r.requests} requests (${
+        r.requestRate.toFixed(1)
+      }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`,
+      r === round.adaptive
+        ? `p99 ${(round.roundRobin.p99 / r.p99).toFixed(1)}x lower (target ≥ 10x); max ≤ ${seconds(bound)}: ${
+          r.max <= bound ? "met" : "NOT met"
+        }`
+        : `cycle ${seconds(result.cycleMillis)}`
+    ])
+  )
 }
