@@ -16,7 +16,8 @@
  * Time is compressed by `scale`: the budget is multiplied by it, the intervals and durations divided
  * by it, and staleness is reported multiplied back, in the simulated time of a budget of `rate`.
  * The inserts start 30 s (simulated) before the follower; only those made after its first pass over
- * every stream (which tells the adaptive schedule which streams are busy) are measured. Staleness is the time from a record's insert to its emission by the merged stream.
+ * every stream (which tells the adaptive schedule which streams are busy) are measured. Staleness is
+ * the time from a record's insert to its emission by the merged stream.
  *
  * @since 0.2.0
  */
