@@ -7,7 +7,7 @@ import { BrokerConfig, BrokerError, BrokerHistory, Checkpoint } from "@broker-hi
 import { DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import { FetchHttpClient } from "@effect/platform"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { Either } from "effect"
+import type { ConfigError, Either } from "effect"
 import { Chunk, Effect, Layer, Redacted, Schema, Stream } from "effect"
 
 const config: Layer.Layer<BrokerConfig.BrokerConfig, unknown> = BrokerConfig.layer({
@@ -18,10 +18,12 @@ const config: Layer.Layer<BrokerConfig.BrokerConfig, unknown> = BrokerConfig.lay
   retry: { maxRetries: 2 }
 })
 
-// The layers' requirements as documented: the neutral one needs a platform HttpClient.
+// The layers' requirements as documented: the neutral one needs a platform HttpClient; the undici one
+// reads the proxy variables when built, so a malformed one is a ConfigError.
 const neutral: Layer.Layer<BrokerHistory.BrokerHistory, never, BrokerConfig.BrokerConfig | HttpClient.HttpClient> =
   BrokerHistory.layer
-const undici: Layer.Layer<BrokerHistory.BrokerHistory, never, BrokerConfig.BrokerConfig> = BrokerHistory.layerUndici
+const undici: Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig> =
+  BrokerHistory.layerUndici
 export const FetchLive = neutral.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
 export const UndiciLive = undici.pipe(Layer.provide(config))
 export const FromEnvironment = BrokerHistory.layerConfig
