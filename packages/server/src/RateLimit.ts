@@ -1,6 +1,6 @@
 /**
- * The per-API-key request budget: at most `limit` requests in any sliding `window`. A refused
- * request does not use the budget.
+ * The per-API-key request budget: at most `limit` requests in any sliding `window` of their arrival
+ * times. A refused request does not use the budget.
  *
  * @since 0.1.0
  */
@@ -78,12 +78,17 @@ export type Outcome = { readonly allowed: true } | { readonly allowed: false; re
  * @category models
  */
 export interface Limiter {
+  /** Takes a slot for a request of `key` that arrived at `now` (ms), or refuses it. */
   readonly take: (key: string, now: number) => Outcome
 }
 
 /**
- * Makes a limiter: each key keeps the times of its last `limit` accepted requests, and a request is
- * allowed once the oldest of them has left the window.
+ * Makes a limiter: each key keeps the times of its accepted requests, in order, and a request is
+ * allowed when, with its time among them, no window holds more than `limit`. `now` is when the
+ * request arrived, and requests may be checked in another order than they arrived (a gateway limits
+ * on arrival, whatever its later work): a request checked late with an early time counts where it
+ * arrived. Times that no later request can share a window with (more than two windows before the
+ * newest) are forgotten, so each key keeps at most twice `limit`.
  *
  * @example
  * ```ts
@@ -93,6 +98,9 @@ export interface Limiter {
  * const first = Array.from({ length: 501 }, (_, i) => limiter.take("key", i))
  * assert.ok(first.slice(0, 500).every((outcome) => outcome.allowed))
  * assert.deepStrictEqual(first[500], { allowed: false, retryAfterSeconds: 10 })
+ * // Checked out of order: the request that arrived at 0 ms is checked after the one of 10000 ms.
+ * const late = RateLimit.make({ limit: 1, window: "10 seconds" })
+ * assert.deepStrictEqual([10_000, 0, 5_000].map((arrived) => late.take("key", arrived).allowed), [true, true, false])
  * ```
  *
  * @since 0.1.0
@@ -101,26 +109,33 @@ export interface Limiter {
 export const make = (settings: Settings): Limiter => {
   const limit = Math.max(1, Math.floor(settings.limit))
   const windowMillis = Math.max(1, Duration.toMillis(Duration.decode(settings.window)))
-  // Ring buffers of accepted request times, one per key.
-  const history = new Map<string, { readonly times: Array<number>; next: number }>()
+  // Accepted request times per key, ascending.
+  const history = new Map<string, Array<number>>()
   return {
     take: (key, now) => {
-      let entry = history.get(key)
-      if (entry === undefined) {
-        entry = { times: [], next: 0 }
-        history.set(key, entry)
+      let times = history.get(key)
+      if (times === undefined) {
+        times = []
+        history.set(key, times)
       }
-      if (entry.times.length < limit) {
-        entry.times.push(now)
-        return { allowed: true }
+      const newest = times.length === 0 ? now : Math.max(now, times[times.length - 1]!)
+      let stale = 0
+      while (stale < times.length && times[stale]! <= newest - 2 * windowMillis) stale++
+      if (stale > 0) times.splice(0, stale)
+      // Where `now` goes (after equal times), then every run of limit + 1 times that would hold it.
+      let at = times.length
+      while (at > 0 && times[at - 1]! > now) at--
+      const n = times.length
+      for (let first = Math.max(0, at - limit); first <= at && first + limit - 1 < n; first++) {
+        const earliest = first === at ? now : times[first]!
+        const latest = first + limit === at ? now : times[first + limit - 1]!
+        if (latest - earliest < windowMillis) {
+          // A request arriving after the newest is allowed once the limit-th newest leaves the window.
+          const freesAt = times[n - limit]! + windowMillis
+          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
+        }
       }
-      const oldest = entry.times[entry.next]!
-      const freesAt = oldest + windowMillis
-      if (now < freesAt) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
-      }
-      entry.times[entry.next] = now
-      entry.next = (entry.next + 1) % limit
+      times.splice(at, 0, now)
       return { allowed: true }
     }
   }

@@ -44,10 +44,11 @@ import * as WireFormat from "./WireFormat.js"
  * - `host` `"127.0.0.1"`, `port` `0` (ephemeral), `database` `":memory:"` (or a SQLite file path);
  * - `keys`: the accepted API keys (default `[ApiKeys.demo]`);
  * - `seed`: seed the database at start when it holds no records (default: start empty);
- * - `rateLimit`: per API key (default 500 per 10 s);
+ * - `rateLimit`: per API key, counted by arrival time (default 500 per 10 s);
  * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
  * - `faults`: fault injection (default off);
- * - `logRequests`: one log line per request: method, path (never the query string), status, duration;
+ * - `logRequests`: one log line per request: method, path (never the query string), status, duration
+ *   (from the request's arrival to its answer);
  * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`).
  *
  * @example
@@ -438,6 +439,12 @@ const make = (options: Options) =>
       counters.faults[fault] = (counters.faults[fault] ?? 0) + 1
     }
 
+    // When each request arrived: Node's "request" event, before the handler's fiber and its key
+    // lookup have begun.
+    const arrivals = new WeakMap<Http.IncomingMessage, { readonly at: number; readonly clock: number }>()
+    const arrivalOf = (request: HttpServerRequest.HttpServerRequest) =>
+      arrivals.get(NodeHttpServerRequest.toIncomingMessage(request)) ?? { at: Date.now(), clock: performance.now() }
+
     const signed = <F>(
       endpoint: Endpoint.Endpoint | ((key: ApiKey) => Endpoint.Endpoint),
       read: (
@@ -454,7 +461,9 @@ const make = (options: Options) =>
         if (Option.isNone(key)) {
           return failure(ErrorBody.Errors.invalidApiKey)
         }
-        const now = Date.now()
+        // The limit, the timestamp and the time window are checked as of the request's arrival, as
+        // an exchange's gateway does: the key lookup before the check does not move it.
+        const now = arrivalOf(request).at
         const budget = limiter.take(key.value.apiKey, now)
         if (!budget.allowed) {
           return failure(ErrorBody.Errors.tooManyRequests, { "retry-after": String(budget.retryAfterSeconds) })
@@ -540,7 +549,7 @@ const make = (options: Options) =>
 
     const app = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const started = performance.now()
+      const started = arrivalOf(request).clock
       const log = (outcome: string | number) =>
         options.logRequests === true
           ? Effect.logInfo(
@@ -599,6 +608,10 @@ const make = (options: Options) =>
 
     const runtime = yield* Effect.runtime<never>()
     const nodeServer = Http.createServer()
+    // Registered before the platform's own listener: the first moment a request is seen whole.
+    nodeServer.on("request", (incoming: Http.IncomingMessage) => {
+      arrivals.set(incoming, { at: Date.now(), clock: performance.now() })
+    })
     // Requests Node cannot even parse still get a `{code,msg}` body.
     nodeServer.on("clientError", (error: NodeJS.ErrnoException, socket: Net.Socket) => {
       if (error.code === "ECONNRESET" || !socket.writable) socket.destroy()
