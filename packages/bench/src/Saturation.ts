@@ -3,7 +3,10 @@
  * R requests per second per key and adds a fixed latency to every answer; the full-history transfer
  * stream (concurrency 4) reads a history of many pages with the client's budget set to R per second,
  * then R per (1 s + a margin), then 2R and 4R per second (budgets above the service's limit, which the
- * client's adaptive rate must learn from the 429s), and R and 2R again with adaptation off.
+ * client's adaptive rate must learn from the 429s), and R and 2R again with adaptation off. These runs
+ * last ~10 s, so the learning of the first 429 weighs on them; a long history (by default 4 times as
+ * many transfers, ~40 s of requests at R) is then read with 2R and 4R for the rate a long-running
+ * application keeps.
  * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s and their
  * share of the requests, whether every `Retry-After` was obeyed (the retry of a refused request starts
  * no earlier than the answer plus `Retry-After`), and whether the stream equals the service's set.
@@ -46,6 +49,8 @@ export interface Options {
   readonly concurrency: number
   /** Margin added to the 1 s budget interval in the second run. */
   readonly marginMillis: number
+  /** Transfers in the long history read with 2R and 4R after the other runs (default: 4 × `records`). */
+  readonly longRecords?: number
 }
 
 /**
@@ -93,6 +98,8 @@ export interface Run {
   readonly retryAfterViolations: number
   readonly records: number
   readonly exact: boolean
+  /** Every signed request in start order: start, answer (ms after the first start) and status. */
+  readonly timeline: ReadonlyArray<{ readonly started: number; readonly answered: number; readonly status: number }>
 }
 
 /**
@@ -118,15 +125,17 @@ export interface Result {
   readonly atRateFixed: Run
   /** The six runs in the order above. */
   readonly runs: ReadonlyArray<Run>
+  /** Budgets 2R and 4R per 1 s over the long history: the rate once the first 429 is far behind. */
+  readonly long: { readonly atTwiceRate: Run; readonly atFourTimesRate: Run }
 }
 
 const end = Date.UTC(2026, 0, 1)
 const span = 30 * 86_400_000
 
 /** Every row on the streamed route (master → master, SPOT → FUTURES), spread evenly over 30 days. */
-const rows = (count: number): Array<Store.TransferRow> =>
+const rows = (count: number, firstId = 50_000_000): Array<Store.TransferRow> =>
   Array.from({ length: count }, (_, i) => ({
-    tranId: String(50_000_000 + i),
+    tranId: String(firstId + i),
     clientTranId: null,
     fromAccount: null,
     toAccount: null,
@@ -223,7 +232,9 @@ const runOnce = (
       achievedOverRate: achievedRate / options.rate,
       retryAfterViolations: retryAfterViolations(signed),
       records: ids.length,
-      exact: ids.length === expected.length && ids.every((id, i) => id === expected[i])
+      exact: ids.length === expected.length && ids.every((id, i) => id === expected[i]),
+      timeline: signed.map((e) => ({ started: e.started - first, answered: e.answered - first, status: e.status }))
+        .sort((a, b) => a.started - b.started)
     } satisfies Run
   }).pipe(Effect.scoped)
 
@@ -247,7 +258,8 @@ const spawnService = (database: string, options: Options) =>
 /**
  * Writes the history into a SQLite file, starts the reference service on it in a child process,
  * runs the budget-R runs, and after each run waits for the service's window to clear before the next
- * (budgets R, R with a margin, 2R, 4R, then 2R and R with adaptation off).
+ * (budgets R, R with a margin, 2R, 4R, then 2R and R with adaptation off); then the long history, on a
+ * service of its own, with 2R and 4R.
  *
  * @example
  * import { Saturation } from "@broker-history/bench"
@@ -260,15 +272,19 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
       Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-bench-"))),
       (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
     )
+    const write = (database: string, data: ReadonlyArray<Store.TransferRow>) =>
+      Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
+        Effect.provide(ReferenceServer.layer({ database }))
+      )
     const database = Path.join(dir, "history.sqlite")
     const data = rows(options.records)
-    yield* Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
-      Effect.provide(ReferenceServer.layer({ database }))
-    )
+    yield* write(database, data)
     const { baseUrl } = yield* spawnService(database, options)
     const expected = data.map((r) => r.tranId)
     const describe = (run: Run) =>
-      `saturation budget ${run.budget} per ${run.intervalMillis} ms${
+      `saturation${
+        run.records === options.records ? "" : ` long history (${run.records} transfers)`
+      } budget ${run.budget} per ${run.intervalMillis} ms${
         run.adaptive ? "" : " (adaptation off)"
       }: ${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
         (run.boundMillis / 1000).toFixed(1)
@@ -298,5 +314,27 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     const atRateFixed = yield* runOnce(options, options.rate, 1000, baseUrl, expected, false)
     log(describe(atRateFixed))
     const runs = [atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, atRateFixed]
-    return { options, atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, atRateFixed, runs }
+    // The long history is served by a service of its own, so the runs above are as they were without it.
+    const longDatabase = Path.join(dir, "long.sqlite")
+    const longData = rows(options.longRecords ?? 4 * options.records, 60_000_000)
+    yield* write(longDatabase, longData)
+    const longService = yield* spawnService(longDatabase, options)
+    const longExpected = longData.map((r) => r.tranId)
+    const longTwice = yield* runOnce(options, 2 * options.rate, 1000, longService.baseUrl, longExpected)
+    log(describe(longTwice))
+    yield* Effect.sleep("1100 millis")
+    const longFour = yield* runOnce(options, 4 * options.rate, 1000, longService.baseUrl, longExpected)
+    log(describe(longFour))
+    const long = { atTwiceRate: longTwice, atFourTimesRate: longFour }
+    return {
+      options,
+      atRate,
+      atRateWithMargin,
+      atTwiceRate,
+      atFourTimesRate,
+      atTwiceRateFixed,
+      atRateFixed,
+      runs,
+      long
+    }
   }).pipe(Effect.scoped)
