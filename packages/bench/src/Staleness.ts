@@ -13,8 +13,9 @@
  * minInterval = maxInterval = 1 ms: every stream is always due and the one polled longest ago goes
  * first, so the streams are polled in turn as fast as the budget allows).
  *
- * Time is compressed by `scale`: the budget is multiplied by it, the intervals and durations divided
- * by it, and staleness is reported multiplied back, in the simulated time of a budget of `rate`.
+ * Time is compressed by `scale`: the budget's interval, the service's window, the schedule's intervals
+ * and the durations are divided by it, and staleness is reported multiplied back, in the simulated
+ * time of a budget of `rate`.
  * The inserts start 30 s (simulated) before the follower; only those made after its first pass over
  * every stream (which tells the adaptive schedule which streams are busy) are measured. Staleness is
  * the time from a record's insert to its emission by the merged stream.
@@ -56,7 +57,10 @@ import * as ServiceProcess from "./ServiceProcess.js"
 export interface Options {
   /** Sub-accounts: 4 streams each. */
   readonly subAccounts: number
-  /** Budget of each key, requests per second (simulated); the service allows the same. */
+  /**
+   * Budget of each key, requests per second (simulated); the service allows the same rate in the
+   * exchange's shape, `rate` × 10 per 10 s.
+   */
   readonly rate: number
   /** Time compression: the run is this many times faster than the time it simulates. */
   readonly scale: number
@@ -277,12 +281,23 @@ const keyOf = (label: Label | "warmup") => {
 }
 
 /**
- * The reference service's flags: `database`, the keys of `label` and of the warm-up each allowed `rate`
- * requests per second, a line per request.
+ * The service's limit in the exchange's shape, a count per 10 s window per key (docs/wire-contract.md),
+ * at the bench's rate: `rate` × 10 per 10 s (simulated), the window compressed by `scale`.
  */
-const serviceFlags = (database: string, rate: number, label: Label): ReadonlyArray<string> => [
-  ...Object.entries({ database, transfers: 0, deposits: 0, "rate-limit": rate, "rate-window-ms": 1000 })
-    .flatMap(([flag, value]) => [`--${flag}`, String(value)]),
+const serviceLimit = (options: Options) => ({ limit: options.rate * 10, windowMillis: 10_000 / options.scale })
+
+/**
+ * The reference service's flags: `database`, the keys of `label` and of the warm-up each allowed
+ * `serviceLimit`, a line per request.
+ */
+const serviceFlags = (database: string, options: Options, label: Label): ReadonlyArray<string> => [
+  ...Object.entries({
+    database,
+    transfers: 0,
+    deposits: 0,
+    "rate-limit": serviceLimit(options).limit,
+    "rate-window-ms": serviceLimit(options).windowMillis
+  }).flatMap(([flag, value]) => [`--${flag}`, String(value)]),
   "--log",
   ...[label, "warmup" as const].flatMap((name) => {
     const k = keyOf(name)
@@ -326,9 +341,10 @@ const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, co
           baseUrl,
           apiKey: Redacted.make(key.apiKey),
           secretKey: Redacted.make(key.secretKey),
+          // The library's budget shape: `rate` per second (simulated).
           rateLimit: {
-            limit: options.rate * options.scale,
-            interval: "1 second",
+            limit: options.rate,
+            interval: Duration.millis(1000 / options.scale),
             margin: `${options.marginMillis} millis`
           }
         })),
@@ -340,17 +356,16 @@ const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, co
 
 /**
  * Brings the service up to speed before a follower starts, on a key of its own: one request to each
- * of the first streams, two windows' worth. The first requests a fresh service process answers (its
- * code not yet compiled, its database not yet cached) take far longer than later ones; requests sent
- * a window apart then reach its limiter less than a window apart.
+ * of the first streams, two seconds' worth (real) at the budget. The first requests a fresh service
+ * process answers (its code not yet compiled, its database not yet cached) take far longer than later
+ * ones; requests sent a window apart then reach its limiter less than a window apart.
  */
 const warmUp = (baseUrl: string, options: Options, streams: ReadonlyArray<StreamSpec>, since: number) =>
   Effect.gen(function*() {
     const counts: Counts = { requests: 0, rateLimited: 0, refusedAt: [], sends: [] }
     const history = yield* clientOf("warmup", baseUrl, options, counts)
-    const limit = options.rate * options.scale
     yield* Effect.forEach(
-      streams.slice(0, 2 * limit),
+      streams.slice(0, 2 * options.rate * options.scale),
       (s) =>
         history.transferHistory({
           fromAccountType: s.types[0],
@@ -468,7 +483,7 @@ const runOne = (
     })
     const arrivals: Array<number> = []
     const { baseUrl } = yield* ServiceProcess.spawn(
-      serviceFlags(database, options.rate * options.scale, label),
+      serviceFlags(database, options, label),
       (line) => {
         const at = arrivalOf(line)
         if (at !== undefined) arrivals.push(at)
@@ -549,7 +564,7 @@ const runOne = (
     while (Date.now() < drainUntil && !inserts.every((i) => seen.at.has(i.id))) yield* Effect.sleep("100 millis")
     yield* Fiber.interrupt(follower)
     loopDelay.disable()
-    const limit = options.rate * options.scale
+    const { limit, windowMillis } = serviceLimit(options)
     const run: Run = {
       label,
       inserted: inserts.length,
@@ -560,8 +575,8 @@ const runOne = (
       rateLimited: counts.rateLimited,
       rateLimitedAt: counts.refusedAt.map((at) => Math.round((at - followed) / 100) / 10),
       ...stalenessOf(seen, inserts, options.scale),
-      sendBunches: bunches(counts.sends, limit, 1000),
-      arrivalBunches: bunches(arrivals.sort((a, b) => a - b), limit, 1000),
+      sendBunches: bunches(counts.sends, limit, windowMillis),
+      arrivalBunches: bunches(arrivals.sort((a, b) => a - b), limit, windowMillis),
       loopDelayP99: loopDelay.percentile(99) / 1e6,
       loopDelayMax: loopDelay.max / 1e6
     }
