@@ -21,7 +21,8 @@ const minFill = 0.5
 // The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift
 // (packages/bench/README.md has the request counts of the caps that were tried).
 const maxFill = 0.98
-const smoothing = 0.2
+// Slow enough that one surprising window does not swing the fill for the next twenty.
+const smoothing = 0.1
 
 /** Standard normal upper tail, P(Z > z) (Abramowitz–Stegun 26.2.17, error < 1e-7). */
 const upperTail = (z: number): number => {

@@ -5,9 +5,11 @@
  * regularity allows, never wider than the endpoint's maximum window, from two things it learns:
  *
  * - the density (records per ms) of the stretch the walk is in, from the pages it read: smoothed
- *   while counts come as expected, replaced when they do not (a burst, a quiet stretch); an empty
- *   page allows at most one record in twice its width, so quiet stretches are crossed in a few
- *   requests;
+ *   while counts come as expected, replaced when they do not (a burst, a quiet stretch), and taken
+ *   from the part after a change when a short page's own record times show the density changed
+ *   inside its window (a burst that starts or ends there: `ChangePoint`); an empty page, or an empty
+ *   stretch at a page's end, allows at most one record in twice its width, so quiet stretches are
+ *   crossed in a few requests;
  * - what the last full page showed: its records are real records of that window, so a later window
  *   inside it holds at least the ones it covers. When the page was in time order, newest first (the
  *   reference service's order) or oldest first, the part of the window it covers is known exactly:
@@ -25,12 +27,27 @@
  *
  * @internal
  */
+import * as ChangePoint from "./ChangePoint.js"
 import * as WindowFill from "./WindowFill.js"
 
 /** How much of a surprise-free count moves the density (in log), against the noise of one window. */
 const smoothing = 0.3
 /** A count this far (in log) from what was expected means the density changed, not noise. */
 const surprise = 0.5
+/**
+ * A change of density inside a short page counts when two densities explain its records e^30 times
+ * better than one (a page of constant density, random or regular, does not come near), and the
+ * stretch after it holds no record or enough to measure its density.
+ */
+const changeEvidence = 30
+const changeRecords = 8
+/**
+ * What makes the walk look for a change of density in a short page: a gap this many times the mean
+ * spacing of its records, or a quartile of its records this far (a share of the window) from where
+ * one density puts it.
+ */
+const unevenGap = 12
+const unevenQuartile = 0.15
 
 /** An inclusive range of milliseconds, read with one request. */
 export interface Window {
@@ -207,9 +224,11 @@ const reach = (start: number, limit: number, fill: number): Reach => {
 }
 
 /**
- * The plan after reading page 1 of `window`. A short page gives the density (smoothed while counts
- * come as expected, replaced when they do not); an empty one at most one record in twice its width.
- * A full page becomes the sample the next windows inside it are planned from.
+ * The plan after reading page 1 of `window`. A short page gives the density: smoothed while its count
+ * is near what the density predicted, replaced when it is not (a burst, a quiet stretch), and taken
+ * from the stretch after a change of density when its records show one (`ChangePoint`); an empty
+ * page allows at most one record in twice its width. A full page becomes the sample the next windows
+ * inside it are planned from.
  */
 export const observe = <A>(
   plan: Plan,
@@ -221,28 +240,105 @@ export const observe = <A>(
   const count = page.length
   const span = window.end - window.start + 1
   const full = count >= limit
-  // A count far from the aim is a change of density (a burst, a quiet stretch), not the scatter the
-  // fill allows for: it moves the density, not the fill.
-  const expected = window.aim !== undefined &&
-    (full || Math.abs(Math.log(Math.max(count, 0.5) / window.aim)) < surprise)
-  const fill = expected ? WindowFill.observe(plan.fill, window.aim!, count, full, limit) : plan.fill
   if (full && span > 1) {
     const sample = sampleOf(plan, window, page, time)
+    const fill = window.aim === undefined ? plan.fill : learnFromFull(plan, window.aim, sample)
     return { ...plan, fill, sample, density: plan.density ?? sample.beyond }
   }
   // Past the sampled window, what it showed is of no more use.
   const sample = plan.sample !== undefined && window.end < plan.sample.end ? plan.sample : undefined
   // A crowded millisecond says little of the density around it: at least that of the page that found it.
-  if (full && plan.density !== undefined) {
+  if (full) {
+    const fill = window.aim === undefined ? plan.fill : WindowFill.observe(plan.fill, window.aim, count, true, limit)
+    if (plan.density === undefined) return { ...plan, fill, sample, density: count / span }
     const density = plan.sample !== undefined ? Math.max(plan.density, plan.sample.beyond) : plan.density
     return { ...plan, fill, sample, density }
   }
-  const density = count === 0
-    ? Math.min(plan.density ?? Number.POSITIVE_INFINITY, 1 / (2 * span))
-    : expected && plan.density !== undefined
-    ? plan.density * Math.pow(count / window.aim!, smoothing)
-    : count / span
+  if (count === 0) {
+    return { ...plan, sample, density: Math.min(plan.density ?? Number.POSITIVE_INFINITY, 1 / (2 * span)) }
+  }
+  // How far the count is (in log) from what the density predicted for the whole window.
+  const off = plan.density === undefined ? Number.POSITIVE_INFINITY : Math.log(count / (plan.density * span))
+  const change = changeIn(window, page, time, Math.abs(off) >= surprise)
+  if (change !== undefined) {
+    // The density changed inside the window: the next window lies beside the stretch after the change.
+    const density = change.count > 0
+      ? change.density
+      : Math.min(plan.density ?? Number.POSITIVE_INFINITY, 1 / (2 * (window.end - change.start + 1)))
+    return { ...plan, sample, density }
+  }
+  // A count far from the aim is a change of density, not the scatter the fill allows for: it moves
+  // the density, not the fill.
+  const fill = window.aim !== undefined && Math.abs(Math.log(count / window.aim)) < surprise
+    ? WindowFill.observe(plan.fill, window.aim, count, false, limit)
+    : plan.fill
+  const density = Math.abs(off) < surprise ? plan.density! * Math.exp(smoothing * off) : count / span
   return { ...plan, fill, density, sample }
+}
+
+/**
+ * What a full page sized from the density alone teaches the fill. In time order its records cover a
+ * known part of the window, which says about how many the whole window holds: near the aim, that
+ * count is the window's scatter; far above it, a burst (the density's business). In no time order,
+ * only that the window held at least a page.
+ */
+const learnFromFull = (plan: Plan, aim: number, sample: Sample): WindowFill.State => {
+  const n = sample.times.length
+  const covered = n < 2
+    ? undefined
+    : sample.order === "newest-first"
+    ? sample.end - sample.times[0]! + 1
+    : sample.order === "oldest-first"
+    ? sample.times[n - 1]! - sample.start + 1
+    : undefined
+  if (covered === undefined) return WindowFill.observe(plan.fill, aim, plan.limit, true, plan.limit)
+  const estimate = n * (sample.end - sample.start + 1) / covered
+  return Math.abs(Math.log(estimate / aim)) < surprise
+    ? WindowFill.observe(plan.fill, aim, estimate, false, plan.limit)
+    : plan.fill
+}
+
+/**
+ * A change of density inside the window of a short page, when its records show one for sure (see
+ * `ChangePoint`). The search (the costlier part) runs only when the page looks uneven: a count far
+ * from the prediction, a gap many times the records' mean spacing (a burst that ends or starts
+ * inside the window), or a quartile of the records far from the matching quarter of the window. The
+ * records must be in time order (either way), else the page is left alone: this is planning only.
+ */
+const changeIn = <A>(
+  window: Window,
+  page: ReadonlyArray<A>,
+  time: (record: A) => number,
+  surprising: boolean
+): ChangePoint.Tail | undefined => {
+  const n = page.length
+  const span = window.end - window.start + 1
+  const down = time(page[0]!) > time(page[n - 1]!)
+  const quarter = Math.floor(n / 4)
+  const half = Math.floor(n / 2)
+  const threeQuarters = Math.floor(3 * n / 4)
+  let uneven = surprising
+  let widest = 0
+  let previous = window.start - 1
+  for (let i = 0; i < n; i++) {
+    const t = time(page[down ? n - 1 - i : i]!)
+    if (t < previous || t < window.start || t > window.end) return undefined
+    widest = Math.max(widest, t - previous)
+    previous = t
+    // The records at a quarter, half and three quarters of the count lie near those shares of the window.
+    if (i === quarter || i === half || i === threeQuarters) {
+      if (Math.abs((t - window.start + 0.5) / span - (i + 0.5) / n) > unevenQuartile) uneven = true
+    }
+  }
+  widest = Math.max(widest, window.end + 1 - previous)
+  if (!uneven && widest * n < unevenGap * span) return undefined
+  const times = new Float64Array(n)
+  for (let i = 0; i < n; i++) times[i] = time(page[down ? n - 1 - i : i]!)
+  const change = ChangePoint.tail(times, window.start, window.end)
+  return change !== undefined && change.evidence >= changeEvidence &&
+      (change.count === 0 || change.count >= changeRecords)
+    ? change
+    : undefined
 }
 
 const sampleOf = <A>(plan: Plan, window: Window, page: ReadonlyArray<A>, time: (record: A) => number): Sample => {

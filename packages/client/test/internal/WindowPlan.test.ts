@@ -64,6 +64,55 @@ describe("WindowPlan: where the next window ends", () => {
     expect(changed.fill).toBe(plan.fill)
   })
 
+  it("a short page that shows a burst starting inside it: the next window is sized from the burst's density", () => {
+    // Quiet: 10 records in 1,000,000 ms. The next window, sized for ~90 quiet records, holds 20 of them
+    // and then 60 records of a burst in its last 600 ms (one every 10 ms).
+    const plan = after(100, 10, 1_000_000)
+    const window = WindowPlan.window(plan, 1_000_000, 1e12)
+    const burst = Array.from({ length: 60 }, (_, i) => window.end - 599 + 10 * i)
+    const page = newestFirst([...spread(20, window.start, window.end - 100_000), ...burst])
+    const seen = WindowPlan.observe(plan, window, page, time)
+    expect(seen.density).toBeCloseTo(60 / 600, 3)
+    // Not a scatter of counts: the fill is unchanged.
+    expect(seen.fill).toBe(plan.fill)
+    expect(width(WindowPlan.window(seen, window.end + 1, 1e12))).toBeLessThan(1_000)
+  })
+
+  it("a short page whose records stop well before its end: a burst ended, the next window grows past it", () => {
+    // Dense: 90 records in 1,000 ms. The next window holds 40 records in its first 400 ms, then none.
+    const plan = after(100, 90, 1_000)
+    const window = WindowPlan.window(plan, 1_000, 1e12)
+    const page = newestFirst(spread(40, window.start, window.start + 399))
+    const seen = WindowPlan.observe(plan, window, page, time)
+    // At most one record in twice the empty stretch after the last one.
+    const empty = window.end - page[0]!
+    expect(seen.density).toBeCloseTo(1 / (2 * empty), 6)
+  })
+
+  it("a page of one density, in no time order, never moves the density by its record times", () => {
+    const plan = after(100, 45, 1_000)
+    const window = WindowPlan.window(plan, 1_000, 1e12)
+    const times = spread(Math.round(window.aim!), window.start, window.end)
+    const shuffled = [...times.slice(1), times[0]!]
+    const ordered = WindowPlan.observe(plan, window, times, time)
+    expect(WindowPlan.observe(plan, window, shuffled, time)).toEqual(ordered)
+  })
+
+  it("a full page in time order teaches the fill the count its records suggest, unless that count is a burst", () => {
+    const plan = after(100, 45, 1_000)
+    const window = WindowPlan.window(plan, 1_000, 1e12)
+    const span = width(window)
+    // 100 records over the newest 90 % of the window: about 111 in all, near the aim: a scatter.
+    const near = newestFirst(spread(100, window.end - Math.floor(span * 0.9) + 1, window.end))
+    const estimate = 100 * span / (window.end - near[99]! + 1)
+    expect(WindowPlan.observe(plan, window, near, time).fill).toEqual(
+      WindowFill.observe(plan.fill, window.aim!, estimate, false, 100)
+    )
+    // 100 records over its newest 5 %: ~2,000 in all, a burst: the fill is unchanged.
+    const burst = newestFirst(spread(100, window.end - Math.floor(span * 0.05) + 1, window.end))
+    expect(WindowPlan.observe(plan, window, burst, time).fill).toBe(plan.fill)
+  })
+
   it("a full page newest first: the part it covers is known, the next window holds limit − 1 of it at most", () => {
     // Density 0.1 / ms seen; the window [1000, 1899] was aimed at ~90 records and held more.
     const plan = after(100, 100, 1_000)
