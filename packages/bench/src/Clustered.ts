@@ -9,6 +9,11 @@
  * changes, at week boundaries) and records at random times inside each week (the density changes and
  * every window's count also scatters around what the density predicts).
  *
+ * Beside the stream's count, two planners that know more than a client can, over the same history:
+ * one that knows every window's count (the fewest requests any planner could make), and one that
+ * knows the density everywhere but not the counts (what sizing windows from a density costs when
+ * nothing has to be learnt: the scatter of counts alone).
+ *
  * @since 0.2.0
  */
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
@@ -69,6 +74,13 @@ export interface Reading {
   /** ⌈records / limit⌉: the fewest pages the records need. */
   readonly ideal: number
   readonly ratio: number
+  /** Requests of a planner that knew every window's count in advance (each window ends before its `limit`-th record). */
+  readonly countsKnown: number
+  /**
+   * Requests of a planner that knew the density everywhere (each week's count over the week) but not
+   * the counts: what sizing windows from a density costs when nothing has to be learnt.
+   */
+  readonly densityKnown: number
 }
 
 /**
@@ -99,9 +111,8 @@ export const history = (
   options: Options,
   spread: Spread
 ): { readonly times: Float64Array; readonly busyWeeks: number } => {
-  const weeks = Prng.mulberry32(options.seed)
-  const busy = Array.from({ length: options.weeks }, () => weeks() < options.busyShare)
-  const counts = busy.map((b) => b ? options.quietPerWeek * options.busyRatio : options.quietPerWeek)
+  const busy = busyWeeksOf(options)
+  const counts = weekCounts(options, busy)
   const times = new Float64Array(counts.reduce((a, b) => a + b, 0))
   const within = Prng.mulberry32(options.seed + 1)
   let n = 0
@@ -115,6 +126,16 @@ export const history = (
   })
   return { times, busyWeeks: busy.filter((b) => b).length }
 }
+
+/** Which weeks are busy (from the seed only). */
+const busyWeeksOf = (options: Options): Array<boolean> => {
+  const weeks = Prng.mulberry32(options.seed)
+  return Array.from({ length: options.weeks }, () => weeks() < options.busyShare)
+}
+
+/** The records of each week. */
+const weekCounts = (options: Options, busy: ReadonlyArray<boolean>): Array<number> =>
+  busy.map((b) => b ? options.quietPerWeek * options.busyRatio : options.quietPerWeek)
 
 /** The first index with `times[i] >= t`. */
 const lowerBound = (times: Float64Array, t: number) => {
@@ -140,6 +161,84 @@ const recordJson = (times: Float64Array, i: number) =>
 const integer = (text: string | null, fallback: number) => {
   const n = text === null ? Number.NaN : Number(text)
   return Number.isSafeInteger(n) ? n : fallback
+}
+
+/** Requests when every window's count is known: each window ends just before its `limit`-th record. */
+const countsKnown = (times: Float64Array, limit: number, from: number, to: number): number => {
+  let requests = 0
+  for (let cursor = from; cursor <= to;) {
+    const i = lowerBound(times, cursor) + limit - 1
+    const end = i < times.length ? Math.max(cursor, times[i]! - 1) : to
+    requests++
+    cursor = end + 1
+  }
+  return requests
+}
+
+/**
+ * Requests when the density is known everywhere but the counts are not: a window holds `fill × limit`
+ * expected records; after a full page (newest first) its records are known, and the stretch before
+ * them is counted at its mean plus `z` standard deviations of a Poisson count. The best of a grid of
+ * fills and margins.
+ */
+const densityKnown = (options: Options, times: Float64Array, from: number, to: number): number => {
+  const { limit } = options
+  const counts = weekCounts(options, busyWeeksOf(options))
+  const weekOf = (t: number) => Math.min(counts.length - 1, Math.floor((t - from) / week))
+  const density = (t: number) => counts[weekOf(t)]! / week
+  const weekEnd = (t: number) => from + (weekOf(t) + 1) * week - 1
+  const expected = (a: number, b: number) => {
+    let e = 0
+    for (let x = a; x <= b;) {
+      const y = Math.min(b, weekEnd(x))
+      e += (y - x + 1) * density(x)
+      x = y + 1
+    }
+    return e
+  }
+  const reach = (a: number, records: number) => {
+    let left = records
+    for (let x = a; x <= to;) {
+      const room = (weekEnd(x) - x + 1) * density(x)
+      if (room >= left) return x + Math.floor(left / density(x)) - 1
+      left -= room
+      x = weekEnd(x) + 1
+    }
+    return to
+  }
+  const plan = (fill: number, z: number) => {
+    let requests = 0
+    let known: Array<number> = []
+    let knownTo = -1
+    for (let cursor = from; cursor <= to;) {
+      let end: number
+      if (cursor <= knownTo) {
+        const ahead = known.filter((t) => t >= cursor)
+        const m = expected(cursor, ahead[0]! - 1)
+        const room = limit - 1 - Math.ceil(m + z * Math.sqrt(m))
+        if (room < ahead.length) end = ahead[Math.max(0, room)]! - 1
+        else {
+          const r = (-z + Math.sqrt(z * z + 4 * Math.max(0, limit - 1 - m - ahead.length))) / 2
+          end = reach(knownTo + 1, r * r)
+        }
+      } else end = reach(cursor, fill * limit)
+      end = Math.min(to, Math.max(cursor, end))
+      const first = lowerBound(times, cursor)
+      const last = lowerBound(times, end + 1)
+      requests++
+      if (last - first < limit || end === cursor) cursor = end + 1
+      else {
+        known = Array.from(times.subarray(last - limit, last))
+        knownTo = end
+      }
+    }
+    return requests
+  }
+  let best = Number.POSITIVE_INFINITY
+  for (const fill of [0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98]) {
+    for (const z of [1, 2]) best = Math.min(best, plan(fill, z))
+  }
+  return best
 }
 
 /** What the server answered. */
@@ -212,6 +311,7 @@ const read = async (options: Options, spread: Spread): Promise<Reading> => {
       throw new Error(`clustered (${spread}): read ${seen.count} of ${times.length} records, in order: ${seen.ordered}`)
     }
     const ideal = Math.ceil(times.length / options.limit)
+    const until = origin + options.weeks * week - 1
     return {
       spread,
       records: times.length,
@@ -220,7 +320,9 @@ const read = async (options: Options, spread: Spread): Promise<Reading> => {
       fullPages: counts.full,
       emptyPages: counts.empty,
       ideal,
-      ratio: counts.requests / ideal
+      ratio: counts.requests / ideal,
+      countsKnown: countsKnown(times, options.limit, origin, until),
+      densityKnown: densityKnown(options, times, origin, until)
     }
   } finally {
     await runtime.dispose()
@@ -242,7 +344,7 @@ export const run = async (options: Options, log: (line: string) => void = () => 
     log(
       `clustered (${spread} weeks): ${reading.records} records, ${reading.requests} requests (${reading.fullPages} full, ${reading.emptyPages} empty), ideal ${reading.ideal}, ratio ${
         reading.ratio.toFixed(3)
-      }`
+      }; counts known ${reading.countsKnown}, density known ${reading.densityKnown}`
     )
     readings.push(reading)
   }
@@ -260,6 +362,6 @@ export const run = async (options: Options, log: (line: string) => void = () => 
 export const rows = (result: Result): Array<[string, string, string]> =>
   result.readings.map((r) => [
     `clustered: ${result.options.weeks} weeks, busy ${result.options.busyRatio}x quiet, ${r.spread} inside weeks`,
-    `${r.records} records, ${r.requests} requests (${r.fullPages} full, ${r.emptyPages} empty), ideal ${r.ideal} (limit ${result.options.limit})`,
+    `${r.records} records, ${r.requests} requests (${r.fullPages} full, ${r.emptyPages} empty), ideal ${r.ideal} (limit ${result.options.limit}); knowing the counts ${r.countsKnown}, the density ${r.densityKnown}`,
     `${r.ratio.toFixed(3)} x ideal (target ≤ 1.15)`
   ])
