@@ -18,7 +18,7 @@
 import type * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import type { BrokerError } from "./BrokerError.js"
 import type { Change, Checkpoint } from "./Checkpoint.js"
 import * as Boundary from "./internal/Boundary.js"
@@ -177,10 +177,7 @@ const walkWith = <A, E>(
   step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
 ): Stream.Stream<E, BrokerError> => {
   const boundary = Boundary.start(options.since, options.resume)
-  return Walk.events(options, boundary.time).pipe(
-    Stream.mapAccum(Emission.initial(boundary), step),
-    Stream.flattenChunks
-  )
+  return Walk.run(options, boundary.time, Emission.initial(boundary), step)
 }
 
 const configOf = <A>(options: Options<A>): Emission.Config<A> => ({

@@ -39,6 +39,45 @@ type State =
 
 type Step<A> = Effect.Effect<Option.Option<readonly [Chunk.Chunk<Emission.Event<A>>, State]>, BrokerError>
 
+/**
+ * The output of a walk over [from, options.until] (`from`: where the boundary is), then of the polls:
+ * its events folded by `step` from `initial` (`Emission.records` / `Emission.changes`). One request at a time, the fold runs inside the walk's own step (one
+ * stream stage per page instead of three); with windows fetched ahead, over the stream of events.
+ */
+export const run = <A, E>(
+  options: Options<A>,
+  from: number,
+  initial: Emission.State,
+  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
+): Stream.Stream<E, BrokerError> => {
+  if (options.concurrency > 1) return Stream.flattenChunks(Stream.mapAccum(events(options, from), initial, step))
+  const next = steps(options)
+  const start: State = {
+    _tag: "Reading",
+    cursor: from,
+    to: options.until,
+    mode: "walk",
+    plan: WindowPlan.make(options.limit, options.maxWindow),
+    release: false
+  }
+  return Stream.unfoldChunkEffect(
+    [start, initial] as readonly [State, Emission.State],
+    ([state, emission]) =>
+      Effect.map(next(state), (stepped) => {
+        if (Option.isNone(stepped)) return Option.none()
+        const [events, after] = stepped.value
+        let folded = emission
+        let out = Chunk.empty<E>()
+        for (const event of events) {
+          const [nextEmission, chunk] = step(folded, event)
+          folded = nextEmission
+          out = Chunk.isEmpty(out) ? chunk : Chunk.appendAll(out, chunk)
+        }
+        return Option.some([out, [after, folded] as const] as const)
+      })
+  )
+}
+
 /** The events of a walk over [from, options.until] (`from`: where the boundary is), then of the polls. */
 export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
   const plan = WindowPlan.make(options.limit, options.maxWindow)
@@ -64,7 +103,11 @@ export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emis
  * last chunk they emitted until they emit another, which would keep a whole page alive while the
  * next one is fetched and parsed (so pages would survive young-generation collections).
  */
-const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> => {
+const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> =>
+  Stream.unfoldChunkEffect(start, steps(options))
+
+/** One step of the sequential walk: the events of one request (or of a wait), and where it goes on. */
+const steps = <A>(options: Options<A>) => {
   const step = (state: State): Step<A> => {
     switch (state._tag) {
       case "Reading": {
@@ -114,7 +157,7 @@ const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emissio
       }
     }
   }
-  return Stream.unfoldChunkEffect(start, step)
+  return step
 }
 
 /**
