@@ -1,10 +1,10 @@
 /**
  * The adaptive request rate (docs/configuration.md, "Adaptive rate"): the configured budget is an
- * upper bound; a refusal (429/418) cuts the allowed rate to a little below what the service was seen
- * to accept in the interval before the refused request; the rate then grows back along a cubic curve
- * of the time since the cut (CUBIC's shape): quickly at first, slowing to the level the service
- * accepted, held there a while, then faster and faster beyond it, up to the bound. Pure: values in,
- * values out.
+ * upper bound; a refusal (429/418) sets the allowed rate to what the service was measured to accept
+ * in one interval before the refused request (one request below it for a few intervals when the
+ * service had accepted that level: the refusal came from requests bunched up on the way); the rate
+ * holds there a while, then probes beyond it along a convex cubic curve of the time (CUBIC's
+ * probing shape): slowly at first, faster and faster, up to the bound. Pure: values in, values out.
  *
  * @internal
  */
@@ -20,8 +20,13 @@ export interface Settings {
 
 /** What the budget has learnt: the last cut (none yet: `cutAt` is -Infinity) and any pause. */
 export interface State {
-  /** The rate at which the service last refused (`ceiling` of the cubic curve). */
+  /** The level the service was measured to accept at the last cut (requests per interval). */
   readonly ceiling: number
+  /**
+   * The rate right after the last cut: the level, or one request below it after a refusal at a level
+   * the service had accepted (requests bunched up on the way); it grows back to the level.
+   */
+  readonly from: number
   /** When the last cut took effect (the refusal's answer arrived). */
   readonly cutAt: number
   /** No request may start before this time (a ban's `Retry-After`). */
@@ -35,62 +40,97 @@ export interface Refusal {
   /** When its answer arrived. */
   readonly at: number
   /**
-   * The other attempts started in the interval up to the refused one (the same instant included):
+   * The attempts that took their slot before the refused one and started in the interval up to it:
    * about what the service accepted in its window before it refused.
    */
   readonly sentBefore: number
   /**
-   * The most attempts since the last cut the service accepted within one interval: its limit is at
-   * least about that, so a refusal after fewer (requests bunched up on the way) does not set it lower.
+   * The most attempts since the last cut (for an attempt sent before it: since the cut before) the
+   * service accepted within one interval: its limit is at least about that, so a refusal after fewer
+   * (requests bunched up on the way) does not set it lower.
    */
   readonly acceptedMost: number
   /** Pause every request for this long after `at` (0: no pause). */
   readonly pauseMillis: number
 }
 
-/** After a cut the rate is this fraction of the level the service refused. */
-export const cut = 0.9
-
-/** Intervals the rate takes to grow back from the cut to the level of the refusal. */
+/** Intervals the rate takes to grow back from `from` to the level of the cut. */
 export const regrowIntervals = 10
 
-/** Intervals the rate then holds at that level before it probes beyond it. */
-export const holdIntervals = 20
+/** Intervals the rate holds at the level of the last cut (from the cut) before it probes beyond it. */
+export const holdIntervals = 30
+
+/** Intervals of probing after the hold until the rate is twice the level of the cut. */
+export const doubleIntervals = 20
 
 /** The state before any refusal: the rate is the bound. */
-export const initial: State = { ceiling: Number.POSITIVE_INFINITY, cutAt: Number.NEGATIVE_INFINITY, pausedUntil: 0 }
+export const initial: State = {
+  ceiling: Number.POSITIVE_INFINITY,
+  from: Number.POSITIVE_INFINITY,
+  cutAt: Number.NEGATIVE_INFINITY,
+  pausedUntil: 0
+}
 
 /**
  * The allowed rate at `now` (requests per interval, `min`..`bound`). With `t` the intervals since the
- * cut, `K = regrowIntervals`, `H = holdIntervals` and `k = (1 − cut) / K³`: `ceiling (1 − k (K − t)³)`
- * while `t < K` (from `cut × ceiling`), `ceiling` until `K + H`, then `ceiling (1 + k (t − K − H)³)`:
- * 5 % above the ceiling `0.8 K` after the hold, twice it `2.2 K` after the hold.
+ * cut, `K = regrowIntervals`, `H = holdIntervals` and `D = doubleIntervals`: from `from` concave back
+ * to `ceiling` (`ceiling − (ceiling − from) ((K − t) / K)³`) while `t < K`, `ceiling` until `H`, then
+ * `ceiling (1 + ((t − H) / D)³)`: 5 % above the ceiling `0.37 D` after the hold, twice it `D` after.
  */
 export const allowed = (settings: Settings, state: State, now: number): number => {
   if (state.cutAt === Number.NEGATIVE_INFINITY) return settings.bound
   const t = Math.max(0, now - state.cutAt) / settings.intervalMillis
-  const d = t < regrowIntervals ? t - regrowIntervals : Math.max(0, t - regrowIntervals - holdIntervals)
-  const rate = state.ceiling * (1 + ((1 - cut) / regrowIntervals ** 3) * d * d * d)
+  const k = Math.max(0, regrowIntervals - t) / regrowIntervals
+  const d = Math.max(0, t - holdIntervals) / doubleIntervals
+  const rate = state.ceiling * (1 + d * d * d) - (state.ceiling - state.from) * k * k * k
   return Math.min(settings.bound, Math.max(settings.min, rate))
 }
 
 /**
  * The state after a refusal. A refusal of an attempt that started before the last cut took effect
- * belongs to that cut (it was sent at the old rate) and cuts nothing again; its pause still counts.
- * Otherwise the ceiling is the lower of the rate allowed when it was sent and what the service was
- * seen to take (the larger of `sentBefore` and `acceptedMost`): with a budget far above the service's
- * limit, the rate actually sent is what the service refused, not the budget.
+ * belongs to that cut (it was sent at the old rate, into the same window of the service): it cuts
+ * nothing again, but may lower the level to its own evidence (`sentBefore`, or `acceptedMost` if
+ * larger), since refusals of one burst arrive in any order and the first attempt refused says the
+ * most; its pause still counts. Otherwise, with `n` = ⌈the rate allowed when it was sent⌉ (the most
+ * the budget lets start in one interval), the new level is the larger of
+ * - the attempts that took their slot before it in the interval up to it (`sentBefore`), at most
+ *   `n − 1`: the service refused the next one, so its limit is about that many; with a budget far
+ *   above the service's limit this is the rate actually sent, not the budget;
+ * - the most the service accepted within one interval since the last cut (`acceptedMost`), at most
+ *   `n`: its limit is at least that, so a refusal of a request bunched up with others on the way does
+ *   not lower the level below one the service did accept (the rate starts one request below it then).
+ * Without evidence of `n` accepted in one interval the level is below the rate sent, so refusals at
+ * one rate keep lowering it until the service accepts it.
  */
 export const refused = (settings: Settings, state: State, refusal: Refusal): State => {
   const pausedUntil = refusal.pauseMillis > 0
     ? Math.max(state.pausedUntil, refusal.at + refusal.pauseMillis)
     : state.pausedUntil
   if (refusal.sentAt < state.cutAt) {
-    return pausedUntil === state.pausedUntil ? state : { ...state, pausedUntil }
+    const lower = Math.max(settings.min, Math.min(state.ceiling, Math.max(refusal.sentBefore, refusal.acceptedMost)))
+    return pausedUntil === state.pausedUntil && lower === state.ceiling
+      ? state
+      : { ...state, ceiling: lower, from: Math.min(state.from, lower), pausedUntil }
   }
-  const seen = Math.max(refusal.sentBefore, refusal.acceptedMost)
-  const ceiling = Math.max(settings.min, Math.min(allowed(settings, state, refusal.sentAt), seen))
-  return { ceiling, cutAt: refusal.at, pausedUntil }
+  const n = Math.ceil(allowed(settings, state, refusal.sentAt))
+  const level = Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
+  const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
+  // Refused at a level the service accepted: one request fewer for a while leaves the pacing room
+  // for the bunching (1/n of an interval), and the level itself stands.
+  const from = ceiling >= n ? Math.max(settings.min, ceiling - 1) : ceiling
+  return { ceiling, from, cutAt: refusal.at, pausedUntil }
+}
+
+/**
+ * The state after the service accepted an attempt sent before the last cut (its answer came after
+ * the refusal that made the cut), `acceptedMost` being the most it accepted within one interval since
+ * the cut before: the level is at least that. The answers of attempts sent together arrive in any
+ * order, so a refusal may be counted before the acceptances that show the service's window held more.
+ */
+export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
+  const ceiling = Math.min(settings.bound, acceptedMost)
+  if (ceiling <= state.ceiling || state.cutAt === Number.NEGATIVE_INFINITY) return state
+  return { ...state, ceiling, from: state.from === state.ceiling ? ceiling : state.from }
 }
 
 /** True while the rate is below the bound (it changes with time until it is back). */

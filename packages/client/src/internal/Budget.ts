@@ -32,7 +32,12 @@ export const make = (
 ): Effect.Effect<Budget> =>
   Effect.gen(function*() {
     const intervalMillis = Duration.toMillis(rateLimit.interval)
-    const spanMillis = intervalMillis + Duration.toMillis(rateLimit.margin)
+    const marginMillis = Duration.toMillis(rateLimit.margin)
+    const spanMillis = intervalMillis + marginMillis
+    // Evidence of the service's limit is counted over the interval less the margin: the margin is what
+    // the budget allows for requests to reach the service later or earlier than they started here, so
+    // a count over this span is one the service's own window held (docs/configuration.md).
+    const evidenceMillis = Math.max(intervalMillis / 2, intervalMillis - marginMillis)
     const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
     // Adapting, twice the bound: the evidence of a refusal looks back over more than one interval.
     const window = yield* SlidingWindow.makeWindow(rateLimit.adaptive ? 2 * rateLimit.limit : rateLimit.limit)
@@ -45,6 +50,9 @@ export const make = (
     }
 
     let state = AdaptiveRate.initial
+    // When the cut before the last took effect: the evidence for a refusal of an attempt sent before
+    // the last cut is what was accepted since then.
+    let cutBefore = Number.NEGATIVE_INFINITY
     let reported = settings.bound
     // A rate of r requests per interval, r not whole: at most ⌈r⌉ starts in ⌈r⌉/r of the span, which
     // averages r and never puts more than ⌈r⌉ (≤ the service's limit when r is) in one span.
@@ -66,17 +74,32 @@ export const make = (
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
         window.answered(start, false)
+        const before = state
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
           at,
-          sentBefore: window.startedWithin(start.at - intervalMillis, start.at) - 1,
-          acceptedMost: window.mostAccepted(state.cutAt, intervalMillis),
+          sentBefore: window.startedBefore(start, evidenceMillis),
+          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, evidenceMillis),
           // A ban (418) refuses every request until it ends; after a 429 only the refused request
           // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
           pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
         })
+        if (state.cutAt !== before.cutAt) cutBefore = before.cutAt
+        // Slots reserved at the old rate and not yet started would be refused too: their callers
+        // take them again at the new rate (or after the pause).
+        if (
+          state.pausedUntil > before.pausedUntil ||
+          AdaptiveRate.allowed(settings, state, at) < AdaptiveRate.allowed(settings, before, at)
+        ) window.withdraw(at)
         return report(at)
       })
-    const accepted = (start: Start) => window.answered(start, true)
+    const accepted = (start: Start) => {
+      window.answered(start, true)
+      // An attempt sent before the last cut and accepted after it: the service took it in the window
+      // the cut was measured in, so the level is at least what it accepted there.
+      if (start.at < state.cutAt) {
+        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, evidenceMillis))
+      }
+    }
     return { take, accepted, refused }
   })

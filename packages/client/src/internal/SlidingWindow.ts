@@ -37,8 +37,18 @@ export interface Window {
   readonly answered: (start: Start, accepted: boolean) => void
   /** How many of the remembered attempts started in `[from, to]`. */
   readonly startedWithin: (from: number, to: number) => number
+  /**
+   * How many remembered attempts that took their slot before `start` started within `spanMillis`
+   * before it: of attempts started at one instant, only those ahead of it.
+   */
+  readonly startedBefore: (start: Start, spanMillis: number) => number
   /** The most remembered attempts started since `from` and accepted within any `spanMillis`. */
   readonly mostAccepted: (from: number, spanMillis: number) => number
+  /**
+   * Takes back every slot reserved for a start after `now` (the pace was lowered): the callers
+   * waiting for them take a slot again, under the pace of when they wake.
+   */
+  readonly withdraw: (now: number) => void
 }
 
 const pending = 0
@@ -52,6 +62,9 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
     // is what the service made of attempt starts[i].
     const starts = new Array<number>(capacity).fill(Number.NEGATIVE_INFINITY)
     const answers = new Uint8Array(capacity)
+    // Which reservation holds each slot: a caller whose slot was withdrawn or reused finds another id.
+    const holders = new Float64Array(capacity)
+    let reservations = 0
     let head = 0
     let last = Number.NEGATIVE_INFINITY
     // A caller reserves its start time in one synchronous step (no lock, no fiber suspension on the
@@ -69,13 +82,18 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
         const at = Math.ceil(Math.max(now, notBefore, last, kth + spanMillis))
         starts[slot] = at
         answers[slot] = pending
+        const holder = ++reservations
+        holders[slot] = holder
         last = at
         head = (head + 1) % capacity
         const wait = at - now
         if (wait <= 0) return Effect.succeed({ at: now, waited: 0, slot })
         return Effect.zipRight(
           Effect.sleep(Duration.millis(wait)),
-          Effect.map(Clock.currentTimeMillis, (woke) => {
+          Effect.flatMap(Clock.currentTimeMillis, (woke): Effect.Effect<Start> => {
+            if (holders[slot] !== holder) {
+              return Effect.map(take(pace), (again) => ({ ...again, waited: wait + again.waited }))
+            }
             // Woken late (a busy event loop, a long collection): the attempt starts when it actually
             // does, and the window counts that, or the attempt `count` places later could start less
             // than a span after it. (Unless the slot was reserved again meanwhile.)
@@ -83,10 +101,19 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
               starts[slot] = woke
               if (last === at) last = woke
             }
-            return { at: Math.max(woke, at), waited: wait, slot }
+            return Effect.succeed({ at: Math.max(woke, at), waited: wait, slot })
           })
         )
       })
+    const withdraw = (now: number): void => {
+      // Reservations are in time order from the oldest: the ones after `now` are the newest.
+      while (last > now) {
+        head = (head - 1 + capacity) % capacity
+        starts[head] = Number.NEGATIVE_INFINITY
+        holders[head] = 0
+        last = starts[(head - 1 + capacity) % capacity]!
+      }
+    }
     const answered = (start: Start, ok: boolean): void => {
       // Unless the slot went to a later attempt meanwhile.
       if (starts[start.slot] === start.at) answers[start.slot] = ok ? accepted : refused
@@ -94,6 +121,15 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
     const startedWithin = (from: number, to: number): number => {
       let n = 0
       for (const start of starts) if (start >= from && start <= to) n++
+      return n
+    }
+    const startedBefore = (start: Start, spanMillis: number): number => {
+      // A slot reused since: every remembered attempt then is younger; count by time alone.
+      if (starts[start.slot] !== start.at) return startedWithin(start.at - spanMillis, start.at)
+      let n = 0
+      for (let i = head; i !== start.slot; i = (i + 1) % capacity) {
+        if (starts[i]! >= start.at - spanMillis && starts[i]! <= start.at) n++
+      }
       return n
     }
     const mostAccepted = (from: number, spanMillis: number): number => {
@@ -115,7 +151,7 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
       }
       return most
     }
-    return { take, answered, startedWithin, mostAccepted }
+    return { take, answered, startedWithin, startedBefore, mostAccepted, withdraw }
   })
 
 /** A fixed budget: at most `limit` starts in any `interval`. */

@@ -6,6 +6,7 @@ import * as AdaptiveRate from "../../src/internal/AdaptiveRate.js"
 const settings = (bound: number, min = 1): AdaptiveRate.Settings => ({ bound, min, intervalMillis: 1000 })
 const K = AdaptiveRate.regrowIntervals
 const H = AdaptiveRate.holdIntervals
+const D = AdaptiveRate.doubleIntervals
 
 const refusal = (
   sentAt: number,
@@ -16,8 +17,7 @@ const refusal = (
 ): AdaptiveRate.Refusal => ({ sentAt, at, sentBefore, acceptedMost, pauseMillis })
 
 /** Intervals after a cut at which the rate is back at `bound`, from the curve's definition. */
-const backAtBound = (bound: number, ceiling: number) =>
-  K + H + K * Math.cbrt((bound / ceiling - 1) / (1 - AdaptiveRate.cut))
+const backAtBound = (bound: number, ceiling: number) => H + D * Math.cbrt(bound / ceiling - 1)
 
 /** A random history of refusals: times increasing, some sent before the previous cut. */
 const history = (seed: number, bound: number, count: number) => {
@@ -39,16 +39,18 @@ describe("AdaptiveRate", () => {
     for (const now of [0, 1, 1e9]) expect(AdaptiveRate.allowed(settings(40), AdaptiveRate.initial, now)).toBe(40)
   })
 
-  it("a refusal cuts the rate below what was sent in the interval before it, then it grows back", () => {
+  it("a refusal sets the rate to what was sent in the interval before it, held there, then probing beyond", () => {
     const s = settings(40)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 20))
     expect(state.ceiling).toBe(20)
-    expect(AdaptiveRate.allowed(s, state, 1_150)).toBeCloseTo(20 * AdaptiveRate.cut)
-    // Back at the level of the refusal after K intervals, held there H intervals, then probing beyond.
-    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 500)).toBeGreaterThan(19.5)
-    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 1000)).toBe(20)
-    expect(AdaptiveRate.allowed(s, state, 1_150 + (K + H) * 1000)).toBe(20)
-    expect(AdaptiveRate.allowed(s, state, 1_150 + (K + H + 1) * 1000)).toBeGreaterThan(20)
+    // At the measured level at once (the service took 20 in its window and refused the 21st), held
+    // there H intervals, then probing beyond: 5 % above 0.37 D intervals later, twice D intervals later.
+    expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(20)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + H * 1000)).toBe(20)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + (H + 1) * 1000)).toBeGreaterThan(20)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + (H + 0.36 * D) * 1000)).toBeLessThan(21)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + (H + 0.38 * D) * 1000)).toBeGreaterThan(21)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + (H + D) * 1000)).toBe(40)
     // Then beyond it, up to the bound and no further.
     expect(AdaptiveRate.allowed(s, state, 1_150 + backAtBound(40, 20) * 1000 - 100)).toBeLessThan(40)
     expect(AdaptiveRate.allowed(s, state, 1_150 + backAtBound(40, 20) * 1000)).toBe(40)
@@ -58,7 +60,19 @@ describe("AdaptiveRate", () => {
   it("the rate sent, not the bound, is what is cut: a bound far above the service's limit", () => {
     const s = settings(80)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 21))
-    expect(AdaptiveRate.allowed(s, state, 1_150)).toBeCloseTo(21 * AdaptiveRate.cut)
+    expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(21)
+  })
+
+  it("a refusal of a probe above the level the service accepted returns to that level", () => {
+    const s = settings(40)
+    const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 20, 0, 20))
+    // Probing: 20.1 per interval lets 21 start in one; the 21st is refused.
+    const probeAt = 1_150 + (H + 0.17 * D) * 1000
+    expect(AdaptiveRate.allowed(s, first, probeAt)).toBeGreaterThan(20)
+    expect(AdaptiveRate.allowed(s, first, probeAt)).toBeLessThan(20.2)
+    const second = AdaptiveRate.refused(s, first, refusal(probeAt, probeAt + 150, 20, 0, 20))
+    expect(second).toEqual({ ceiling: 20, from: 20, cutAt: probeAt + 150, pausedUntil: 0 })
+    expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
   })
 
   it("a refusal after fewer requests than the service accepted before in one interval keeps that level", () => {
@@ -66,7 +80,15 @@ describe("AdaptiveRate", () => {
     const s = settings(20)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 20))
     expect(state.ceiling).toBe(20)
+    // One request fewer right after the refusal, concave back to the level in K intervals.
+    expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(19)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 500)).toBeGreaterThan(19.8)
+    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 1000)).toBe(20)
     expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 12)).ceiling).toBe(16)
+    // No evidence of 20 accepted: at most 19, whatever was sent (the service refused the 20th).
+    expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 25, 0, 19)).ceiling).toBe(19)
+    // Not above the rate allowed either: 21 accepted at a budget of 20 was a jitter of the window.
+    expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 21)).ceiling).toBe(20)
   })
 
   it("a refusal of an attempt sent before the last cut cuts nothing again; its pause still counts", () => {
@@ -75,10 +97,28 @@ describe("AdaptiveRate", () => {
     expect(AdaptiveRate.refused(s, first, refusal(1_100, 1_250, 20))).toBe(first)
     const paused = AdaptiveRate.refused(s, first, refusal(1_100, 1_250, 20, 1_000))
     expect(paused).toEqual({ ...first, pausedUntil: 2_250 })
-    // Sent after the cut: a second cut, from the rate allowed when it was sent.
+    // Sent after the cut: a second cut, below the rate allowed when it was sent.
     const second = AdaptiveRate.refused(s, first, refusal(1_200, 1_350, 30))
-    expect(second.ceiling).toBeCloseTo(AdaptiveRate.allowed(s, first, 1_200))
+    expect(second.ceiling).toBe(19)
     expect(AdaptiveRate.allowed(s, second, 1_350)).toBeLessThan(AdaptiveRate.allowed(s, first, 1_350))
+  })
+
+  it("refusals and acceptances of attempts sent before the cut, in any order, settle on what the service held", () => {
+    // Four attempts sent together into a window holding 16: the 17th to 20th accepted, the 21st to
+    // 24th refused. The refusal of the 24th is counted first (23 before it), before any acceptance.
+    const s = settings(40)
+    const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 23, 0, 16))
+    expect(first.ceiling).toBe(23)
+    // The 21st's refusal lowers the level to its own count; it cuts nothing again (same cut).
+    const lowered = AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 20, 0, 16))
+    expect(lowered).toEqual({ ceiling: 20, from: 20, cutAt: 1_150, pausedUntil: 0 })
+    // A count below what the service is known to have accepted does not lower it.
+    expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
+    // Acceptances of attempts sent before the cut raise it to what the service accepted, never lower it.
+    expect(AdaptiveRate.accepted(s, { ...first, ceiling: 17 }, 20).ceiling).toBe(20)
+    expect(AdaptiveRate.accepted(s, lowered, 19)).toBe(lowered)
+    expect(AdaptiveRate.accepted(s, lowered, 60).ceiling).toBe(40)
+    expect(AdaptiveRate.accepted(s, AdaptiveRate.initial, 20)).toBe(AdaptiveRate.initial)
   })
 
   it("never below the minimum", () => {
@@ -88,7 +128,7 @@ describe("AdaptiveRate", () => {
   })
 
   it.prop(
-    "property: whatever the refusals, the rate stays within min..bound, and each new cut lowers it",
+    "property: whatever the refusals, the rate stays within min..bound, and a new cut never raises it",
     [fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 1, max: 500 })],
     ([seed, bound]) => {
       const s = settings(bound)
@@ -99,10 +139,34 @@ describe("AdaptiveRate", () => {
           expect(rate).toBeGreaterThanOrEqual(s.min)
           expect(rate).toBeLessThanOrEqual(bound)
         }
+        // With no evidence of accepted requests (the history's `acceptedMost` is 0) it lowers it.
         if (state.cutAt === at && AdaptiveRate.allowed(s, previous, at) > s.min) {
           expect(AdaptiveRate.allowed(s, state, at)).toBeLessThan(AdaptiveRate.allowed(s, previous, at))
         }
         previous = state
+      }
+    }
+  )
+
+  it.prop(
+    "property: a cut keeps what the service was seen to accept in one interval, and is below the rate sent otherwise",
+    [fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 500 })],
+    ([seed, bound]) => {
+      const s = settings(bound)
+      const next = Prng.mulberry32(seed)
+      let state = AdaptiveRate.initial
+      let now = 0
+      for (let i = 0; i < 30; i++) {
+        now += Prng.int(next, 1_000, 40_000)
+        const n = Math.ceil(AdaptiveRate.allowed(s, state, now))
+        const acceptedMost = Prng.int(next, 0, n + 2)
+        const after = AdaptiveRate.refused(s, state, refusal(now, now + 150, Prng.int(next, 0, 2 * n), 0, acceptedMost))
+        // Right after the cut at most one request below it, back at it in K intervals.
+        const rate = AdaptiveRate.allowed(s, after, now + 150)
+        expect(rate).toBeGreaterThanOrEqual(Math.min(acceptedMost, n) - 1)
+        expect(AdaptiveRate.allowed(s, after, now + 150 + K * 1000)).toBeGreaterThanOrEqual(Math.min(acceptedMost, n))
+        if (acceptedMost < n && n > s.min) expect(rate).toBeLessThan(n)
+        state = after
       }
     }
   )
@@ -119,7 +183,7 @@ describe("AdaptiveRate", () => {
         expect(now).toBeGreaterThanOrEqual(rate)
         rate = now
       }
-      const ceiling = Math.max(s.min * AdaptiveRate.cut, last.state.ceiling)
+      const ceiling = Math.max(s.min, last.state.ceiling)
       const back = last.state.cutAt + backAtBound(bound, ceiling) * 1000
       expect(AdaptiveRate.allowed(s, last.state, back + 1)).toBe(bound)
     }

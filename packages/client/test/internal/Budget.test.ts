@@ -15,6 +15,9 @@ interface Drive {
   readonly raisedTo?: { readonly at: number; readonly limit: number }
   readonly seconds: number
   readonly adaptive?: boolean
+  /** Callers that always want another page (default 4), and the latency of every answer (default 0). */
+  readonly callers?: number
+  readonly latencyMillis?: number
 }
 
 /**
@@ -26,15 +29,16 @@ interface Drive {
  * One page request through the pipeline over `answer`, which sees when each request arrives (`seen`).
  * The exchange and the signer answer at once (no real I/O), so the TestClock alone decides every time.
  */
-const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = true) =>
+const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = true, latencyMillis = 0) =>
   Effect.gen(function*() {
     const seen: Array<number> = []
     const exchange: Exchange.Exchange = () =>
-      Effect.map(Clock.currentTimeMillis, (at) => {
+      Effect.flatMap(Clock.currentTimeMillis, (at) => {
         seen.push(at)
         const a = answer({ n: seen.length, at } as Seen)
         if (!("body" in a)) throw new Error("the service here answers with a body")
-        return { status: a.status, retryAfter: a.headers?.["retry-after"], body: JSON.stringify(a.body) }
+        const reply = { status: a.status, retryAfter: a.headers?.["retry-after"], body: JSON.stringify(a.body) }
+        return latencyMillis === 0 ? Effect.succeed(reply) : Effect.as(Effect.sleep(latencyMillis), reply)
       })
     // A 1 ms margin: with none, a start exactly one interval after another may land a rounding error
     // inside the service's window (times here are fractional milliseconds).
@@ -56,9 +60,9 @@ const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = tru
 const drive = (d: Drive) =>
   Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
-    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive)
+    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive, d.latencyMillis)
     const caller = Effect.forever(Effect.either(page))
-    const fibers = yield* Effect.forEach([1, 2, 3, 4], () => Effect.fork(caller))
+    const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => Effect.fork(caller))
     for (let step = 0; step < d.seconds * 10; step++) {
       if (d.raisedTo !== undefined && step === d.raisedTo.at * 10) service.control.limit = d.raisedTo.limit
       yield* TestClock.adjust("100 millis")
@@ -90,6 +94,37 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(acceptedRate(run, 0, 60)).toBeLessThanOrEqual(20)
       expect(acceptedRate(run, 0, 60)).toBeGreaterThanOrEqual(19.5)
       expect(run.gauge).toBeLessThanOrEqual(20)
+    }))
+
+  it.effect("after the first 429 the rate is the level the service accepted at once, and probes rarely", () =>
+    Effect.gen(function*() {
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 120 })
+      // The first 429 comes at once (40 start at 0); right after it the service's limit, not a cut
+      // below it regrowing.
+      expect(between(run.refusedAt, 0, 1)).toBeGreaterThan(0)
+      expect(acceptedRate(run, 1, 3)).toBeGreaterThanOrEqual(19.5)
+      // Then one probe above it every hold (30 intervals), each answered by one 429.
+      expect(between(run.refusedAt, 1, 120)).toBeGreaterThan(0)
+      expect(between(run.refusedAt, 1, 120)).toBeLessThanOrEqual(4)
+      expect(acceptedRate(run, 1, 120)).toBeGreaterThanOrEqual(19.9)
+    }))
+
+  it.effect("a burst refused at once: the first attempt refused sets the level, whatever order the 429s come in", () =>
+    Effect.gen(function*() {
+      // 16 callers, answers after 150 ms: 16 start at 0 and 16 at 150 ms (the budget allows 40); the
+      // service accepts 4 of the second 16. Their 12 refusals arrive together, the last sent first.
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 16, latencyMillis: 150 })
+      expect(run.refusedAt).toEqual(Array(12).fill(150))
+      expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
+    }))
+
+  it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
+    Effect.gen(function*() {
+      // 64 callers, answers after 150 ms: 40 start at 0 (the service refuses 20 of them) and 24 wait
+      // for slots at 1 s, reserved at 40 per second; the refusals arrive at 150 ms.
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 64, latencyMillis: 150 })
+      expect(run.refusedAt).toEqual(Array(20).fill(0))
+      expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
     }))
 
   it.effect("without adaptation the same budget keeps running into the limit", () =>

@@ -1,6 +1,6 @@
 import * as Prng from "@broker-history/server/Prng"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect } from "effect"
+import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
 import * as SlidingWindow from "../../src/internal/SlidingWindow.js"
 
 /** A clock whose `i`-th sleep ends `lateness(i)` ms after it was due (an event loop that was busy). */
@@ -57,5 +57,27 @@ describe("SlidingWindow", () => {
         const starts = yield* withClock(random, limit, 1000, 40)
         expect(maxInAnyWindow(starts, 1000)).toBeLessThanOrEqual(limit)
       }
+    }))
+
+  it.effect("withdrawn: slots reserved for later are taken again at the pace of when their callers wake", () =>
+    Effect.gen(function*() {
+      const window = yield* SlidingWindow.makeWindow(40)
+      let count = 10
+      const pace = (): SlidingWindow.Pace => ({ count, spanMillis: 1000, notBefore: 0 })
+      const starts: Array<number> = []
+      const fibers = yield* Effect.forEach(
+        Array.from({ length: 20 }, (_, i) => i),
+        () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at))),
+        { concurrency: "unbounded" }
+      )
+      yield* TestClock.adjust("500 millis")
+      // Ten started at 0, ten wait for 1000; the pace drops to 2 per second.
+      expect(starts).toEqual(Array(10).fill(0))
+      count = 2
+      window.withdraw(500)
+      expect(window.startedWithin(0, 10_000)).toBe(10)
+      yield* TestClock.adjust("10 seconds")
+      yield* Effect.forEach(fibers, Fiber.join)
+      expect(starts.slice(10)).toEqual([1000, 1000, 2000, 2000, 3000, 3000, 4000, 4000, 5000, 5000])
     }))
 })
