@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Readline from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -23,6 +24,24 @@ const serverMain = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), ".
 export interface Running {
   readonly baseUrl: string
   readonly child: ChildProcess.ChildProcess
+  /** The service's CPU time so far (user + system, ms), from `/proc` (Linux); `NaN` where it cannot be read. */
+  readonly cpuMillis: () => number
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux). */
+const ticksPerSecond = 100
+
+/** A process's user + system CPU time (ms) from `/proc/<pid>/stat`, or `NaN`. */
+const processCpuMillis = (pid: number | undefined): number => {
+  if (pid === undefined) return Number.NaN
+  try {
+    // The fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
+  } catch {
+    return Number.NaN
+  }
 }
 
 /**
@@ -53,7 +72,7 @@ export const spawn = (
         const match = /listening on (http:\/\/[^\s]+)/.exec(line)
         if (match !== null) {
           clearTimeout(timer)
-          resume(Effect.succeed({ baseUrl: match[1]!, child }))
+          resume(Effect.succeed({ baseUrl: match[1]!, child, cpuMillis: () => processCpuMillis(child.pid) }))
         }
       })
       return Effect.sync(() => {

@@ -6,8 +6,8 @@
  * alone (the same batches applied through `SyncStore`) and against the fetch alone (the sync's
  * streams read and dropped). Rounds alternate the contenders; rows per second,
  * CPU of this process, medians and per-round ratios to the raw loop. Optionally the demo's data is
- * then synced by the CLI in its own process at the default request budget: wall time against
- * requests / budget.
+ * then synced by the CLI in its own process (compiled, as installed) at the default request budget:
+ * wall time against requests / budget.
  *
  * @since 0.2.0
  */
@@ -32,7 +32,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import Pg from "pg"
 import * as Measure from "./Measure.js"
 import * as ServiceProcess from "./ServiceProcess.js"
@@ -85,6 +85,8 @@ export interface Sample {
   readonly wallMillis: number
   /** User + system CPU of this process. */
   readonly cpuMillis: number
+  /** User + system CPU of the service's process meanwhile (`NaN` where it cannot be read). */
+  readonly serviceCpuMillis: number
   readonly rowsPerSecond: number
   /** The table counts (fetch: the records read) equal the service's rows for the plan. */
   readonly exact: boolean
@@ -102,6 +104,8 @@ export interface Summary {
   readonly contender: Sample["contender"]
   readonly rowsPerSecond: number
   readonly cpuMicrosPerRow: number
+  /** The service's CPU per row meanwhile (fetch and sync; about 0 for the others). */
+  readonly serviceCpuMicrosPerRow: number
   readonly wallMillis: number
   /** Median of the per-round ratios of rows/s to the raw loop of the same target (fetch: to raw SQLite). */
   readonly ratio: number
@@ -131,6 +135,14 @@ export interface BudgetRun {
   readonly overBound: number
   readonly commandOverBound: number
   readonly exitCode: number | null
+  /** What was started: the compiled CLI, or the sources through tsx and why. */
+  readonly runs: string
+  /** From starting the process to the service's answer to its first request (start, flags, opening the database, the first request). */
+  readonly firstRequestMillis: number
+  /** From the first answer to the last (the bound's part). */
+  readonly requestsMillis: number
+  /** From the last answer to the exit (the last writes, the summary, closing). */
+  readonly exitMillis: number
 }
 
 /**
@@ -479,13 +491,54 @@ const postgres = (): Effect.Effect<{ readonly url: string } | { readonly skipped
     }
   })
 
-const cliBin = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../cli/bin/broker-history.mjs")
+const packagesDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
+const cliDir = Path.join(packagesDir, "cli")
+
+/**
+ * Resolves the workspace's packages to their compiled `dist/` files, as their published `exports`
+ * do: `@broker-history/<package>` to `dist/index.js`, `@broker-history/<package>/<Module>` to
+ * `dist/<Module>.js` (in the workspace their exports name the TypeScript sources).
+ */
+const distRoot = JSON.stringify(pathToFileURL(packagesDir).href)
+const distResolveHook = `export async function resolve(specifier, context, next) {
+  const m = /^@broker-history\\/(domain|client|server|cli)(?:\\/([A-Za-z]+))?$/.exec(specifier)
+  if (m === null) return next(specifier, context)
+  return { url: ${distRoot} + "/" + m[1] + "/dist/" + (m[2] ?? "index") + ".js", shortCircuit: true }
+}`
+const distPreload = `import { register } from "node:module"; register(${
+  JSON.stringify(`data:text/javascript,${encodeURIComponent(distResolveHook)}`)
+})`
+
+/**
+ * How the CLI is started: the compiled `dist/main.js` (the package's `build` script, as a release
+ * builds it) with the workspace's packages resolved to their `dist/` as when installed; or, when the
+ * build fails, `bin/broker-history.mjs` (TypeScript sources through tsx), with the reason.
+ */
+const cliCommand = Effect.sync((): { readonly args: ReadonlyArray<string>; readonly runs: string } => {
+  const tsc = Path.resolve(packagesDir, "../node_modules/typescript/bin/tsc")
+  const build = ChildProcess.spawnSync(process.execPath, [tsc, "-b", "tsconfig.build.json"], {
+    cwd: cliDir,
+    encoding: "utf8",
+    timeout: 300_000
+  })
+  if (build.status === 0 && Fs.existsSync(Path.join(cliDir, "dist/main.js"))) {
+    return {
+      args: ["--import", `data:text/javascript,${encodeURIComponent(distPreload)}`, Path.join(cliDir, "dist/main.js")],
+      runs: "dist/main.js (compiled)"
+    }
+  }
+  const why = (build.stdout + build.stderr).trim().split("\n")[0] ?? `exit ${build.status}`
+  return {
+    args: [Path.join(cliDir, "bin/broker-history.mjs")],
+    runs: `bin/broker-history.mjs (sources through tsx: the build failed: ${why})`
+  }
+})
 
 /**
  * `broker-history sync` in its own process, as a user runs it: the demo key, the default budget (no
  * BROKER_RATE_LIMIT), `--sub-accounts` naming every sub-account, into a new SQLite file.
  */
-const syncCommand = (baseUrl: string, db: string, subAccounts: number) =>
+const syncCommand = (cli: ReadonlyArray<string>, baseUrl: string, db: string, subAccounts: number) =>
   Effect.promise(() => {
     const env: Record<string, string> = {}
     for (const [k, v] of Object.entries(process.env)) {
@@ -497,9 +550,12 @@ const syncCommand = (baseUrl: string, db: string, subAccounts: number) =>
       BROKER_SECRET_KEY: ApiKeys.demo.secretKey,
       BROKER_PROXY: "none"
     })
-    const args = [cliBin, "sync", "--db", db, "--sub-accounts", Accounts.subAccountNames(subAccounts).join(",")]
+    const args = [...cli, "sync", "--db", db, "--sub-accounts", Accounts.subAccountNames(subAccounts).join(",")]
+    const startedAt = Date.now()
     const started = performance.now()
-    return new Promise<{ code: number | null; stdout: string; stderr: string; wallMillis: number }>((resolve) => {
+    return new Promise<
+      { code: number | null; stdout: string; stderr: string; wallMillis: number; startedAt: number; endedAt: number }
+    >((resolve) => {
       const child = ChildProcess.spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
       let stdout = ""
       let stderr = ""
@@ -508,7 +564,7 @@ const syncCommand = (baseUrl: string, db: string, subAccounts: number) =>
       const timer = setTimeout(() => child.kill("SIGKILL"), 600_000)
       child.on("close", (code) => {
         clearTimeout(timer)
-        resolve({ code, stdout, stderr, wallMillis: performance.now() - started })
+        resolve({ code, stdout, stderr, wallMillis: performance.now() - started, startedAt, endedAt: Date.now() })
       })
     })
   })
@@ -516,7 +572,12 @@ const syncCommand = (baseUrl: string, db: string, subAccounts: number) =>
 const atDefaultBudget = (dir: string, log: (line: string) => void) =>
   Effect.gen(function*() {
     // The demo's data: the service's defaults (seed 42, 100,000 transfers, 20,000 deposits, 40 sub-accounts).
-    const service = yield* ServiceProcess.spawn(["--no-log"])
+    // The service logs a line per answered request: when the command's requests start and end.
+    const answered: Array<number> = []
+    const service = yield* ServiceProcess.spawn([], (line) => {
+      const request = /^(\S+) INFO GET \/sapi\//.exec(line)
+      if (request !== null) answered.push(Date.parse(request[1]!))
+    })
     const budget = (yield* BrokerConfig.BrokerConfig.pipe(
       Effect.provide(BrokerConfig.layer({
         baseUrl: service.baseUrl,
@@ -525,7 +586,8 @@ const atDefaultBudget = (dir: string, log: (line: string) => void) =>
       }))
     )).rateLimit
     const perSecond = budget.limit / (Duration.toMillis(budget.interval) / 1000)
-    const run = yield* syncCommand(service.baseUrl, Path.join(dir, "demo.db"), 40)
+    const cli = yield* cliCommand
+    const run = yield* syncCommand(cli.args, service.baseUrl, Path.join(dir, "demo.db"), 40)
     const summary =
       /applied (\d+) transfer and (\d+) deposit records .*\((\d+) requests, (\d+) retr(?:y|ies), ([\d.]+) s\)/.exec(
         run.stdout
@@ -547,14 +609,22 @@ const atDefaultBudget = (dir: string, log: (line: string) => void) =>
       boundMillis,
       overBound: run.wallMillis / boundMillis,
       commandOverBound: (Number(summary[5]) * 1000) / boundMillis,
-      exitCode: run.code
+      exitCode: run.code,
+      runs: cli.runs,
+      firstRequestMillis: answered.length === 0 ? Number.NaN : answered[0]! - run.startedAt,
+      requestsMillis: answered.length === 0 ? Number.NaN : answered[answered.length - 1]! - answered[0]!,
+      exitMillis: answered.length === 0 ? Number.NaN : run.endedAt - answered[answered.length - 1]!
     }
     log(
       `sync at the default budget (${perSecond}/s, demo's data): ${requests} requests, ${result.retries} retries, ${result.rows} rows in ${
         (run.wallMillis / 1000).toFixed(1)
       } s from start to exit (command's own ${summary[5]} s); bound ${(boundMillis / 1000).toFixed(1)} s: ${
         result.overBound.toFixed(3)
-      }x (${result.commandOverBound.toFixed(3)}x)`
+      }x (${result.commandOverBound.toFixed(3)}x); ${cli.runs}; first request answered ${
+        (result.firstRequestMillis / 1000).toFixed(2)
+      } s after the start, the last ${(result.requestsMillis / 1000).toFixed(2)} s after the first, exit ${
+        (result.exitMillis / 1000).toFixed(2)
+      } s after the last`
     )
     return result
   }).pipe(Effect.scoped)
@@ -574,6 +644,7 @@ const summarise = (samples: ReadonlyArray<Sample>): ReadonlyArray<Summary> => {
       contender,
       rowsPerSecond: Measure.median(mine.map((s) => s.rowsPerSecond)),
       cpuMicrosPerRow: Measure.median(mine.map((s) => (s.cpuMillis * 1000) / s.rows)),
+      serviceCpuMicrosPerRow: Measure.median(mine.map((s) => (s.serviceCpuMillis * 1000) / s.rows)),
       wallMillis: Measure.median(mine.map((s) => s.wallMillis)),
       ratio: Measure.median(ratios),
       ratioRange: [Math.min(...ratios), Math.max(...ratios)] as const,
@@ -642,6 +713,7 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     for (let round = 0; round < options.rounds; round++) {
       for (let j = 0; j < jobs.length; j++) {
         const job = jobs[(j + round) % jobs.length]!
+        const serviceCpu = service.cpuMillis()
         const sample = yield* Effect.gen(function*() {
           if (job.contender === "fetch") {
             const f = yield* fetchAll(service.baseUrl, p, options, false)
@@ -668,6 +740,7 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
           requests: sample.requests,
           wallMillis: sample.wallMillis,
           cpuMillis: sample.cpuMillis,
+          serviceCpuMillis: service.cpuMillis() - serviceCpu,
           rowsPerSecond: sample.rows / (sample.wallMillis / 1000),
           exact: sample.exact
         }
@@ -675,9 +748,9 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
         log(
           `sync round ${round + 1}: ${job.contender} (${job.target}) ${done.rows} rows in ${
             done.wallMillis.toFixed(0)
-          } ms = ${Measure.fixed(done.rowsPerSecond, 0)} rows/s, CPU ${done.cpuMillis.toFixed(0)} ms${
-            done.exact ? "" : ", NOT EXACT"
-          }`
+          } ms = ${Measure.fixed(done.rowsPerSecond, 0)} rows/s, CPU ${done.cpuMillis.toFixed(0)} ms (service ${
+            done.serviceCpuMillis.toFixed(0)
+          } ms)${done.exact ? "" : ", NOT EXACT"}`
         )
       }
     }
@@ -706,9 +779,11 @@ export const rows = (result: Result): Array<[string, string, string]> => {
   const find = (target: Target, contender: Sample["contender"]) =>
     result.summaries.find((s) => s.target === target && s.contender === contender)
   const figures = (s: Summary) =>
-    `${Measure.fixed(s.rowsPerSecond / 1000, 1)}k rows/s, ${Measure.fixed(s.cpuMicrosPerRow, 1)} CPU µs/row, ${
-      (s.wallMillis / 1000).toFixed(2)
-    } s${s.exact ? "" : ", NOT EXACT"}`
+    `${Measure.fixed(s.rowsPerSecond / 1000, 1)}k rows/s, ${Measure.fixed(s.cpuMicrosPerRow, 1)} CPU µs/row${
+      s.contender === "fetch" || s.contender === "sync"
+        ? ` (+ service ${Measure.fixed(s.serviceCpuMicrosPerRow, 1)})`
+        : ""
+    }, ${(s.wallMillis / 1000).toFixed(2)} s${s.exact ? "" : ", NOT EXACT"}`
   const ratio = (s: Summary, of: string) =>
     `${Measure.fixed(s.ratio, 2)}x ${of} (rounds ${s.ratioRange.map((r) => Measure.fixed(r, 2)).join("–")})`
   const e = result.expected
@@ -740,7 +815,9 @@ export const rows = (result: Result): Array<[string, string, string]> => {
   const b = result.atDefaultBudget
   if (b !== undefined) {
     out.push([
-      `sync: demo's data, \`broker-history sync\` at the default budget (${b.budget}/s)`,
+      `sync: demo's data, \`broker-history sync\` (${
+        b.runs.startsWith("dist") ? "compiled" : "sources through tsx"
+      }) at the default budget (${b.budget}/s)`,
       `${b.requests} requests, ${b.retries} retries, ${b.rows} rows in ${(b.wallMillis / 1000).toFixed(1)} s (bound ${
         (b.boundMillis / 1000).toFixed(1)
       } s)`,
