@@ -11,17 +11,22 @@
  * @internal
  */
 
-/** The estimator's state: the smoothed variance of log(count / aim), and the fill it gives. */
+/**
+ * The estimator's state: the smoothed variance of log(count / aim), the fill it gives, and how many
+ * windows it has learnt from.
+ */
 export interface State {
   readonly variance: number
   readonly fill: number
+  readonly seen: number
 }
 
 const minFill = 0.5
 // The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift
 // (packages/bench/README.md has the request counts of the caps that were tried).
 const maxFill = 0.98
-// Slow enough that one surprising window does not swing the fill for the next twenty.
+// Slow enough that one surprising window does not swing the fill for the next twenty; the first
+// windows are averaged with the prior as equals, so that a regular history leaves it quickly.
 const smoothing = 0.1
 
 /** Standard normal upper tail, P(Z > z) (Abramowitz–Stegun 26.2.17, error < 1e-7). */
@@ -38,8 +43,8 @@ const upperTail = (z: number): number => {
  */
 export const initial = (limit: number): State => withVariance(1 / Math.max(1, 0.9 * limit))
 
-/** The state for a variance (the fill is computed once here, not for every window). */
-export const withVariance = (variance: number): State => ({ variance, fill: bestFill(variance) })
+/** The state for a variance, learnt from `seen` windows (the fill is computed once here, not for every window). */
+export const withVariance = (variance: number, seen = 0): State => ({ variance, fill: bestFill(variance), seen })
 
 /** The fill to aim at (share of `limit`): the fewest expected requests per record. */
 export const fill = (state: State): number => state.fill
@@ -68,5 +73,6 @@ export const observe = (state: State, aim: number, count: number, full: boolean,
   // A full page says only "at least limit": count it as twice that far off, so overflows pull the
   // aim down quickly.
   const error = full ? 2 * Math.max(Math.log(limit / aim), 0.05) : Math.log(Math.max(count, 0.5) / aim)
-  return withVariance((1 - smoothing) * state.variance + smoothing * error * error)
+  const weight = Math.max(smoothing, 1 / (state.seen + 2))
+  return withVariance((1 - weight) * state.variance + weight * error * error, state.seen + 1)
 }

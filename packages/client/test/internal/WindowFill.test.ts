@@ -49,6 +49,12 @@ describe("WindowFill: how full the walk aims its pages", () => {
     expect(r.overflows).toBe(0)
   })
 
+  it("the first windows weigh as much as the prior: a regular history reaches 98 % within 40 windows at limit 100", () => {
+    // The prior is the scatter of a Poisson count (σ ≈ 0.1 at limit 100), which a regular history never shows.
+    expect(run(100, 40, (aim) => Math.round(aim)).fill).toBe(0.98)
+    expect(WindowFill.observe(WindowFill.initial(100), 90, 90, false, 100).seen).toBe(1)
+  })
+
   it("a random (Poisson) history settles near 91 %, with few overflows", () => {
     const sample = poisson(42)
     const r = run(500, 2000, (aim) => sample(aim))
