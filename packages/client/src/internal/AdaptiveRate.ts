@@ -1,10 +1,10 @@
 /**
  * The adaptive request rate (docs/configuration.md, "Adaptive rate"): the configured budget is an
  * upper bound; a refusal (429/418) sets the allowed rate to what the service was measured to accept
- * in one interval before the refused request (one request below it for a few intervals when the
- * service had accepted that level: the refusal came from requests bunched up on the way); the rate
- * holds there a while, then probes beyond it along a convex cubic curve of the time (CUBIC's
- * probing shape): slowly at first, faster and faster, up to the bound. Pure: values in, values out.
+ * in one interval before the refused request; the rate holds there a while, then probes beyond it
+ * along a convex cubic curve of the time (CUBIC's probing shape): slowly at first, faster and faster,
+ * up to the bound. A refusal at a level the service had accepted (requests bunched up on the way)
+ * widens the pacing's margin instead, for as long as the rate holds. Pure: values in, values out.
  *
  * @internal
  */
@@ -23,10 +23,10 @@ export interface State {
   /** The level the service was measured to accept at the last cut (requests per interval). */
   readonly ceiling: number
   /**
-   * The rate right after the last cut: the level, or one request below it after a refusal at a level
-   * the service had accepted (requests bunched up on the way); it grows back to the level.
+   * Added to the pacing's margin while the rate holds: grown by each refusal at a level the service
+   * had accepted (requests bunched up on the way by more than the margin allows for).
    */
-  readonly from: number
+  readonly spreadMillis: number
   /** When the last cut took effect (the refusal's answer arrived). */
   readonly cutAt: number
   /** No request may start before this time (a ban's `Retry-After`). */
@@ -54,9 +54,6 @@ export interface Refusal {
   readonly pauseMillis: number
 }
 
-/** Intervals the rate takes to grow back from `from` to the level of the cut. */
-export const regrowIntervals = 10
-
 /** Intervals the rate holds at the level of the last cut (from the cut) before it probes beyond it. */
 export const holdIntervals = 30
 
@@ -66,25 +63,32 @@ export const doubleIntervals = 20
 /** The state before any refusal: the rate is the bound. */
 export const initial: State = {
   ceiling: Number.POSITIVE_INFINITY,
-  from: Number.POSITIVE_INFINITY,
+  spreadMillis: 0,
   cutAt: Number.NEGATIVE_INFINITY,
   pausedUntil: 0
 }
 
 /**
  * The allowed rate at `now` (requests per interval, `min`..`bound`). With `t` the intervals since the
- * cut, `K = regrowIntervals`, `H = holdIntervals` and `D = doubleIntervals`: from `from` concave back
- * to `ceiling` (`ceiling − (ceiling − from) ((K − t) / K)³`) while `t < K`, `ceiling` until `H`, then
+ * cut, `H = holdIntervals` and `D = doubleIntervals`: `ceiling` until `H`, then
  * `ceiling (1 + ((t − H) / D)³)`: 5 % above the ceiling `0.37 D` after the hold, twice it `D` after.
  */
 export const allowed = (settings: Settings, state: State, now: number): number => {
   if (state.cutAt === Number.NEGATIVE_INFINITY) return settings.bound
   const t = Math.max(0, now - state.cutAt) / settings.intervalMillis
-  const k = Math.max(0, regrowIntervals - t) / regrowIntervals
   const d = Math.max(0, t - holdIntervals) / doubleIntervals
-  const rate = state.ceiling * (1 + d * d * d) - (state.ceiling - state.from) * k * k * k
-  return Math.min(settings.bound, Math.max(settings.min, rate))
+  return Math.min(settings.bound, Math.max(settings.min, state.ceiling * (1 + d * d * d)))
 }
+
+/** What a refusal at a level the service had accepted adds to the pacing's margin: 2.5 % of the interval. */
+export const spreadStep = 1 / 40
+
+/** The pacing's margin is widened by at most this share of the interval. */
+export const spreadMost = 1 / 4
+
+/** Milliseconds added to the pacing's margin at `now`: the spread of the last cut while the rate holds. */
+export const spread = (settings: Settings, state: State, now: number): number =>
+  now - state.cutAt < holdIntervals * settings.intervalMillis ? state.spreadMillis : 0
 
 /**
  * The state after a refusal. A refusal of an attempt that started before the last cut took effect
@@ -98,7 +102,7 @@ export const allowed = (settings: Settings, state: State, now: number): number =
  *   above the service's limit this is the rate actually sent, not the budget;
  * - the most the service accepted within one interval since the last cut (`acceptedMost`), at most
  *   `n`: its limit is at least that, so a refusal of a request bunched up with others on the way does
- *   not lower the level below one the service did accept (the rate starts one request below it then).
+ *   not lower the level below one the service did accept (the pacing widens instead, `spread`).
  * Without evidence of `n` accepted in one interval the level is below the rate sent, so refusals at
  * one rate keep lowering it until the service accepts it.
  */
@@ -110,15 +114,20 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
     const lower = Math.max(settings.min, Math.min(state.ceiling, Math.max(refusal.sentBefore, refusal.acceptedMost)))
     return pausedUntil === state.pausedUntil && lower === state.ceiling
       ? state
-      : { ...state, ceiling: lower, from: Math.min(state.from, lower), pausedUntil }
+      : { ...state, ceiling: lower, pausedUntil }
   }
   const n = Math.ceil(allowed(settings, state, refusal.sentAt))
   const level = Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
   const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
   // Refused at a level the service accepted: one request fewer for a while leaves the pacing room
   // for the bunching (1/n of an interval), and the level itself stands.
-  const from = ceiling >= n ? Math.max(settings.min, ceiling - 1) : ceiling
-  return { ceiling, from, cutAt: refusal.at, pausedUntil }
+  // Refused at a level the service accepted: the requests reached it closer together than they
+  // started here by more than the margin allows for; the level stands and the pacing widens.
+  const held = spread(settings, state, refusal.at)
+  const spreadMillis = ceiling >= n
+    ? Math.min(spreadMost * settings.intervalMillis, held + spreadStep * settings.intervalMillis)
+    : held
+  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil }
 }
 
 /**
@@ -129,8 +138,7 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
  */
 export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
   const ceiling = Math.min(settings.bound, acceptedMost)
-  if (ceiling <= state.ceiling || state.cutAt === Number.NEGATIVE_INFINITY) return state
-  return { ...state, ceiling, from: state.from === state.ceiling ? ceiling : state.from }
+  return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY ? { ...state, ceiling } : state
 }
 
 /** True while the rate is below the bound (it changes with time until it is back). */

@@ -59,7 +59,11 @@ export const make = (
     const pace = (now: number): SlidingWindow.Pace => {
       const rate = AdaptiveRate.allowed(settings, state, now)
       const count = Math.ceil(rate)
-      return { count, spanMillis: spanMillis * count / rate, notBefore: state.pausedUntil }
+      return {
+        count,
+        spanMillis: (spanMillis + AdaptiveRate.spread(settings, state, now)) * count / rate,
+        notBefore: state.pausedUntil
+      }
     }
     const report = (now: number): Effect.Effect<void> => {
       const rate = AdaptiveRate.allowed(settings, state, now)

@@ -4,7 +4,6 @@ import * as fc from "fast-check"
 import * as AdaptiveRate from "../../src/internal/AdaptiveRate.js"
 
 const settings = (bound: number, min = 1): AdaptiveRate.Settings => ({ bound, min, intervalMillis: 1000 })
-const K = AdaptiveRate.regrowIntervals
 const H = AdaptiveRate.holdIntervals
 const D = AdaptiveRate.doubleIntervals
 
@@ -71,7 +70,7 @@ describe("AdaptiveRate", () => {
     expect(AdaptiveRate.allowed(s, first, probeAt)).toBeGreaterThan(20)
     expect(AdaptiveRate.allowed(s, first, probeAt)).toBeLessThan(20.2)
     const second = AdaptiveRate.refused(s, first, refusal(probeAt, probeAt + 150, 20, 0, 20))
-    expect(second).toEqual({ ceiling: 20, from: 20, cutAt: probeAt + 150, pausedUntil: 0 })
+    expect(second).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: probeAt + 150, pausedUntil: 0 })
     expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
   })
 
@@ -80,10 +79,23 @@ describe("AdaptiveRate", () => {
     const s = settings(20)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 20))
     expect(state.ceiling).toBe(20)
-    // One request fewer right after the refusal, concave back to the level in K intervals.
-    expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(19)
-    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 500)).toBeGreaterThan(19.8)
-    expect(AdaptiveRate.allowed(s, state, 1_150 + K * 1000)).toBe(20)
+    // The level stands; the pacing's margin widens by 2.5 % of the interval while the rate holds, and
+    // by as much again at each such refusal, up to a quarter of the interval.
+    expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(20)
+    expect(AdaptiveRate.spread(s, state, 1_150)).toBe(25)
+    expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000 - 1)).toBe(25)
+    expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000)).toBe(0)
+    let again = state
+    for (let i = 1; i <= 12; i++) {
+      again = AdaptiveRate.refused(s, again, refusal(1_000 + i * 2_000, 1_150 + i * 2_000, 16, 0, 20))
+    }
+    expect(again.ceiling).toBe(20)
+    expect(AdaptiveRate.spread(s, again, 30_000)).toBe(250)
+    // A refusal that lowers the level keeps the spread; after the hold it is gone.
+    const lower = AdaptiveRate.refused(s, state, refusal(2_000, 2_150, 16, 0, 12))
+    expect([lower.ceiling, AdaptiveRate.spread(s, lower, 2_150)]).toEqual([16, 25])
+    const later = AdaptiveRate.refused(s, state, refusal(1_150 + H * 1000, 1_300 + H * 1000, 16, 0, 12))
+    expect(AdaptiveRate.spread(s, later, 1_300 + H * 1000)).toBe(0)
     expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 12)).ceiling).toBe(16)
     // No evidence of 20 accepted: at most 19, whatever was sent (the service refused the 20th).
     expect(AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 25, 0, 19)).ceiling).toBe(19)
@@ -111,7 +123,7 @@ describe("AdaptiveRate", () => {
     expect(first.ceiling).toBe(23)
     // The 21st's refusal lowers the level to its own count; it cuts nothing again (same cut).
     const lowered = AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 20, 0, 16))
-    expect(lowered).toEqual({ ceiling: 20, from: 20, cutAt: 1_150, pausedUntil: 0 })
+    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0 })
     // A count below what the service is known to have accepted does not lower it.
     expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
     // Acceptances of attempts sent before the cut raise it to what the service accepted, never lower it.
@@ -161,10 +173,8 @@ describe("AdaptiveRate", () => {
         const n = Math.ceil(AdaptiveRate.allowed(s, state, now))
         const acceptedMost = Prng.int(next, 0, n + 2)
         const after = AdaptiveRate.refused(s, state, refusal(now, now + 150, Prng.int(next, 0, 2 * n), 0, acceptedMost))
-        // Right after the cut at most one request below it, back at it in K intervals.
         const rate = AdaptiveRate.allowed(s, after, now + 150)
-        expect(rate).toBeGreaterThanOrEqual(Math.min(acceptedMost, n) - 1)
-        expect(AdaptiveRate.allowed(s, after, now + 150 + K * 1000)).toBeGreaterThanOrEqual(Math.min(acceptedMost, n))
+        expect(rate).toBeGreaterThanOrEqual(Math.min(acceptedMost, n))
         if (acceptedMost < n && n > s.min) expect(rate).toBeLessThan(n)
         state = after
       }

@@ -1,5 +1,6 @@
 import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"
+import * as Prng from "@broker-history/server/Prng"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, ConfigProvider, Effect, Either, Fiber, Layer, Metric, Schema, TestClock } from "effect"
 import type * as Exchange from "../../src/internal/Exchange.js"
@@ -18,6 +19,8 @@ interface Drive {
   /** Callers that always want another page (default 4), and the latency of every answer (default 0). */
   readonly callers?: number
   readonly latencyMillis?: number
+  /** Each request reaches the service up to this much later than it started (seeded), default 0. */
+  readonly jitterMillis?: number
 }
 
 /**
@@ -29,11 +32,22 @@ interface Drive {
  * One page request through the pipeline over `answer`, which sees when each request arrives (`seen`).
  * The exchange and the signer answer at once (no real I/O), so the TestClock alone decides every time.
  */
-const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = true, latencyMillis = 0) =>
+const pipeline = (
+  answer: (seen: Seen) => Answer,
+  budget: number,
+  adaptive = true,
+  latencyMillis = 0,
+  jitterMillis = 0
+) =>
   Effect.gen(function*() {
     const seen: Array<number> = []
+    const next = Prng.mulberry32(15)
+    const arrive = jitterMillis === 0 ? Clock.currentTimeMillis : Effect.zipRight(
+      Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitterMillis))),
+      Clock.currentTimeMillis
+    )
     const exchange: Exchange.Exchange = () =>
-      Effect.flatMap(Clock.currentTimeMillis, (at) => {
+      Effect.flatMap(arrive, (at) => {
         seen.push(at)
         const a = answer({ n: seen.length, at } as Seen)
         if (!("body" in a)) throw new Error("the service here answers with a body")
@@ -60,7 +74,7 @@ const pipeline = (answer: (seen: Seen) => Answer, budget: number, adaptive = tru
 const drive = (d: Drive) =>
   Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
-    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive, d.latencyMillis)
+    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive, d.latencyMillis, d.jitterMillis)
     const caller = Effect.forever(Effect.either(page))
     const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => Effect.fork(caller))
     for (let step = 0; step < d.seconds * 10; step++) {
@@ -125,6 +139,14 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 64, latencyMillis: 150 })
       expect(run.refusedAt).toEqual(Array(20).fill(0))
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
+    }))
+
+  it.effect("requests bunched up on the way by more than the margin: the pacing widens, the level stands", () =>
+    Effect.gen(function*() {
+      // The 1 ms margin of these tests; each request reaches the service 0–40 ms after it started.
+      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 30, latencyMillis: 150, jitterMillis: 40 })
+      expect(between(run.refusedAt, 2, 30)).toBeLessThanOrEqual(2)
+      expect(acceptedRate(run, 2, 30)).toBeGreaterThanOrEqual(18)
     }))
 
   it.effect("without adaptation the same budget keeps running into the limit", () =>
