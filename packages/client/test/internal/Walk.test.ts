@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Clock, Duration, Effect, Fiber, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type * as FullHistory from "../../src/FullHistory.js"
-import type * as Emission from "../../src/internal/Emission.js"
+import * as Boundary from "../../src/internal/Boundary.js"
+import * as Emission from "../../src/internal/Emission.js"
 import * as Walk from "../../src/internal/Walk.js"
 
 interface R {
@@ -106,6 +107,43 @@ describe("Walk: the requests of the full-history walk", () => {
       // The whole range, narrowed until a window fits a page.
       expect(requests.length).toBeLessThanOrEqual(6)
     }))
+
+  it.effect.prop(
+    "property: run folds the events as the event stream would, chunk for chunk, the release an empty chunk",
+    { rows: rowsArb, concurrency: fc.integer({ min: 1, max: 3 }) },
+    ({ concurrency, rows }) =>
+      Effect.gen(function*() {
+        const opts = options(endpoint(rows).fetch, { concurrency })
+        const boundary = Boundary.start(opts.since, undefined)
+        const step = Emission.records({ ...opts, settlement: undefined, resumedAt: Number.NEGATIVE_INFINITY })
+        const outputs = (stream: Stream.Stream<R, unknown>) =>
+          Effect.map(
+            Stream.runCollect(Stream.mapChunks(stream, Chunk.of)),
+            (cs) => Chunk.toReadonlyArray(cs).map(Chunk.toReadonlyArray)
+          )
+        const folded = yield* outputs(Walk.run(opts, boundary.time, Emission.initial(boundary), step))
+        const expected = yield* outputs(
+          Stream.flattenChunks(
+            Stream.mapAccum(
+              Walk.events(options(endpoint(rows).fetch, { concurrency }), 0),
+              Emission.initial(boundary),
+              step
+            )
+          )
+        )
+        expect(folded.flat()).toEqual(expected.flat())
+        expect(folded.flat().map((r) => r.id)).toEqual(
+          [...rows].sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : 1)).map((r) => r.id)
+        )
+        // A window's records are followed by an empty chunk before the next request, so that no stream
+        // stage keeps a page alive while the next one is read.
+        if (concurrency === 1) {
+          folded.forEach((chunk, i) => {
+            if (chunk.length > 0) expect(folded[i + 1]).toEqual([])
+          })
+        }
+      })
+  )
 
   it.effect.prop(
     "property: with windows fetched ahead, the same records in the same order, in disjoint windows",
