@@ -34,10 +34,11 @@ export const make = (
     const intervalMillis = Duration.toMillis(rateLimit.interval)
     const marginMillis = Duration.toMillis(rateLimit.margin)
     const spanMillis = intervalMillis + marginMillis
-    // Evidence of the service's limit is counted over the interval less the margin: the margin is what
-    // the budget allows for requests to reach the service later or earlier than they started here, so
-    // a count over this span is one the service's own window held (docs/configuration.md).
-    const evidenceMillis = Math.max(intervalMillis / 2, intervalMillis - marginMillis)
+    // The margin is what the budget allows for requests reaching the service closer together or
+    // further apart than they started here: what the service accepted is counted over the interval
+    // less the margin (a count its own window held), what it had seen before a refusal over the
+    // interval plus the margin (docs/configuration.md).
+    const acceptedSpanMillis = Math.max(intervalMillis / 2, intervalMillis - marginMillis)
     const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
     // Adapting, twice the bound: the evidence of a refusal looks back over more than one interval.
     const window = yield* SlidingWindow.makeWindow(rateLimit.adaptive ? 2 * rateLimit.limit : rateLimit.limit)
@@ -82,8 +83,8 @@ export const make = (
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
           at,
-          sentBefore: window.startedBefore(start, evidenceMillis),
-          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, evidenceMillis),
+          sentBefore: window.startedBefore(start, spanMillis),
+          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, acceptedSpanMillis),
           // A ban (418) refuses every request until it ends; after a 429 only the refused request
           // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
           pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
@@ -102,7 +103,7 @@ export const make = (
       // An attempt sent before the last cut and accepted after it: the service took it in the window
       // the cut was measured in, so the level is at least what it accepted there.
       if (start.at < state.cutAt) {
-        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, evidenceMillis))
+        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, acceptedSpanMillis))
       }
     }
     return { take, accepted, refused }
