@@ -574,8 +574,8 @@ const atDefaultBudget = (dir: string, log: (line: string) => void) =>
     // The demo's data: the service's defaults (seed 42, 100,000 transfers, 20,000 deposits, 40 sub-accounts).
     // The service logs a line per answered request: when the command's requests start and end.
     const answered: Array<number> = []
-    const service = yield* ServiceProcess.spawn([], (line) => {
-      const request = /^(\S+) INFO GET \/sapi\//.exec(line)
+    const service = yield* ServiceProcess.spawn(["--log"], (line) => {
+      const request = /^(\S+) INFO GET \/api\/v3\/broker\//.exec(line)
       if (request !== null) answered.push(Date.parse(request[1]!))
     })
     const budget = (yield* BrokerConfig.BrokerConfig.pipe(
