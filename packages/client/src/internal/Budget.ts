@@ -35,9 +35,9 @@ export const make = (
     const marginMillis = Duration.toMillis(rateLimit.margin)
     const spanMillis = intervalMillis + marginMillis
     // The margin is what the budget allows for requests reaching the service closer together or
-    // further apart than they started here: what the service accepted is counted over the interval
-    // less the margin (a count its own window held), what it had seen before a refusal over the
-    // interval plus the margin (docs/configuration.md).
+    // further apart than they started here: what the service accepted, as evidence against a
+    // refusal, is counted over the interval less the margin (a count its own window held); what it
+    // had seen when it refused over the interval plus the margin (docs/configuration.md).
     const acceptedSpanMillis = Math.max(intervalMillis / 2, intervalMillis - marginMillis)
     const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
     // Adapting, twice the bound: the evidence of a refusal looks back over more than one interval.
@@ -101,9 +101,10 @@ export const make = (
     const accepted = (start: Start) => {
       window.answered(start, true)
       // An attempt sent before the last cut and accepted after it: the service took it in the window
-      // the cut was measured in, so the level is at least what it accepted there.
+      // the cut was measured in, so the level is at least what it accepted there (counted as the
+      // refusal's `sentBefore` is, over the interval plus the margin).
       if (start.at < state.cutAt) {
-        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, acceptedSpanMillis))
+        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, spanMillis))
       }
     }
     return { take, accepted, refused }
