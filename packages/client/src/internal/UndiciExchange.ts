@@ -40,7 +40,12 @@ const makeDeadlines = (granularity: number) => {
   return {
     add: (entry: { readonly at: number; readonly expire: () => void }) => {
       inFlight.add(entry)
-      ticker ??= setInterval(tick, granularity)
+      if (ticker === undefined) {
+        ticker = setInterval(tick, granularity)
+        // Requests keep the process alive through their sockets; the ticker must not, or a command
+        // would wait for its next tick (up to a second) after its last answer.
+        ticker.unref?.()
+      }
     },
     remove: (entry: { readonly at: number; readonly expire: () => void }) => {
       inFlight.delete(entry)
