@@ -277,11 +277,12 @@ export const table = (results: Results): string => {
   const s = results.saturation
   if (s !== undefined) {
     const o = s.options
-    for (const run of s.runs) {
+    // The long history's runs last: the rate once the first 429 is far behind.
+    for (const run of [...s.runs, s.long.atTwiceRate, s.long.atFourTimesRate]) {
       rows.push([
         `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, budget ${run.budget} per ${run.intervalMillis} ms${
           run.adaptive ? "" : " (fixed)"
-        }`,
+        }${run.records === o.records ? "" : `, long history (${run.records.toLocaleString("en")} transfers)`}`,
         `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
           (run.boundMillis / 1000).toFixed(1)
         } s), ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %), ${

@@ -41,7 +41,7 @@ describe("benchmark harness (smoke sizes)", () => {
       expect(run.inserted).toBeGreaterThan(0)
     }
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 6 + 1 + 7 + 2 + 2)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 1 + 7 + 2 + 2)
   }, 240_000)
 
   it(
