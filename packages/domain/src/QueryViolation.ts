@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
+import * as Accepts from "./internal/Accepts.js"
 import * as QueryString from "./QueryString.js"
 
 /**
@@ -83,8 +83,6 @@ const makeDecoder = (schema: Schema.Schema<any, any>) => {
   return decode
 }
 
-const noOptions: SchemaAST.ParseOptions = {}
-
 /**
  * A check that is true only for input the schema decodes to itself: a struct of known keys (required
  * ones present, no others) whose values pass the fields' own refinements, and the struct's own
@@ -104,70 +102,7 @@ const noOptions: SchemaAST.ParseOptions = {}
  * @since 0.1.0
  * @category guards
  */
-export const compileAccepts = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
-  const refinements: Array<SchemaAST.Refinement> = []
-  let struct = ast
-  while (struct._tag === "Refinement") {
-    refinements.unshift(struct)
-    struct = struct.from
-  }
-  if (struct._tag !== "TypeLiteral" || struct.indexSignatures.length > 0) return undefined
-  const fields: Array<
-    { readonly name: string; readonly optional: boolean; readonly accepts: (u: unknown) => boolean }
-  > = []
-  for (const p of struct.propertySignatures) {
-    const accepts = compileValue(p.type)
-    if (typeof p.name !== "string" || accepts === undefined) return undefined
-    fields.push({ name: p.name, optional: p.isOptional, accepts })
-  }
-  const known = new Set(fields.map((f) => f.name))
-  return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-    const record = u as Record<string, unknown>
-    let present = 0
-    for (const f of fields) {
-      if (Object.hasOwn(record, f.name)) {
-        present++
-        if (!f.accepts(record[f.name])) return false
-      } else if (!f.optional) {
-        return false
-      }
-    }
-    // Every own key must be a known one (the schema refuses excess properties).
-    let own = 0
-    for (const k in record) {
-      if (!Object.hasOwn(record, k)) return false
-      if (!known.has(k)) return false
-      own++
-    }
-    if (own !== present || Object.getOwnPropertySymbols(record).length > 0) return false
-    return refinements.every((r) => Option.isNone(r.filter(u, noOptions, r)))
-  }
-}
-
-const compileValue = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
-  switch (ast._tag) {
-    case "StringKeyword":
-      return (u) => typeof u === "string"
-    case "NumberKeyword":
-      return (u) => typeof u === "number"
-    case "UndefinedKeyword":
-      return (u) => u === undefined
-    case "Literal":
-      return (u) => u === ast.literal
-    case "Refinement": {
-      const from = compileValue(ast.from)
-      return from === undefined ? undefined : (u) => from(u) && Option.isNone(ast.filter(u, noOptions, ast))
-    }
-    case "Union": {
-      const members = ast.types.map(compileValue)
-      if (members.some((m) => m === undefined)) return undefined
-      return (u) => members.some((m) => m!(u))
-    }
-    default:
-      return undefined
-  }
-}
+export const compileAccepts: (ast: SchemaAST.AST) => ((u: unknown) => boolean) | undefined = Accepts.compile
 
 const toViolation = (error: ParseResult.ParseError): QueryViolation => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
