@@ -8,7 +8,6 @@ import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Fragment } from "@effect/sql/Statement"
 import type { ConfigError } from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -16,7 +15,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApiKey } from "./ApiKeys.js"
-import * as ApiKeys from "./ApiKeys.js"
+import * as StoreColumns from "./internal/StoreColumns.js"
+import * as StoreQueries from "./internal/StoreQueries.js"
 import * as Migrations from "./Migrations.js"
 
 /**
@@ -363,45 +363,6 @@ export interface Service {
  */
 export class Store extends Context.Tag("@broker-history/server/Store")<Store, Service>() {}
 
-// Multi-row inserts: 500 rows x 12 columns stays far below SQLite's bound-parameter limit.
-const batchSize = 500
-
-const digits = /^[0-9]+$/
-
-const transferColumns = (row: TransferRow) => {
-  if (!digits.test(row.tranId)) throw new Error(`tranId must be base-10 digits, got ${JSON.stringify(row.tranId)}`)
-  return {
-    tran_id: BigInt(row.tranId),
-    client_tran_id: row.clientTranId,
-    from_account: row.fromAccount,
-    to_account: row.toAccount,
-    asset: row.asset,
-    amount: row.amount,
-    from_account_type: row.fromAccountType,
-    to_account_type: row.toAccountType,
-    from_symbol: row.fromSymbol,
-    to_symbol: row.toSymbol,
-    status: row.status,
-    timestamp: row.timestamp
-  }
-}
-
-const depositColumns = (row: DepositRow) => ({
-  amount: row.amount,
-  coin: row.coin,
-  network: row.network,
-  status: row.status,
-  address: row.address,
-  address_tag: row.addressTag,
-  tx_id: row.txId,
-  unlock_confirm: row.unlockConfirm,
-  confirm_times: row.confirmTimes,
-  insert_time: row.insertTime,
-  memo: row.memo
-})
-
-const offsetOf = (page: Page): bigint => (BigInt(page.page) - 1n) * BigInt(page.limit)
-
 /**
  * Builds the store over the `SqlClient` in context, whose schema must already be migrated.
  *
@@ -426,63 +387,15 @@ const offsetOf = (page: Page): bigint => (BigInt(page.page) - 1n) * BigInt(page.
  */
 export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-
-  // tranId is read back as text so ids beyond 2^53 stay exact.
-  const transferSelect = sql`
-    SELECT CAST(tran_id AS TEXT) AS tranId, client_tran_id AS clientTranId, from_account AS fromAccount,
-      to_account AS toAccount, asset, amount, from_account_type AS fromAccountType,
-      to_account_type AS toAccountType, from_symbol AS fromSymbol, to_symbol AS toSymbol, status, timestamp
-    FROM transfers`
-  const depositSelect = sql`
-    SELECT amount, coin, network, status, address, address_tag AS addressTag, tx_id AS txId,
-      unlock_confirm AS unlockConfirm, confirm_times AS confirmTimes, insert_time AS insertTime, memo
-    FROM deposits`
-
-  const account = (column: string, value: string | null | undefined): Array<Fragment> =>
-    value === undefined ? [] : value === null ? [sql`${sql(column)} IS NULL`] : [sql`${sql(column)} = ${value}`]
-
-  const transferWhere = (f: TransferFilter): Fragment =>
-    sql.and([
-      ...account("from_account", f.fromAccount),
-      ...account("to_account", f.toAccount),
-      ...(f.fromAccountType === undefined ? [] : [sql`from_account_type = ${f.fromAccountType}`]),
-      ...(f.toAccountType === undefined ? [] : [sql`to_account_type = ${f.toAccountType}`]),
-      ...(f.clientTranId === undefined ? [] : [sql`client_tran_id = ${f.clientTranId}`]),
-      ...(f.startTime === undefined ? [] : [sql`timestamp >= ${f.startTime}`]),
-      ...(f.endTime === undefined ? [] : [sql`timestamp <= ${f.endTime}`])
-    ])
-
-  const depositWhere = (f: DepositFilter): Fragment =>
-    sql.and([
-      ...(f.coin === undefined ? [] : [sql`coin = ${f.coin}`]),
-      ...(f.status === undefined ? [] : [sql`status = ${f.status}`]),
-      ...(f.startTime === undefined ? [] : [sql`insert_time >= ${f.startTime}`]),
-      ...(f.endTime === undefined ? [] : [sql`insert_time <= ${f.endTime}`])
-    ])
-
-  const transferPageStatement = (f: TransferFilter, page: Page) =>
-    sql<TransferRow>`${transferSelect} WHERE ${transferWhere(f)}
-      ORDER BY timestamp DESC, tran_id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`
-
-  const depositPageStatement = (f: DepositFilter, page: Page) =>
-    sql<DepositRow>`${depositSelect} WHERE ${depositWhere(f)}
-      ORDER BY insert_time DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`
-
-  const explain = (statement: { readonly compile: () => readonly [string, ReadonlyArray<unknown>] }) => {
-    const [text, params] = statement.compile()
-    return sql.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params).pipe(
-      Effect.map((rows) => rows.map((row) => row.detail)),
-      Effect.orDie
-    )
-  }
+  const queries = StoreQueries.make(sql)
 
   const inBatches = <A>(
     rows: ReadonlyArray<A>,
     insert: (batch: ReadonlyArray<A>) => Effect.Effect<unknown, SqlError>
   ) =>
     Effect.gen(function*() {
-      for (let start = 0; start < rows.length; start += batchSize) {
-        yield* insert(rows.slice(start, start + batchSize))
+      for (let start = 0; start < rows.length; start += StoreColumns.batchSize) {
+        yield* insert(rows.slice(start, start + StoreColumns.batchSize))
       }
     }).pipe(sql.withTransaction, Effect.orDie)
 
@@ -490,15 +403,13 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     insertTransfers: (rows) =>
       inBatches(
         rows,
-        (batch) => Effect.suspend(() => sql`INSERT INTO transfers ${sql.insert(batch.map(transferColumns))}`)
+        (batch) =>
+          Effect.suspend(() => sql`INSERT INTO transfers ${sql.insert(batch.map(StoreColumns.transferColumns))}`)
       ),
     insertDeposits: (rows) =>
-      inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(depositColumns))}`),
+      inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(StoreColumns.depositColumns))}`),
     updateDeposit: (key, change) => {
-      const set = {
-        ...(change.status === undefined ? {} : { status: change.status }),
-        ...(change.confirmTimes === undefined ? {} : { confirm_times: change.confirmTimes })
-      }
+      const set = StoreColumns.depositChangeColumns(change)
       if (Object.keys(set).length === 0) return Effect.void
       return sql`UPDATE deposits SET ${sql.update(set)}
         WHERE tx_id = ${key.txId} AND coin = ${key.coin} AND network = ${key.network} AND address = ${key.address}
@@ -509,39 +420,28 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         )
       )
     },
-    allTransfers: (filter = {}) =>
-      sql<TransferRow>`${transferSelect} WHERE ${transferWhere(filter)} ORDER BY timestamp, tran_id`.pipe(
-        Effect.orDie
-      ),
-    allDeposits: (filter = {}) =>
-      sql<DepositRow>`${depositSelect} WHERE ${depositWhere(filter)} ORDER BY insert_time, id`.pipe(Effect.orDie),
-    transferPage: (filter, page) => transferPageStatement(filter, page).pipe(Effect.orDie),
-    depositPage: (filter, page) => depositPageStatement(filter, page).pipe(Effect.orDie),
-    explainTransferPage: (filter, page) => explain(transferPageStatement(filter, page)),
-    explainDepositPage: (filter, page) => explain(depositPageStatement(filter, page)),
+    allTransfers: (filter = {}) => queries.allTransfers(filter).pipe(Effect.orDie),
+    allDeposits: (filter = {}) => queries.allDeposits(filter).pipe(Effect.orDie),
+    transferPage: (filter, page) => queries.transferPage(filter, page).pipe(Effect.orDie),
+    depositPage: (filter, page) => queries.depositPage(filter, page).pipe(Effect.orDie),
+    explainTransferPage: (filter, page) => queries.explain(queries.transferPage(filter, page)),
+    explainDepositPage: (filter, page) => queries.explain(queries.depositPage(filter, page)),
     counts: sql<Counts>`
       SELECT (SELECT count(*) FROM transfers) AS transfers, (SELECT count(*) FROM deposits) AS deposits`.pipe(
       Effect.map((rows) => rows[0]!),
       Effect.orDie
     ),
     putKeys: (keys) =>
-      keys.length === 0 ? Effect.void : sql`INSERT OR REPLACE INTO api_keys ${
-        sql.insert(keys.map((k) => ({
-          api_key: k.apiKey,
-          secret_key: k.secretKey,
-          permissions: k.permissions.join(",")
-        })))
-      }`.pipe(Effect.asVoid, Effect.orDie),
-    findKey: (apiKey) =>
-      sql<{ readonly apiKey: string; readonly secretKey: string; readonly permissions: string }>`
-        SELECT api_key AS apiKey, secret_key AS secretKey, permissions FROM api_keys WHERE api_key = ${apiKey}`.pipe(
-        Effect.map((rows) =>
-          Option.fromNullable(rows[0]).pipe(Option.map((row) => ({
-            apiKey: row.apiKey,
-            secretKey: row.secretKey,
-            permissions: ApiKeys.permissions.filter((p) => row.permissions.split(",").includes(p))
-          })))
+      keys.length === 0
+        ? Effect.void
+        : sql`INSERT OR REPLACE INTO api_keys ${sql.insert(keys.map(StoreColumns.keyColumns))}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
         ),
+    findKey: (apiKey) =>
+      sql<StoreColumns.KeyRow>`
+        SELECT api_key AS apiKey, secret_key AS secretKey, permissions FROM api_keys WHERE api_key = ${apiKey}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), StoreColumns.keyOfRow)),
         Effect.orDie
       )
   }

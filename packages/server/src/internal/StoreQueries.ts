@@ -1,0 +1,72 @@
+/**
+ * The store's read queries: the filters as SQL conditions, the complete listings (oldest first), the
+ * endpoints' pages (newest first) and their query plans.
+ *
+ * @internal
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { Fragment } from "@effect/sql/Statement"
+import * as Effect from "effect/Effect"
+import type * as Store from "../Store.js"
+import { offsetOf } from "./StoreColumns.js"
+
+/** The read queries over `sql`. */
+export const make = (sql: SqlClient.SqlClient) => {
+  // tranId is read back as text so ids beyond 2^53 stay exact.
+  const transferSelect = sql`
+    SELECT CAST(tran_id AS TEXT) AS tranId, client_tran_id AS clientTranId, from_account AS fromAccount,
+      to_account AS toAccount, asset, amount, from_account_type AS fromAccountType,
+      to_account_type AS toAccountType, from_symbol AS fromSymbol, to_symbol AS toSymbol, status, timestamp
+    FROM transfers`
+  const depositSelect = sql`
+    SELECT amount, coin, network, status, address, address_tag AS addressTag, tx_id AS txId,
+      unlock_confirm AS unlockConfirm, confirm_times AS confirmTimes, insert_time AS insertTime, memo
+    FROM deposits`
+
+  const account = (column: string, value: string | null | undefined): Array<Fragment> =>
+    value === undefined ? [] : value === null ? [sql`${sql(column)} IS NULL`] : [sql`${sql(column)} = ${value}`]
+
+  const transferWhere = (f: Store.TransferFilter): Fragment =>
+    sql.and([
+      ...account("from_account", f.fromAccount),
+      ...account("to_account", f.toAccount),
+      ...(f.fromAccountType === undefined ? [] : [sql`from_account_type = ${f.fromAccountType}`]),
+      ...(f.toAccountType === undefined ? [] : [sql`to_account_type = ${f.toAccountType}`]),
+      ...(f.clientTranId === undefined ? [] : [sql`client_tran_id = ${f.clientTranId}`]),
+      ...(f.startTime === undefined ? [] : [sql`timestamp >= ${f.startTime}`]),
+      ...(f.endTime === undefined ? [] : [sql`timestamp <= ${f.endTime}`])
+    ])
+
+  const depositWhere = (f: Store.DepositFilter): Fragment =>
+    sql.and([
+      ...(f.coin === undefined ? [] : [sql`coin = ${f.coin}`]),
+      ...(f.status === undefined ? [] : [sql`status = ${f.status}`]),
+      ...(f.startTime === undefined ? [] : [sql`insert_time >= ${f.startTime}`]),
+      ...(f.endTime === undefined ? [] : [sql`insert_time <= ${f.endTime}`])
+    ])
+
+  return {
+    /** Every matching transfer, ascending (timestamp, then tranId numerically). */
+    allTransfers: (f: Store.TransferFilter) =>
+      sql<Store.TransferRow>`${transferSelect} WHERE ${transferWhere(f)} ORDER BY timestamp, tran_id`,
+    /** Every matching deposit, ascending (insertTime, then insertion order). */
+    allDeposits: (f: Store.DepositFilter) =>
+      sql<Store.DepositRow>`${depositSelect} WHERE ${depositWhere(f)} ORDER BY insert_time, id`,
+    /** One page of matching transfers, newest first. */
+    transferPage: (f: Store.TransferFilter, page: Store.Page) =>
+      sql<Store.TransferRow>`${transferSelect} WHERE ${transferWhere(f)}
+      ORDER BY timestamp DESC, tran_id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /** One page of matching deposits, newest first. */
+    depositPage: (f: Store.DepositFilter, page: Store.Page) =>
+      sql<Store.DepositRow>`${depositSelect} WHERE ${depositWhere(f)}
+      ORDER BY insert_time DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /** `EXPLAIN QUERY PLAN` of a statement, one detail line per plan step. */
+    explain: (statement: { readonly compile: () => readonly [string, ReadonlyArray<unknown>] }) => {
+      const [text, params] = statement.compile()
+      return sql.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params).pipe(
+        Effect.map((rows) => rows.map((row) => row.detail)),
+        Effect.orDie
+      )
+    }
+  }
+}
