@@ -7,13 +7,14 @@
  */
 import { Endpoint } from "@broker-history/domain"
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
  * The resolved configuration every client service reads.
@@ -215,18 +216,6 @@ export const env = {
   allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP"
 } as const
 
-const loopbackHost = (host: string): boolean =>
-  host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
-
-const invalid = (setting: string, message: string) => Either.left(ConfigError.InvalidData([setting], message))
-
-const positiveDuration = (setting: string, input: Duration.DurationInput) => {
-  const d = Duration.decodeUnknown(input)
-  return d._tag === "None" || !Duration.isFinite(d.value) || Duration.toMillis(d.value) <= 0
-    ? invalid(setting, `${setting} must be a positive, finite duration`)
-    : Either.right(d.value)
-}
-
 /**
  * Checks options and fills in defaults. Pure: the same checks back `layer` and `layerConfig`.
  * `names` maps each setting to the name used in error messages (option or variable name).
@@ -248,113 +237,8 @@ const positiveDuration = (setting: string, input: Duration.DurationInput) => {
  */
 export const resolve = (
   options: Options,
-  names: Record<keyof typeof env, string> = optionNames
-): Either.Either<Settings, ConfigError.ConfigError> =>
-  Either.gen(function*() {
-    const baseUrlText = options.baseUrl ?? defaults.baseUrl
-    let url: URL
-    try {
-      url = new URL(baseUrlText)
-    } catch {
-      return yield* invalid(names.baseUrl, `${names.baseUrl} is not a valid URL: ${JSON.stringify(baseUrlText)}`)
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      return yield* invalid(names.baseUrl, `${names.baseUrl} must be an http(s) URL, got ${url.protocol}`)
-    }
-    if (url.protocol === "http:" && !loopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
-      return yield* invalid(
-        names.baseUrl,
-        `${names.baseUrl} must use https:// (${url.host} is not loopback): the API key would cross the network in clear text; set ${names.allowInsecureHttp} to allow it anyway`
-      )
-    }
-    if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-      return yield* invalid(names.baseUrl, `${names.baseUrl} must not carry a query, fragment or credentials`)
-    }
-    const baseUrl = url.toString().replace(/\/+$/, "")
-    const apiKey = Redacted.value(options.apiKey)
-    if (apiKey.trim().length === 0) return yield* invalid(names.apiKey, `${names.apiKey} is empty`)
-    if (/[\r\n]/.test(apiKey)) return yield* invalid(names.apiKey, `${names.apiKey} contains a line break`)
-    if (Redacted.value(options.secretKey).length === 0) {
-      return yield* invalid(names.secretKey, `${names.secretKey} is empty`)
-    }
-    const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
-    if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
-      return yield* invalid(names.apiKeyHeader, `${names.apiKeyHeader} must be a header name (letters, digits, -)`)
-    }
-    const recvWindow = options.recvWindow
-    if (
-      recvWindow !== undefined &&
-      (!Number.isInteger(recvWindow) || recvWindow < Endpoint.recvWindow.min || recvWindow > Endpoint.recvWindow.max)
-    ) {
-      return yield* invalid(names.recvWindow, `${names.recvWindow} must be an integer number of ms from 1 to 60000`)
-    }
-    const requestTimeout = yield* positiveDuration(
-      names.requestTimeout,
-      options.requestTimeout ?? defaults.requestTimeout
-    )
-    const maxRetries = options.retry?.maxRetries ?? defaults.maxRetries
-    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
-      return yield* invalid(names.maxRetries, `${names.maxRetries} must be an integer from 0 to 100`)
-    }
-    const baseDelay = yield* positiveDuration(names.retryBaseDelay, options.retry?.baseDelay ?? defaults.baseDelay)
-    const maxDelay = yield* positiveDuration(names.retryMaxDelay, options.retry?.maxDelay ?? defaults.maxDelay)
-    if (Duration.lessThan(maxDelay, baseDelay)) {
-      return yield* invalid(names.retryMaxDelay, `${names.retryMaxDelay} must not be shorter than the base delay`)
-    }
-    const limit = options.rateLimit?.limit ?? defaults.rateLimit
-    if (!Number.isInteger(limit) || limit < 1) {
-      return yield* invalid(names.rateLimit, `${names.rateLimit} must be a whole number of requests >= 1`)
-    }
-    const interval = yield* positiveDuration(
-      names.rateLimitInterval,
-      options.rateLimit?.interval ?? defaults.rateLimitInterval
-    )
-    const margin = Duration.decodeUnknown(options.rateLimit?.margin ?? defaults.rateLimitMargin)
-    if (margin._tag === "None" || !Duration.isFinite(margin.value)) {
-      return yield* invalid(names.rateLimitMargin, `${names.rateLimitMargin} must be a finite duration (0 allowed)`)
-    }
-    const adaptive = options.rateLimit?.adaptive ?? defaults.rateLimitAdaptive
-    if (typeof adaptive !== "boolean") {
-      return yield* invalid(names.rateLimitAdaptive, `${names.rateLimitAdaptive} must be true or false`)
-    }
-    const transfers = options.maxWindow?.transfers === undefined
-      ? undefined
-      : yield* positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
-    const deposits = yield* positiveDuration(
-      names.depositMaxWindow,
-      options.maxWindow?.deposits ?? defaults.depositMaxWindow
-    )
-    return {
-      baseUrl,
-      apiKey: options.apiKey,
-      secretKey: options.secretKey,
-      apiKeyHeader,
-      recvWindow,
-      requestTimeout,
-      retry: { maxRetries, baseDelay, maxDelay },
-      rateLimit: { limit, interval, margin: margin.value, adaptive },
-      maxWindow: { transfers, deposits }
-    }
-  })
-
-const optionNames: Record<keyof typeof env, string> = {
-  baseUrl: "baseUrl",
-  apiKey: "apiKey",
-  secretKey: "secretKey",
-  apiKeyHeader: "apiKeyHeader",
-  recvWindow: "recvWindow",
-  requestTimeout: "requestTimeout",
-  maxRetries: "retry.maxRetries",
-  retryBaseDelay: "retry.baseDelay",
-  retryMaxDelay: "retry.maxDelay",
-  rateLimit: "rateLimit.limit",
-  rateLimitInterval: "rateLimit.interval",
-  rateLimitMargin: "rateLimit.margin",
-  rateLimitAdaptive: "rateLimit.adaptive",
-  transferMaxWindow: "maxWindow.transfers",
-  depositMaxWindow: "maxWindow.deposits",
-  allowInsecureHttp: "allowInsecureHttp"
-}
+  names: Record<keyof typeof env, string> = SettingsCheck.optionNames
+): Either.Either<Settings, ConfigError.ConfigError> => SettingsCheck.resolve(options, names, defaults)
 
 /**
  * Configuration from options.
@@ -477,7 +361,7 @@ export const layerConfig = (
     Effect.flatMap(
       Config.unwrap(wrapped),
       (options) =>
-        Either.match(resolve(options, wrapped === config ? env : optionNames), {
+        Either.match(resolve(options, wrapped === config ? env : SettingsCheck.optionNames), {
           onLeft: Effect.fail,
           onRight: Effect.succeed
         })
