@@ -1,0 +1,93 @@
+/**
+ * One setting of the server program: a flag, else its `BROKER_SERVER_*` variable, else its default,
+ * checked, with a usage error that names what was given, and its help text.
+ *
+ * @internal
+ */
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type { Check } from "./SettingChecks.js"
+import * as SettingChecks from "./SettingChecks.js"
+
+/** A text as given, with where it came from: `--port` or `BROKER_SERVER_PORT`, for the messages. */
+export interface Given<A> {
+  readonly from: string
+  readonly value: A
+}
+
+/** A usage error of one paragraph per line. */
+export const usage = (...lines: ReadonlyArray<string>): ValidationError.ValidationError =>
+  ValidationError.invalidValue(HelpDoc.blocks(lines.map((line) => HelpDoc.p(line))))
+
+/**
+ * A `BROKER_SERVER_*` variable as text; empty or blank counts as unset (`MissingData`), so that the
+ * option falls back to its default.
+ */
+export const variable = (name: string): Config.Config<Given<string>> =>
+  Config.string(name).pipe(Config.mapOrFail((text) =>
+    text.trim() === ""
+      ? Either.left(ConfigError.MissingData([], `${name} is empty`))
+      : Either.right({ from: name, value: text })
+  ))
+
+/**
+ * A flag's text, else its variable's: checked by `check`, whose complaint is prefixed with the
+ * flag or the variable, whichever was given. (A variable's value is checked here rather than in its
+ * `Config`: `@effect/cli` would print a failed `Config` as a `ConfigError`, not as our sentence.)
+ */
+export const setting = <A>(flag: string, variableName: string, check: Check<A>): Options.Options<A> =>
+  Options.text(flag).pipe(
+    Options.map((text): Given<string> => ({ from: `--${flag}`, value: text })),
+    Options.withFallbackConfig(variable(variableName)),
+    Options.mapEffect((given) =>
+      Either.match(check(given.value), {
+        onLeft: (problem) => Effect.fail(usage(`${given.from} ${problem}`)),
+        onRight: Effect.succeed
+      })
+    )
+  )
+
+/** Help text: the meaning, then the variable and the default, as every option of the CLI writes them. */
+export const describe = (text: string, variableName: string, fallback: string): string =>
+  `${text} (env ${variableName}, default ${fallback})`
+
+/** An integer setting with its default. */
+export const integerSetting = (
+  flag: string,
+  variableName: string,
+  bounds: { readonly min: number; readonly max?: number },
+  fallback: number,
+  meaning: string
+): Options.Options<number> =>
+  setting(flag, variableName, SettingChecks.integer(bounds.min, bounds.max)).pipe(
+    Options.withDefault(fallback),
+    Options.withPseudoName("INTEGER"),
+    Options.withDescription(describe(meaning, variableName, String(fallback)))
+  )
+
+/** A fault probability, 0 (never, the default) to 1 (always). */
+export const probabilitySetting = (flag: string, variableName: string, meaning: string): Options.Options<number> =>
+  setting(flag, variableName, SettingChecks.probability).pipe(
+    Options.withDefault(0),
+    Options.withPseudoName("0..1"),
+    Options.withDescription(describe(meaning, variableName, "0"))
+  )
+
+/** A text setting with its default. */
+export const textSetting = (
+  flag: string,
+  variableName: string,
+  pseudoName: string,
+  fallback: string,
+  meaning: string
+): Options.Options<string> =>
+  setting(flag, variableName, SettingChecks.text).pipe(
+    Options.withDefault(fallback),
+    Options.withPseudoName(pseudoName),
+    Options.withDescription(describe(meaning, variableName, fallback))
+  )
