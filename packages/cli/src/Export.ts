@@ -7,24 +7,23 @@
  */
 import { BrokerHistory } from "@broker-history/client"
 import type { BrokerError } from "@broker-history/client"
-import type { DepositRecord as DepositRecordNs, TransferRecord as TransferRecordNs } from "@broker-history/domain"
-import { TransferRecord } from "@broker-history/domain"
+import type { DepositRecord, TransferRecord } from "@broker-history/domain"
 import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import type * as Options from "@effect/cli/Options"
 import * as Chunk from "effect/Chunk"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Choices from "./Choices.js"
 import * as ClientOptions from "./ClientOptions.js"
-import * as Csv from "./Csv.js"
+import type * as Csv from "./Csv.js"
 import * as ExitCode from "./ExitCode.js"
+import * as ExportEncoding from "./internal/ExportEncoding.js"
+import * as ExportFlags from "./internal/ExportFlags.js"
+import * as ExportQuery from "./internal/ExportQuery.js"
 import * as Output from "./Output.js"
 import * as Progress from "./Progress.js"
-import * as TimeText from "./TimeText.js"
 
 /**
  * An output format: `ndjson` (one JSON record a line, the default), `csv` (a header row and RFC 4180
@@ -64,20 +63,7 @@ export type Format = "ndjson" | "csv" | "json"
  * @since 0.1.0
  * @category constants
  */
-export const transferColumns: ReadonlyArray<keyof TransferRecordNs.TransferRecord> = [
-  "tranId",
-  "clientTranId",
-  "fromAccount",
-  "toAccount",
-  "asset",
-  "amount",
-  "fromAccountType",
-  "toAccountType",
-  "fromSymbol",
-  "toSymbol",
-  "status",
-  "timestamp"
-]
+export const transferColumns: ReadonlyArray<keyof TransferRecord.TransferRecord> = ExportEncoding.transferColumns
 
 /**
  * Deposit fields in the order the service sends them, which is also the CSV header.
@@ -95,19 +81,7 @@ export const transferColumns: ReadonlyArray<keyof TransferRecordNs.TransferRecor
  * @since 0.1.0
  * @category constants
  */
-export const depositColumns: ReadonlyArray<keyof DepositRecordNs.DepositRecord> = [
-  "amount",
-  "coin",
-  "network",
-  "status",
-  "address",
-  "addressTag",
-  "txId",
-  "unlockConfirm",
-  "confirmTimes",
-  "insertTime",
-  "memo"
-]
+export const depositColumns: ReadonlyArray<keyof DepositRecord.DepositRecord> = ExportEncoding.depositColumns
 
 /**
  * How records become text in one format: what comes first, each record (knowing whether it is the
@@ -126,24 +100,11 @@ export const depositColumns: ReadonlyArray<keyof DepositRecordNs.DepositRecord> 
  * @since 0.1.0
  * @category encoding
  */
-export const encoder = (format: Format, columns: ReadonlyArray<string>, csv: Csv.Mode = "escapeFormulas"): {
+export const encoder: (format: Format, columns: ReadonlyArray<string>, csv?: Csv.Mode) => {
   readonly start: string
   readonly record: (record: object, first: boolean) => string
   readonly end: (count: number) => string
-} => {
-  switch (format) {
-    case "ndjson":
-      return { start: "", record: (r) => JSON.stringify(r) + "\n", end: () => "" }
-    case "csv":
-      return { start: Csv.row(columns, csv), record: (r) => Csv.recordRow(columns, r, csv), end: () => "" }
-    case "json":
-      return {
-        start: "[",
-        record: (r, first) => (first ? "\n" : ",\n") + JSON.stringify(r),
-        end: (count) => count === 0 ? "]\n" : "\n]\n"
-      }
-  }
-}
+} = ExportEncoding.encoder
 
 /**
  * Writes a stream of records to `Output` in `format`, one chunk (a window of records) a write, counting
@@ -183,19 +144,14 @@ export const write = <A extends object, E, R>(
   Effect.gen(function*() {
     const output = yield* Output.Output
     const progress = yield* Progress.Progress
-    const encode = encoder(format, columns, csv)
+    const encode = ExportEncoding.encoder(format, columns, csv)
     let count = 0
     if (encode.start !== "") yield* output.write(encode.start)
     yield* Stream.runForEachChunk(records, (chunk) => {
       if (Chunk.isEmpty(chunk)) return Effect.void
-      let text = ""
-      let latest: number | undefined
-      for (const record of chunk) {
-        text += encode.record(record, count === 0)
-        count++
-        latest = time(record)
-      }
-      return Effect.zipRight(output.write(text), progress.add(Chunk.size(chunk), latest))
+      const run = ExportEncoding.encodeRun(encode, chunk, count, time)
+      count += run.count
+      return Effect.zipRight(output.write(run.text), progress.add(run.count, run.latest))
     })
     const end = encode.end(count)
     if (end !== "") yield* output.write(end)
@@ -224,48 +180,14 @@ export const write = <A extends object, E, R>(
  * @since 0.1.0
  * @category options
  */
-export const verbose: Options.Options<boolean> = Options.boolean("verbose").pipe(
-  Options.withDescription("on failure, print the full cause (stack traces) after the one-line message (default off)")
-)
+export const verbose: Options.Options<boolean> = ExportFlags.verbose
 
-const optionalText = (name: string, description: string) =>
-  Options.text(name).pipe(Options.withDescription(description), Options.optional, Options.map(Option.getOrUndefined))
-
-const rangeOptions = {
-  since: optionalText(
-    "since",
-    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms (0 and up), or 90d for 90 days ago (default: one year before --until)"
-  ),
-  until: optionalText("until", "end of the range, inclusive, same forms as --since (default: the service's now)"),
-  format: Options.choice("format", ["ndjson", "csv", "json"]).pipe(
-    Options.withDefault("ndjson" as const),
-    Options.withDescription(
-      "ndjson: one JSON record a line; csv: header row + RFC 4180 rows; json: one array (default ndjson)"
-    )
-  ),
-  csvRaw: Options.boolean("csv-raw").pipe(
-    Options.withDescription(
-      "with --format csv, write values exactly as received; by default a value starting with = + - @ TAB or CR " +
-        "gets a ' before it so a spreadsheet does not run it as a formula (negative decimals such as -12.50 stay numbers) (default off)"
-    )
-  ),
-  out: optionalText(
-    "out",
-    "write to this file instead of stdout; it is replaced only when the export completes, a failed export leaves it as it was (default stdout; - is stdout)"
-  ),
-  concurrency: Options.integer("concurrency").pipe(
-    Options.withDefault(2),
-    Options.withDescription("time windows read ahead at once, 1..16; the output order is kept (default 2)")
-  ),
-  verbose,
-  client: ClientOptions.options
-}
-
-const usage = (message: string) => new ExitCode.UsageError({ message })
-
-/** A flag value read by `read`, or the usage error it gives. */
-const flag = <A>(read: Either.Either<A, string>) =>
-  Either.match(read, { onLeft: (message) => Effect.fail(usage(message)), onRight: Effect.succeed })
+/** A value read from flags, or the `UsageError` of its message. */
+const flag = <A>(read: Either.Either<A, string>): Effect.Effect<A, ExitCode.UsageError> =>
+  Either.match(read, {
+    onLeft: (message) => Effect.fail(new ExitCode.UsageError({ message })),
+    onRight: Effect.succeed
+  })
 
 /**
  * Reads `--since` / `--until` into Unix ms (`undefined`: the client's default), or fails with the
@@ -291,19 +213,12 @@ const flag = <A>(read: Either.Either<A, string>) =>
  * @since 0.1.0
  * @category decoding
  */
-export const range = (since: string | undefined, until: string | undefined, now: number = Date.now()) =>
-  Effect.gen(function*() {
-    const read = (name: string, text: string | undefined) =>
-      text === undefined
-        ? Effect.succeed(undefined)
-        : flag(Either.mapLeft(TimeText.instant(text, now), (message) => `--${name}: ${message}`))
-    const s = yield* read("since", since)
-    const u = yield* read("until", until)
-    if (s !== undefined && u !== undefined && s > u) {
-      return yield* Effect.fail(usage("--since must not be after --until"))
-    }
-    return { since: s, until: u }
-  })
+export const range = (
+  since: string | undefined,
+  until: string | undefined,
+  now: number = Date.now()
+): Effect.Effect<{ since: number | undefined; until: number | undefined }, ExitCode.UsageError> =>
+  flag(ExportQuery.range(since, until, now))
 
 interface CommonFlags {
   readonly since: string | undefined
@@ -324,9 +239,9 @@ interface RangeQuery {
 }
 
 /**
- * Runs one export: the flags are read first (the endpoint's `filters`, then the range; a usage error
- * before anything is opened or sent), then the records of `open` are written through the client, the
- * output and the progress line.
+ * Runs one export: the flags are read first (the endpoint's `filters`, then the range, then the CSV
+ * mode; a usage error before anything is opened or sent), then the records of `open` are written
+ * through the client, the output and the progress line.
  */
 const runExport = <Q, A extends object>(
   flags: CommonFlags,
@@ -336,19 +251,16 @@ const runExport = <Q, A extends object>(
     readonly columns: ReadonlyArray<string>
     readonly time: (record: A) => number
   },
-  filters: Effect.Effect<Q, ExitCode.UsageError>,
+  filters: Either.Either<Q, string>,
   open: (
     history: Context.Tag.Service<BrokerHistory.BrokerHistory>,
     query: Q & RangeQuery
   ) => Stream.Stream<A, BrokerError.BrokerError>
 ) =>
   Effect.gen(function*() {
-    const query = { ...yield* filters, ...yield* range(flags.since, flags.until), concurrency: flags.concurrency }
+    const query = { ...yield* flag(filters), ...yield* range(flags.since, flags.until), concurrency: flags.concurrency }
     const stream = Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) => open(history, query)))
-    const csv: Csv.Mode = flags.csvRaw ? "raw" : "escapeFormulas"
-    if (flags.csvRaw && flags.format !== "csv") {
-      return yield* Effect.fail(usage("--csv-raw applies to --format csv only"))
-    }
+    const csv = yield* flag(ExportQuery.csvMode(flags.format, flags.csvRaw))
     yield* write(stream, flags.format, what.columns, what.time, csv).pipe(
       Effect.provide(Layer.mergeAll(
         ClientOptions.layer(flags.client, process.env),
@@ -415,29 +327,8 @@ const runExport = <Q, A extends object>(
  * @category commands
  */
 export const transfersCommand = Command.make("transfers", {
-  fromAccountType: Options.text("from-account-type").pipe(
-    Options.withDescription(
-      `account type money left: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
-    )
-  ),
-  toAccountType: Options.text("to-account-type").pipe(
-    Options.withDescription(
-      `account type money went to: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
-    )
-  ),
-  fromAccount: optionalText(
-    "from-account",
-    "sending account (default: the master account); the service decides which accounts exist"
-  ),
-  toAccount: optionalText(
-    "to-account",
-    "receiving account (default: the master account); the service decides which accounts exist"
-  ),
-  clientTranId: optionalText(
-    "client-tran-id",
-    "only the transfer with this client id, 32 letters or digits (default: every transfer)"
-  ),
-  ...rangeOptions
+  ...ExportFlags.transfers,
+  ...ExportFlags.common
 }, (flags) =>
   runExport(
     flags,
@@ -445,17 +336,9 @@ export const transfersCommand = Command.make("transfers", {
       label: "transfers",
       endpoint: "transferHistory",
       columns: transferColumns,
-      time: (t: TransferRecordNs.TransferRecord) => t.timestamp
+      time: (t: TransferRecord.TransferRecord) => t.timestamp
     },
-    Effect.gen(function*() {
-      return {
-        fromAccountType: yield* flag(Choices.accountType("--from-account-type", flags.fromAccountType)),
-        toAccountType: yield* flag(Choices.accountType("--to-account-type", flags.toAccountType)),
-        fromAccount: flags.fromAccount,
-        toAccount: flags.toAccount,
-        clientTranId: flags.clientTranId
-      }
-    }),
+    ExportQuery.transferFilters(flags),
     (history, query) => history.transfers(query)
   )).pipe(Command.withDescription(
     "Stream the full transfer history of one account pair and one account-type pair, oldest first, each record once. " +
@@ -481,15 +364,8 @@ export const transfersCommand = Command.make("transfers", {
  * @category commands
  */
 export const depositsCommand = Command.make("deposits", {
-  coin: optionalText(
-    "coin",
-    "only this coin, e.g. USDT (default: every coin); the service decides which coins exist, an unknown one gives an empty export"
-  ),
-  status: optionalText(
-    "status",
-    "only this status: a code 1..12 or its name (SUCCESS, PENDING, …, any letter case) (default: every status)"
-  ),
-  ...rangeOptions
+  ...ExportFlags.deposits,
+  ...ExportFlags.common
 }, (flags) =>
   runExport(
     flags,
@@ -497,12 +373,9 @@ export const depositsCommand = Command.make("deposits", {
       label: "deposits",
       endpoint: "depositHistory",
       columns: depositColumns,
-      time: (d: DepositRecordNs.DepositRecord) => d.insertTime
+      time: (d: DepositRecord.DepositRecord) => d.insertTime
     },
-    Effect.map(
-      flags.status === undefined ? Effect.succeed(undefined) : flag(Choices.depositStatus("--status", flags.status)),
-      (status) => ({ coin: flags.coin, status })
-    ),
+    ExportQuery.depositFilters(flags),
     (history, query) => history.deposits(query)
   )).pipe(Command.withDescription(
     "Stream the full deposit history, oldest first, each deposit once. " + ClientOptions.variablesHelp

@@ -1,0 +1,89 @@
+/**
+ * The flags of the export commands (see `Export`), as `@effect/cli` options: those both commands
+ * share (range, format, output, client settings) and each command's filters. Declarations only; they
+ * are read by `ExportQuery`.
+ *
+ * @internal
+ */
+import { TransferRecord } from "@broker-history/domain"
+import * as Options from "@effect/cli/Options"
+import * as Option from "effect/Option"
+import * as ClientOptions from "../ClientOptions.js"
+
+/** An optional text flag: its value, or `undefined` when it is not given. */
+export const optionalText = (name: string, description: string): Options.Options<string | undefined> =>
+  Options.text(name).pipe(Options.withDescription(description), Options.optional, Options.map(Option.getOrUndefined))
+
+/** `--verbose`, which every command shares: on failure, the full cause after the one-line message. */
+export const verbose: Options.Options<boolean> = Options.boolean("verbose").pipe(
+  Options.withDescription("on failure, print the full cause (stack traces) after the one-line message (default off)")
+)
+
+/** The flags both export commands take, after their filters. */
+export const common = {
+  since: optionalText(
+    "since",
+    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms (0 and up), or 90d for 90 days ago (default: one year before --until)"
+  ),
+  until: optionalText("until", "end of the range, inclusive, same forms as --since (default: the service's now)"),
+  format: Options.choice("format", ["ndjson", "csv", "json"]).pipe(
+    Options.withDefault("ndjson" as const),
+    Options.withDescription(
+      "ndjson: one JSON record a line; csv: header row + RFC 4180 rows; json: one array (default ndjson)"
+    )
+  ),
+  csvRaw: Options.boolean("csv-raw").pipe(
+    Options.withDescription(
+      "with --format csv, write values exactly as received; by default a value starting with = + - @ TAB or CR " +
+        "gets a ' before it so a spreadsheet does not run it as a formula (negative decimals such as -12.50 stay numbers) (default off)"
+    )
+  ),
+  out: optionalText(
+    "out",
+    "write to this file instead of stdout; it is replaced only when the export completes, a failed export leaves it as it was (default stdout; - is stdout)"
+  ),
+  concurrency: Options.integer("concurrency").pipe(
+    Options.withDefault(2),
+    Options.withDescription("time windows read ahead at once, 1..16; the output order is kept (default 2)")
+  ),
+  verbose,
+  client: ClientOptions.options
+}
+
+/** The filters of `transfers`: the account-type pair (required) and the account pair. */
+export const transfers = {
+  fromAccountType: Options.text("from-account-type").pipe(
+    Options.withDescription(
+      `account type money left: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
+    )
+  ),
+  toAccountType: Options.text("to-account-type").pipe(
+    Options.withDescription(
+      `account type money went to: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
+    )
+  ),
+  fromAccount: optionalText(
+    "from-account",
+    "sending account (default: the master account); the service decides which accounts exist"
+  ),
+  toAccount: optionalText(
+    "to-account",
+    "receiving account (default: the master account); the service decides which accounts exist"
+  ),
+  clientTranId: optionalText(
+    "client-tran-id",
+    "only the transfer with this client id, 32 letters or digits (default: every transfer)"
+  )
+}
+
+/** The filters of `deposits`: a coin and a status. */
+export const deposits = {
+  coin: optionalText(
+    "coin",
+    "only this coin, e.g. USDT (default: every coin); the service decides which coins exist, an unknown one gives an empty export"
+  ),
+  status: optionalText(
+    "status",
+    "only this status: a code 1..12 or its name (SUCCESS, PENDING, …, any letter case) (default: every status)"
+  )
+}
