@@ -1,7 +1,8 @@
 /**
  * The request budget of one layer, shared by every call and stream through it: a sliding window
  * whose rate adapts to the service's refusals (`AdaptiveRate`) when `rateLimit.adaptive` is on, and
- * a gauge of the rate it allows now.
+ * a gauge of the rate it allows now; at debug level a log line for each refusal it counts (the
+ * evidence and the level before and after) and each raise of the level by an acceptance.
  *
  * @internal
  */
@@ -72,31 +73,62 @@ export const make = (
       reported = rate
       return Metric.set(gauge, perSecond(rate))
     }
+    // Raises of the level by acceptances (counted synchronously), logged by the next take or refusal.
+    const raised: Array<{ sentAt: number; acceptedMost: number; levelBefore: number; level: number }> = []
+    const flush = Effect.suspend(() =>
+      raised.length === 0 ? Effect.void : Effect.forEach(
+        raised.splice(0),
+        (raise) => Effect.logDebug("broker rate limit raised").pipe(Effect.annotateLogs(raise)),
+        { discard: true }
+      )
+    )
     const take = Effect.flatMap(
       window.take(pace),
-      (start) => reported === settings.bound ? Effect.succeed(start) : Effect.as(report(start.at), start)
+      (start) =>
+        raised.length > 0
+          ? Effect.as(Effect.zipRight(flush, report(start.at)), start)
+          : reported === settings.bound
+          ? Effect.succeed(start)
+          : Effect.as(report(start.at), start)
     )
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
         window.answered(start, false)
         const before = state
+        const evidence = {
+          sentBefore: window.startedBefore(start, spanMillis),
+          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, acceptedSpanMillis)
+        }
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
           at,
-          sentBefore: window.startedBefore(start, spanMillis),
-          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, acceptedSpanMillis),
+          ...evidence,
           // A ban (418) refuses every request until it ends; after a 429 only the refused request
           // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
           pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
         })
         if (state.cutAt !== before.cutAt) cutBefore = before.cutAt
+        const logged = Effect.logDebug("broker rate limit refused").pipe(
+          Effect.annotateLogs({
+            sentAt: start.at,
+            at,
+            sentBefore: evidence.sentBefore,
+            acceptedMost: evidence.acceptedMost,
+            levelBefore: before.ceiling,
+            level: state.ceiling,
+            allowedBefore: AdaptiveRate.allowed(settings, before, start.at),
+            allowed: AdaptiveRate.allowed(settings, state, at),
+            spreadMillis: state.spreadMillis,
+            cut: state.cutAt !== before.cutAt
+          })
+        )
         // Slots reserved at the old rate and not yet started would be refused too: their callers
         // take them again at the new rate (or after the pause).
         if (
           state.pausedUntil > before.pausedUntil ||
           AdaptiveRate.allowed(settings, state, at) < AdaptiveRate.allowed(settings, before, at)
         ) window.withdraw(at)
-        return report(at)
+        return Effect.zipRight(Effect.zipRight(flush, logged), report(at))
       })
     const accepted = (start: Start) => {
       window.answered(start, true)
@@ -104,7 +136,12 @@ export const make = (
       // the cut was measured in, so the level is at least what it accepted there (counted as the
       // refusal's `sentBefore` is, over the interval plus the margin).
       if (start.at < state.cutAt) {
-        state = AdaptiveRate.accepted(settings, state, window.mostAccepted(cutBefore, spanMillis))
+        const acceptedMost = window.mostAccepted(cutBefore, spanMillis)
+        const before = state
+        state = AdaptiveRate.accepted(settings, state, acceptedMost)
+        if (state !== before) {
+          raised.push({ sentAt: start.at, acceptedMost, levelBefore: before.ceiling, level: state.ceiling })
+        }
       }
     }
     return { take, accepted, refused }
