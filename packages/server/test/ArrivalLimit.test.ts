@@ -1,9 +1,10 @@
-import { describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import * as fc from "fast-check"
 import type { Store } from "../src/index.js"
 import { ApiKeys, RateLimit, ReferenceServer } from "../src/index.js"
 import { signedGet, transfersPath } from "./support/Requests.js"
+import { withServer } from "./support/Server.js"
 
 const route = [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]] as const
 
@@ -50,13 +51,10 @@ describe("RateLimit: requests checked out of arrival order", () => {
 })
 
 describe("the service limits requests when they arrive", () => {
-  layer(
-    ReferenceServer.layer({
-      seed: { seed: 3, transfers: 50, deposits: 0 },
-      rateLimit: { limit: 1, window: "1 second" }
-    }),
-    { excludeTestServices: true }
-  )("a key lookup that stalls", (it) => {
+  withServer({
+    seed: { seed: 3, transfers: 50, deposits: 0 },
+    rateLimit: { limit: 1, window: "1 second" }
+  })("a key lookup that stalls", (it) => {
     /**
      * Runs `effect` with the server's first key lookup held until `release` is called: `arrived`
      * completes once that request has arrived and its lookup has begun.

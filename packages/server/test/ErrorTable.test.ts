@@ -1,8 +1,9 @@
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { ApiKeys, ReferenceServer } from "../src/index.js"
 import type { Credentials, Reply } from "./support/Requests.js"
 import { depositsPath, get, json, queryOf, sign, signedGet, signedTarget, transfersPath } from "./support/Requests.js"
+import { withServer } from "./support/Server.js"
 
 const demo: Credentials = ApiKeys.demo
 const transferOnly: Credentials = { apiKey: "transfer-only", secretKey: "secret-transfer-only" }
@@ -43,14 +44,11 @@ const invalidParameter = (r: Reply, detail: RegExp) => {
 const route = [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]] as const
 const day = 24 * 60 * 60 * 1000
 
-layer(
-  ReferenceServer.layer({
-    keys,
-    seed: { seed: 7, transfers: 3000, deposits: 400, subAccounts: 5 },
-    rateLimit: { limit: 100_000, window: "10 seconds" }
-  }),
-  { excludeTestServices: true }
-)("the error table over real HTTP", (it) => {
+withServer({
+  keys,
+  seed: { seed: 7, transfers: 3000, deposits: 400, subAccounts: 5 },
+  rateLimit: { limit: 100_000, window: "10 seconds" }
+})("the error table over real HTTP", (it) => {
   const server = ReferenceServer.ReferenceServer
 
   it.effect("a request signed with node:crypto is accepted and answers the stored records, newest first", () =>
@@ -324,7 +322,7 @@ layer(
 })
 
 describe("the rate limit", () => {
-  layer(ReferenceServer.layer({ rateLimit: { limit: 3, window: "30 seconds" } }), { excludeTestServices: true })(
+  withServer({ rateLimit: { limit: 3, window: "30 seconds" } })(
     "3 per 30 s",
     (it) => {
       it.effect("429 with an integer Retry-After once a key's budget is spent; other keys are not affected", () =>
@@ -348,7 +346,7 @@ describe("the rate limit", () => {
 })
 
 describe("the 500 row", () => {
-  layer(ReferenceServer.layer({ faults: { serverError: 1 } }), { excludeTestServices: true })("server errors", (it) => {
+  withServer({ faults: { serverError: 1 } })("server errors", (it) => {
     it.effect("500 {code:500,msg:\"Internal error\"} with nothing internal in it", () =>
       Effect.gen(function*() {
         const { baseUrl } = yield* ReferenceServer.ReferenceServer

@@ -3,6 +3,7 @@ import { Context, Effect, Either, Fiber, Layer } from "effect"
 import { ApiKeys, Faults, Prng, ReferenceServer } from "../src/index.js"
 import type { Reply } from "./support/Requests.js"
 import { get, json, signedGet, transfersPath } from "./support/Requests.js"
+import { withServer } from "./support/Server.js"
 
 const route = [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"], ["limit", "500"]] as const
 
@@ -22,10 +23,7 @@ const label: Record<Faults.Fault, string> = {
 }
 
 describe("fault injection", () => {
-  layer(
-    ReferenceServer.layer({ seed: { seed: 9, transfers: 2_000, deposits: 10 } }),
-    { excludeTestServices: true }
-  )("switches", (it) => {
+  withServer({ seed: { seed: 9, transfers: 2_000, deposits: 10 } })("switches", (it) => {
     const server = ReferenceServer.ReferenceServer
     const withFaults = <A, E, R>(faults: Faults.FaultOptions, effect: Effect.Effect<A, E, R>) =>
       Effect.flatMap(server, (s) =>

@@ -1,10 +1,11 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import * as Net from "node:net"
 import { ApiKeys, ReferenceServer } from "../src/index.js"
 import type { Reply } from "./support/Requests.js"
 import { depositsPath, get, json, sign, signedGet, transfersPath } from "./support/Requests.js"
+import { unlimited, withServer } from "./support/Server.js"
 
 // (status, code) pairs of the error table, plus the unknown-route answer.
 const statusOfCode: Record<number, number> = {
@@ -143,13 +144,10 @@ const hostileQuery = fc.record({
   separator: fc.constantFrom("&", "&", "&", "&&")
 })
 
-layer(
-  ReferenceServer.layer({
-    seed: { seed: 5, transfers: 500, deposits: 100 },
-    rateLimit: { limit: 1_000_000, window: "10 seconds" }
-  }),
-  { excludeTestServices: true }
-)("hostile input", (it) => {
+withServer({
+  seed: { seed: 5, transfers: 500, deposits: 100 },
+  rateLimit: unlimited
+})("hostile input", (it) => {
   it.effect.prop(
     "random and hostile query strings always get a well-formed {code,msg} (or data) and never a 500",
     { q: hostileQuery },

@@ -1,9 +1,10 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { ApiKeys, Prng, ReferenceServer } from "../src/index.js"
 import type { Store } from "../src/index.js"
 import { depositsPath, json, signedGet, transfersPath } from "./support/Requests.js"
+import { unlimited, withServer } from "./support/Server.js"
 
 // Every run writes its own records under names no other run uses (a sub-account per run for
 // transfers, a coin per run for deposits), so one server serves every run and each run's filter
@@ -88,10 +89,7 @@ const depositScenario = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({
 
 const base = 1_600_000_000_000
 
-layer(
-  ReferenceServer.layer({ rateLimit: { limit: 1_000_000, window: "10 seconds" } }),
-  { excludeTestServices: true }
-)("paging invariants over HTTP", (it) => {
+withServer({ rateLimit: unlimited })("paging invariants over HTTP", (it) => {
   it.effect.prop(
     "transfers: for random data, filters and limits 1..500, the pages are exactly the filtered set, newest first",
     { scenario: transferScenario },

@@ -1,9 +1,10 @@
 import { Endpoint } from "@broker-history/domain"
-import { describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { createHmac } from "node:crypto"
 import { ApiKeys, Authentication, ReferenceServer } from "../src/index.js"
 import { get, json, transfersPath } from "./support/Requests.js"
+import { withServer } from "./support/Server.js"
 
 // The vectors of docs/wire-contract.md (secret from MEXC's documentation, which is also the demo key's secret).
 const secret = "45d0b3c26f2644f19bfb98b07741b2f5"
@@ -58,7 +59,7 @@ describe("signature vectors", () => {
   })
 })
 
-layer(ReferenceServer.layer(), { excludeTestServices: true })("signature vectors over HTTP", (it) => {
+withServer()("signature vectors over HTTP", (it) => {
   it.effect("a vector's signature passes (the answer is the later timestamp check, not 700002)", () =>
     Effect.gen(function*() {
       const { baseUrl } = yield* ReferenceServer.ReferenceServer
