@@ -91,7 +91,15 @@ export const spread = (settings: Settings, state: State, now: number): number =>
   now - state.cutAt < holdIntervals * settings.intervalMillis ? state.spreadMillis : 0
 
 /**
- * The state after a refusal. A refusal of an attempt that started before the last cut took effect
+ * Whether an attempt that started at `sentAt` was sent before the last cut took effect, at the old
+ * rate. Times are whole milliseconds: an attempt that starts in the millisecond the refusal arrives
+ * took its slot at the old rate (a slot reserved for that instant is not withdrawn, and a caller
+ * served before the refusal is counted takes one), so it belongs to the cut too.
+ */
+export const sentBeforeCut = (state: State, sentAt: number): boolean => sentAt <= state.cutAt
+
+/**
+ * The state after a refusal. A refusal of an attempt sent before the last cut took effect (`sentBeforeCut`)
  * belongs to that cut (it was sent at the old rate, into the same window of the service): it cuts
  * nothing again, but may lower the level to its own evidence (`sentBefore`, or `acceptedMost` if
  * larger), since refusals of one burst arrive in any order and the first attempt refused says the
@@ -110,7 +118,7 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   const pausedUntil = refusal.pauseMillis > 0
     ? Math.max(state.pausedUntil, refusal.at + refusal.pauseMillis)
     : state.pausedUntil
-  if (refusal.sentAt < state.cutAt) {
+  if (sentBeforeCut(state, refusal.sentAt)) {
     const lower = Math.max(settings.min, Math.min(state.ceiling, Math.max(refusal.sentBefore, refusal.acceptedMost)))
     return pausedUntil === state.pausedUntil && lower === state.ceiling
       ? state

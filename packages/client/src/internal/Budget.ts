@@ -97,7 +97,10 @@ export const make = (
         const before = state
         const evidence = {
           sentBefore: window.startedBefore(start, spanMillis),
-          acceptedMost: window.mostAccepted(start.at < state.cutAt ? cutBefore : state.cutAt, acceptedSpanMillis)
+          acceptedMost: window.mostAccepted(
+            AdaptiveRate.sentBeforeCut(state, start.at) ? cutBefore : state.cutAt,
+            acceptedSpanMillis
+          )
         }
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
@@ -135,7 +138,7 @@ export const make = (
       // An attempt sent before the last cut and accepted after it: the service took it in the window
       // the cut was measured in, so the level is at least what it accepted there (counted as the
       // refusal's `sentBefore` is, over the interval plus the margin).
-      if (start.at < state.cutAt) {
+      if (AdaptiveRate.sentBeforeCut(state, start.at)) {
         const acceptedMost = window.mostAccepted(cutBefore, spanMillis)
         const before = state
         state = AdaptiveRate.accepted(settings, state, acceptedMost)

@@ -132,6 +132,34 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
     }))
 
+  it.effect("a request started in the millisecond a cut takes effect was sent at the old rate: it cuts nothing again", () =>
+    Effect.gen(function*() {
+      // A scripted service, answers after 150 ms: it refuses the 21st request and the 23rd, accepts
+      // every other. 20 start at 0; at 100 ms the 21st (refused) and the 22nd (accepted) by a caller
+      // that always wants another page. Both answers arrive at 250 ms: the caller's next page (the
+      // 23rd) starts then, at the budget's old rate, in the millisecond the cut takes effect.
+      const refusedAt = [21, 23]
+      const { page, seen } = yield* pipeline(
+        (s) =>
+          refusedAt.includes(s.n)
+            ? { status: 429, body: { code: 429, msg: "Too many requests." }, headers: { "retry-after": "1" } }
+            : { status: 200, body: [] },
+        40,
+        true,
+        150
+      )
+      yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
+      yield* TestClock.adjust("100 millis")
+      yield* Effect.fork(Effect.either(page))
+      yield* Effect.fork(Effect.forever(Effect.either(page)))
+      yield* TestClock.adjust("400 millis")
+      expect(seen.slice(20, 23)).toEqual([100, 100, 250])
+      // The service accepted 21 within one interval (20 at 0, the 22nd at 100 ms): that is the level,
+      // and the refusal of the 23rd, sent before the cut took effect, does not lower it.
+      const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
+      expect(gauge.value).toBe(21)
+    }))
+
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
       // 64 callers, answers after 150 ms: 40 start at 0 (the service refuses 20 of them) and 24 wait
