@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as TimeText from "./TimeText.js"
+import * as ClientSettings from "./internal/ClientSettings.js"
 
 const d = BrokerConfig.defaults
 
@@ -194,17 +194,6 @@ export const options: Options.Options<Values> = Options.all(
   ]))
 ) as unknown as Options.Options<Values>
 
-/** The client's duration variables: read with the command line's one duration syntax (`TimeText`). */
-const durationVariables: ReadonlySet<string> = new Set([
-  BrokerConfig.env.requestTimeout,
-  BrokerConfig.env.rateLimitInterval,
-  BrokerConfig.env.rateLimitMargin,
-  BrokerConfig.env.retryBaseDelay,
-  BrokerConfig.env.retryMaxDelay,
-  BrokerConfig.env.transferMaxWindow,
-  BrokerConfig.env.depositMaxWindow
-])
-
 /**
  * The configuration provider of a command: the given flags under their variable names, then `env`; a
  * duration, from a flag or a variable, takes the command line's syntax (`2s`, `500ms`, `"10 seconds"`),
@@ -232,24 +221,11 @@ const durationVariables: ReadonlySet<string> = new Set([
 export const provider = (
   values: Values,
   env: Readonly<Record<string, string | undefined>>
-): Either.Either<ConfigProvider.ConfigProvider, ConfigError.ConfigError> => {
-  const map = new Map<string, string>()
-  for (const f of flags) {
-    const value = values[f.flag]
-    if (value !== undefined) map.set(f.env, value)
-  }
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value !== "" && !map.has(name)) map.set(name, value)
-  }
-  for (const name of durationVariables) {
-    const text = map.get(name)
-    if (text === undefined) continue
-    const duration = TimeText.duration(text)
-    if (Either.isLeft(duration)) return Either.left(ConfigError.InvalidData([name], duration.left))
-    map.set(name, TimeText.durationText(duration.right))
-  }
-  return Either.right(ConfigProvider.fromMap(map))
-}
+): Either.Either<ConfigProvider.ConfigProvider, ConfigError.ConfigError> =>
+  Either.map(
+    ClientSettings.variables(flags.map((f) => [f.env, values[f.flag]] as const), env),
+    (map) => ConfigProvider.fromMap(map)
+  )
 
 /**
  * The client configuration from flags and environment, checked up front: a `ConfigError` names the
@@ -321,17 +297,11 @@ export const otlpEndpoint: Config.Config<Option.Option<string>> = Config.option(
   Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")
 ).pipe(Config.mapOrFail(Option.match({
   onNone: () => Either.right(Option.none()),
-  onSome: (text) => {
-    const url = URL.canParse(text) ? new URL(text) : undefined
-    return url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")
-      ? Either.left(ConfigError.InvalidData(
-        ["OTEL_EXPORTER_OTLP_ENDPOINT"],
-        `must be an http:// or https:// URL such as http://127.0.0.1:4318 (from --otlp-endpoint or the variable), not ${
-          JSON.stringify(text)
-        }`
-      ))
-      : Either.right(Option.some(text.replace(/\/+$/, "")))
-  }
+  onSome: (text) =>
+    Either.mapBoth(ClientSettings.otlpEndpoint(text), {
+      onLeft: (message) => ConfigError.InvalidData(["OTEL_EXPORTER_OTLP_ENDPOINT"], message),
+      onRight: Option.some
+    })
 })))
 
 /**
