@@ -74,9 +74,12 @@ export interface Settings {
   readonly settlement: number
   /** Streams read at once. */
   readonly concurrency: number
-  /** Records per transaction at most. */
+  /**
+   * Records per transaction at most. Catching up, each stream is written in full batches (the last one
+   * at its end smaller).
+   */
   readonly batchSize: number
-  /** Longest wait (ms) to fill a batch before it is written. */
+  /** Following: the longest wait (ms) to fill a batch before it is written. */
   readonly batchWait: number
   /** Where status lines go (stdout). */
   readonly log: (line: string) => void
@@ -324,13 +327,18 @@ export const run = (settings: Settings) =>
         })
       )
 
+    /**
+     * A finite read cut into full batches, the last one at its end smaller: a batch waits at most for
+     * the read's next page. Counting costs far less than `groupedWithin`'s timer and its fibers.
+     */
+    const full = <A, E>(stream: Stream.Stream<A, E>) =>
+      Stream.chunks(Stream.rechunk(stream, settings.batchSize)).pipe(Stream.filter(Chunk.isNonEmpty))
+
     const batches = <A>(stream: Stream.Stream<Checkpoint.Change<A>, BrokerError.BrokerError>) =>
-      Stream.groupedWithin(stream, settings.batchSize, settings.batchWait).pipe(
-        Stream.map((chunk) => {
-          const elements = Chunk.toReadonlyArray(chunk)
-          return { records: elements.map((c) => c.record), checkpoint: elements[elements.length - 1].checkpoint }
-        })
-      )
+      Stream.map(full(stream), (chunk) => {
+        const elements = Chunk.toReadonlyArray(chunk)
+        return { records: elements.map((c) => c.record), checkpoint: elements[elements.length - 1].checkpoint }
+      })
 
     /**
      * Reads [since, coveredSince) into the store. Each batch stores its progress with its rows; the
@@ -373,7 +381,7 @@ export const run = (settings: Settings) =>
             since: Math.max(position.coveredSince, checkpoint.time - settings.settlement),
             until: checkpoint.time
           }).pipe(
-            Stream.groupedWithin(settings.batchSize, settings.batchWait),
+            full,
             Stream.runForEach((chunk) => write(Chunk.toReadonlyArray(chunk), undefined))
           )
         }

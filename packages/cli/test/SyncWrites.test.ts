@@ -157,4 +157,28 @@ describe("SyncRun: what a failed or interrupted sync leaves", () => {
       const restarted = yield* syncWith((inner) => inner)
       expect(restarted.counts).toEqual(complete)
     })))
+
+  it.live("catching up, each stream is written in full batches, the last one at its end smaller, even when pages come slower than batchWait", () =>
+    Effect.gen(function*() {
+      const runs: Array<Array<Committed>> = [[], []]
+      for (const committed of runs) yield* syncWith((inner) => watched(inner, () => Effect.void, committed))
+      // The first run reads every stream whole; the second re-reads each settlement window, then on.
+      for (const committed of runs) {
+        const byStream = new Map<string, Array<number>>()
+        for (const c of committed) byStream.set(c.stream, [...(byStream.get(c.stream) ?? []), c.records])
+        expect(byStream.size).toBeGreaterThan(0)
+        for (const [stream, sizes] of byStream) {
+          const before = sizes.slice(0, -1)
+          expect({ stream, before }).toEqual({ stream, before: before.map(() => settings.batchSize) })
+          expect(sizes[sizes.length - 1]).toBeGreaterThan(0)
+          expect(sizes[sizes.length - 1]).toBeLessThanOrEqual(settings.batchSize)
+        }
+      }
+      expect(runs[0].reduce((n, c) => n + c.records, 0)).toBeGreaterThan(settings.batchSize * 10)
+    }).pipe(
+      Effect.provide(SyncStore.layer(":memory:")),
+      // Each answer takes longer than `batchWait`: a timer would cut a batch while the next page is on its way.
+      Effect.provide(ReferenceServer.layer({ seed, faults: { latency: `${settings.batchWait * 2} millis` } })),
+      Effect.scoped
+    ))
 })
