@@ -25,10 +25,7 @@
 import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
 import type { FollowScheduler } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
-import { Accounts, Seed, Store } from "@broker-history/server"
-import * as Prng from "@broker-history/server/Prng"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
+import { Seed, Store } from "@broker-history/server"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -36,11 +33,17 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import * as PerfHooks from "node:perf_hooks"
+import * as CountingTransport from "./CountingTransport.js"
+import * as FollowStreams from "./FollowStreams.js"
+import type { StreamSpec } from "./FollowStreams.js"
+import * as InsertPlan from "./InsertPlan.js"
+import * as ServiceLog from "./ServiceLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
+import * as StalenessStats from "./StalenessStats.js"
+import * as StalenessTable from "./StalenessTable.js"
+import * as TempDir from "./TempDir.js"
 
 /**
  * The setting of a run. Rates and durations are simulated (at budget `rate`); the run is `scale`
@@ -145,9 +148,6 @@ export interface RankGroup {
   readonly p99: number
 }
 
-/** Rank groups reported: the busiest stream, the next few, the rest of the top 100, the tail. */
-const rankGroups: ReadonlyArray<readonly [number, number]> = [[1, 1], [2, 3], [4, 10], [11, 100], [101, Infinity]]
-
 /**
  * One round: each follower alone with the service, one after the other, over the same seeded inserts.
  *
@@ -177,103 +177,6 @@ export interface Result {
   readonly rounds: ReadonlyArray<Round>
   readonly wallMillis: number
 }
-
-interface StreamSpec {
-  readonly id: number
-  readonly sub: string
-  readonly toSub: boolean
-  readonly types: readonly [string, string]
-}
-
-const typePairs: ReadonlyArray<readonly [string, string]> = [["SPOT", "FUTURES"], ["FUTURES", "SPOT"]]
-
-const streamsOf = (subAccounts: number): ReadonlyArray<StreamSpec> =>
-  Accounts.subAccountNames(subAccounts).flatMap((sub) =>
-    [true, false].flatMap((toSub) => typePairs.map((types) => ({ sub, toSub, types })))
-  ).map((s, id) => ({ id, ...s }))
-
-const queryOf = (s: StreamSpec, since: number) => ({
-  stream: s.id,
-  query: {
-    fromAccountType: s.types[0] as "SPOT",
-    toAccountType: s.types[1] as "FUTURES",
-    ...(s.toSub ? { toAccount: s.sub } : { fromAccount: s.sub }),
-    since
-  }
-})
-
-const rowOf = (s: StreamSpec, tranId: number, timestamp: number): Store.TransferRow => ({
-  tranId: String(tranId),
-  clientTranId: null,
-  fromAccount: s.toSub ? null : s.sub,
-  toAccount: s.toSub ? s.sub : null,
-  asset: "USDT",
-  amount: `${1 + (tranId % 997)}.${String(tranId % 100_000_000).padStart(8, "0")}`,
-  fromAccountType: s.types[0],
-  toAccountType: s.types[1],
-  fromSymbol: "",
-  toSymbol: "",
-  status: "SUCCESS",
-  timestamp
-})
-
-/** A Zipf law over ranks 1..n: a seeded draw of a rank (0-based). */
-const zipfDraw = (n: number, exponent: number) => {
-  const cumulative: Array<number> = []
-  let total = 0
-  for (let k = 1; k <= n; k++) cumulative.push(total += k ** -exponent)
-  return (next: Prng.Prng): number => {
-    const u = next() * total
-    let lo = 0
-    let hi = n - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (cumulative[mid]! < u) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-}
-
-/** The q-quantile of ascending values (nearest rank). */
-const quantile = (sorted: ReadonlyArray<number>, q: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-
-interface Counts {
-  requests: number
-  rateLimited: number
-  /** When each 429 was answered (real ms). */
-  readonly refusedAt: Array<number>
-  /** When each signed request was handed to the transport (real ms). */
-  readonly sends: Array<number>
-}
-
-/** The Node transport, counting the answers to signed requests and the 429s among them. */
-const countingTransport = (counts: Counts): Layer.Layer<HttpClient.HttpClient> =>
-  Layer.effect(
-    HttpClient.HttpClient,
-    Effect.map(
-      HttpClient.HttpClient,
-      (client) =>
-        client.pipe(
-          HttpClient.tapRequest((request) =>
-            Effect.sync(() => {
-              if (request.url.includes("/broker/")) counts.sends.push(Date.now())
-            })
-          ),
-          HttpClient.tap((response) =>
-            Effect.sync(() => {
-              if (!response.request.url.includes("/broker/")) return
-              counts.requests++
-              if (response.status === 429) {
-                counts.rateLimited++
-                counts.refusedAt.push(Date.now())
-              }
-            })
-          )
-        )
-    )
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const keyOf = (label: Label | "warmup") => {
   const name = label.replace("-", "")
@@ -305,30 +208,8 @@ const serviceFlags = (database: string, options: Options, label: Label): Readonl
   })
 ]
 
-/** A request line of the service's log: when it was logged, the path, the status and the duration. */
-const requestLine = /^(\S+) INFO GET (\S+) (\d{3}) (\d+)ms$/
-
-/** When the service received a signed request (real ms), from its log line (logged at the answer). */
-const arrivalOf = (line: string): number | undefined => {
-  const match = requestLine.exec(line)
-  return match === null || !match[2]!.includes("/broker/") ? undefined : Date.parse(match[1]!) - Number(match[4])
-}
-
-/** How many times more than `limit` of the (sorted) times fall within one `windowMillis`. */
-const bunches = (times: ReadonlyArray<number>, limit: number, windowMillis: number): number => {
-  let n = 0
-  for (let i = limit; i < times.length; i++) if (times[i]! - times[i - limit]! < windowMillis) n++
-  return n
-}
-
-/** What one follower saw: the first emission time of each record, and the repeats. */
-interface Seen {
-  readonly at: Map<string, number>
-  repeated: number
-}
-
 /** A client of the key of `label` on the budget of `options`, counting its requests in `counts`. */
-const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, counts: Counts) =>
+const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, counts: CountingTransport.Counts) =>
   Effect.gen(function*() {
     const key = keyOf(label)
     // Signed with node:crypto (as `BrokerHistory.layerUndici` does): a WebCrypto signature completes on
@@ -348,7 +229,7 @@ const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, co
             margin: `${options.marginMillis} millis`
           }
         })),
-        Layer.provide(countingTransport(counts))
+        Layer.provide(CountingTransport.layer(counts))
       )
     )
     return Context.get(context, BrokerHistory.BrokerHistory)
@@ -362,7 +243,7 @@ const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, co
  */
 const warmUp = (baseUrl: string, options: Options, streams: ReadonlyArray<StreamSpec>, since: number) =>
   Effect.gen(function*() {
-    const counts: Counts = { requests: 0, rateLimited: 0, refusedAt: [], sends: [] }
+    const counts = CountingTransport.empty()
     const history = yield* clientOf("warmup", baseUrl, options, counts)
     yield* Effect.forEach(
       streams.slice(0, 2 * options.rate * options.scale),
@@ -384,12 +265,12 @@ const follow = (
   streams: ReadonlyArray<StreamSpec>,
   since: number,
   schedule: FollowScheduler.FollowOptions,
-  seen: Seen,
-  counts: Counts
+  seen: StalenessStats.Seen,
+  counts: CountingTransport.Counts
 ) =>
   Effect.gen(function*() {
     const history = yield* clientOf(label, baseUrl, options, counts)
-    return yield* history.followTransfers(streams.map((s) => queryOf(s, since)), schedule).pipe(
+    return yield* history.followTransfers(streams.map((s) => FollowStreams.queryOf(s, since)), schedule).pipe(
       Stream.runForEach((change) =>
         Effect.sync(() => {
           const id = change.record.tranId
@@ -400,60 +281,6 @@ const follow = (
       Effect.forkScoped
     )
   })
-
-/** One inserted record: its id, when it was inserted (real ms), its stream's rank, whether it is measured. */
-interface Insert {
-  readonly id: string
-  readonly at: number
-  readonly rank: number
-  readonly measured: boolean
-}
-
-/** The staleness figures of what a follower saw of `inserts` (simulated ms). */
-const stalenessOf = (seen: Seen, inserts: ReadonlyArray<Insert>, scale: number) => {
-  const staleness: Array<number> = []
-  const groups = rankGroups.map(() => [] as Array<number>)
-  let missed = 0
-  for (const insert of inserts) {
-    const at = seen.at.get(insert.id)
-    if (at === undefined) missed++
-    else if (insert.measured) {
-      staleness.push((at - insert.at) * scale)
-      groups[rankGroups.findIndex(([from, to]) => insert.rank >= from && insert.rank <= to)]!.push(
-        (at - insert.at) * scale
-      )
-    }
-  }
-  staleness.sort((a, b) => a - b)
-  for (const g of groups) g.sort((a, b) => a - b)
-  return {
-    emitted: staleness.length,
-    missed,
-    repeated: seen.repeated,
-    p50: quantile(staleness, 0.5),
-    p95: quantile(staleness, 0.95),
-    p99: quantile(staleness, 0.99),
-    max: staleness.length === 0 ? NaN : staleness[staleness.length - 1]!,
-    byRank: rankGroups.map(([from, to], i) => ({
-      from,
-      to,
-      records: groups[i]!.length,
-      p50: quantile(groups[i]!, 0.5),
-      p99: quantile(groups[i]!, 0.99)
-    }))
-  }
-}
-
-const describe = (r: Run) =>
-  `staleness ${r.label}: p50 ${(r.p50 / 1000).toFixed(1)} s, p95 ${(r.p95 / 1000).toFixed(1)} s, p99 ${
-    (r.p99 / 1000).toFixed(1)
-  } s, max ${(r.max / 1000).toFixed(1)} s; ${r.requests} requests (${
-    r.requestRate.toFixed(1)
-  }/s), ${r.rateLimited} x 429${
-    r.rateLimited === 0 ? "" : ` (at ${r.rateLimitedAt.join(", ")} s)`
-  }, ${r.missed} missed, ${r.repeated} repeated; bunched ${r.sendBunches} at send, ${r.arrivalBunches} at arrival; event loop delay p99 ${
-    r.loopDelayP99.toFixed(0)
-  } ms, max ${r.loopDelayMax.toFixed(0)} ms`
 
 /**
  * One follower alone: seeds the history into a fresh SQLite file, starts the service on it with the
@@ -466,10 +293,7 @@ const runOne = (
   log: (line: string) => void
 ): Effect.Effect<Run, unknown> =>
   Effect.gen(function*() {
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-staleness-"))),
-      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-    )
+    const dir = yield* TempDir.scoped("broker-staleness-")
     const database = Path.join(dir, "history.sqlite")
     const store = Context.get(yield* Layer.build(Store.layerSqlite(database)), Store.Store)
     const since = Date.now()
@@ -485,37 +309,27 @@ const runOne = (
     const { baseUrl } = yield* ServiceProcess.spawn(
       serviceFlags(database, options, label),
       (line) => {
-        const at = arrivalOf(line)
+        const at = ServiceLog.arrivalOf(line)
         if (at !== undefined) arrivals.push(at)
       }
     )
     const real = (simulatedMillis: number) => simulatedMillis / options.scale
     const cycleMillis = (streams.length / options.rate) * 1000
 
-    // The inserts: exponential gaps (simulated), each to a stream drawn by Zipf rank from a seeded
-    // ranking, written in batches every 100 ms until `stop`; only those after `measureFrom` are
-    // measured. The same seed every run: each follower sees the same inserts at the same times from
-    // its start.
-    const next = Prng.mulberry32(options.seed ^ 0x5a1e)
-    const ranking = streams.map((s) => s.id)
-    for (let i = ranking.length - 1; i > 0; i--) {
-      const j = Prng.int(next, 0, i)
-      ;[ranking[i], ranking[j]] = [ranking[j]!, ranking[i]!]
-    }
-    const draw = zipfDraw(streams.length, options.zipf)
-    const inserts: Array<Insert> = []
+    // The inserts (`InsertPlan`), written in batches every 100 ms until `stop`; only those after
+    // `measureFrom` are measured. The same seed every run: each follower sees the same inserts at the
+    // same times from its start.
+    const due = InsertPlan.make({ ...options, streams: streams.length }, Date.now())
+    const inserts: Array<StalenessStats.Insert> = []
     const phase = { measureFrom: Infinity, stop: false }
-    let due = Date.now()
     let tranId = 70_000_000_000
     const inserting = yield* Effect.forkScoped(Effect.gen(function*() {
       while (!phase.stop) {
         const now = Date.now()
         const batch: Array<Store.TransferRow> = []
-        while (due <= now) {
-          const rank = draw(next)
-          batch.push(rowOf(streams[ranking[rank]!]!, tranId, now))
-          inserts.push({ id: String(tranId++), at: now, rank: rank + 1, measured: now >= phase.measureFrom })
-          due += real(-Math.log(1 - next()) * (1000 / options.insertsPerSecond))
+        for (const insert of due(now)) {
+          batch.push(FollowStreams.rowOf(streams[insert.stream]!, tranId, now))
+          inserts.push({ id: String(tranId++), at: now, rank: insert.rank, measured: now >= phase.measureFrom })
         }
         if (batch.length > 0) yield* store.insertTransfers(batch)
         yield* Effect.sleep("100 millis")
@@ -527,8 +341,8 @@ const runOne = (
     yield* Effect.sleep(Duration.millis(real(30_000)))
 
     const settlement = Duration.millis(options.settlementMillis)
-    const seen: Seen = { at: new Map(), repeated: 0 }
-    const counts: Counts = { requests: 0, rateLimited: 0, refusedAt: [], sends: [] }
+    const seen: StalenessStats.Seen = { at: new Map(), repeated: 0 }
+    const counts = CountingTransport.empty()
     const loopDelay = PerfHooks.monitorEventLoopDelay({ resolution: 10 })
     loopDelay.enable()
     const followed = Date.now()
@@ -574,13 +388,13 @@ const runOne = (
       requestRate: requestsAtStop / ((stopped - followed) / 1000) / options.scale,
       rateLimited: counts.rateLimited,
       rateLimitedAt: counts.refusedAt.map((at) => Math.round((at - followed) / 100) / 10),
-      ...stalenessOf(seen, inserts, options.scale),
-      sendBunches: bunches(counts.sends, limit, windowMillis),
-      arrivalBunches: bunches(arrivals.sort((a, b) => a - b), limit, windowMillis),
+      ...StalenessStats.stalenessOf(seen, inserts, options.scale),
+      sendBunches: StalenessStats.bunches(counts.sends, limit, windowMillis),
+      arrivalBunches: StalenessStats.bunches(arrivals.sort((a, b) => a - b), limit, windowMillis),
       loopDelayP99: loopDelay.percentile(99) / 1e6,
       loopDelayMax: loopDelay.max / 1e6
     }
-    log(describe(run))
+    log(StalenessTable.describe(run))
     return run
   }).pipe(Effect.scoped)
 
@@ -601,7 +415,7 @@ const runOne = (
 export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
   Effect.gen(function*() {
     const started = Date.now()
-    const streams = streamsOf(options.subAccounts)
+    const streams = FollowStreams.streamsOf(options.subAccounts)
     log(
       `staleness: ${streams.length} streams, budget ${options.rate}/s x ${options.scale} (time ${options.scale}x faster), ` +
         `${(options.minutes * 60 / options.scale).toFixed(0)} s measured (real) after the first pass, ` +
@@ -626,8 +440,6 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     } satisfies Result
   })
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
-
 /**
  * The table rows of a result: one per follower.
  *
@@ -636,24 +448,4 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
  * declare const result: Staleness.Result
  * const lines = Staleness.rows(result).map((row) => row.join(" | "))
  */
-export const rows = (result: Result): Array<[string, string, string]> => {
-  const o = result.options
-  const bound = o.maxIntervalMillis + result.cycleMillis
-  return result.rounds.flatMap((round, i) =>
-    [round.adaptive, round.roundRobin].map((r): [string, string, string] => [
-      `staleness: ${result.streams} streams, ${o.rate}/s, round ${i + 1}, ${r.label}${
-        r.label === round.first ? " (first)" : ""
-      }`,
-      `p50 ${seconds(r.p50)}, p95 ${seconds(r.p95)}, p99 ${seconds(r.p99)}, max ${
-        seconds(r.max)
-      }; ${r.requests} requests (${
-        r.requestRate.toFixed(1)
-      }/s), ${r.rateLimited} x 429, ${r.missed} missed, ${r.repeated} repeated`,
-      r === round.adaptive
-        ? `p99 ${(round.roundRobin.p99 / r.p99).toFixed(1)}x lower (target ≥ 10x); max ≤ ${seconds(bound)}: ${
-          r.max <= bound ? "met" : "NOT met"
-        }`
-        : `cycle ${seconds(result.cycleMillis)}`
-    ])
-  )
-}
+export const rows = StalenessTable.rows

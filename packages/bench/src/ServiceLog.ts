@@ -1,0 +1,22 @@
+/**
+ * The reference service's request log (`--log`): one line per request, written when it is answered.
+ * Pure: values in, values out.
+ *
+ * @since 0.2.0
+ */
+
+/** A request line of the service's log: when it was logged, the path, the status and the duration. */
+const requestLine = /^(\S+) INFO GET (\S+) (\d{3}) (\d+)ms$/
+
+/**
+ * When the service received a signed request (real ms), from its log line (logged at the answer,
+ * less the answer's duration); `undefined` for any other line.
+ *
+ * @example
+ * import * as ServiceLog from "@broker-history/bench/ServiceLog"
+ * ServiceLog.arrivalOf("1970-01-01T00:00:01.000Z INFO GET /api/v3/broker/sub-account/universalTransfer 200 5ms") // 995
+ */
+export const arrivalOf = (line: string): number | undefined => {
+  const match = requestLine.exec(line)
+  return match === null || !match[2]!.includes("/broker/") ? undefined : Date.parse(match[1]!) - Number(match[4])
+}
