@@ -27,10 +27,9 @@ import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import * as ServiceProcess from "./ServiceProcess.js"
+import * as TempDir from "./TempDir.js"
 
 /**
  * The setting of one saturation run.
@@ -348,10 +347,7 @@ const spawnService = (database: string, options: Options) =>
  */
 export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
   Effect.gen(function*() {
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-bench-"))),
-      (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-    )
+    const dir = yield* TempDir.scoped("broker-bench-")
     const write = (database: string, data: ReadonlyArray<Store.TransferRow>) =>
       Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
         Effect.provide(ReferenceServer.layer({ database }))
