@@ -3,239 +3,26 @@
  * separate process, that answers the transfer-history endpoint from a precomputed dataset and
  * verifies nothing, so that what is measured is the client.
  *
- * The dataset holds `pages × 500` realistic transfer records, one every `spacing` ms from `start`,
- * of one of two kinds: short ASCII records (about 300 bytes of JSON) or long ones with non-ASCII text
- * (a memo of CJK, accented Latin, Cyrillic and emoji over 200 characters in `clientTranId`, long
- * sub-account addresses; about 1 KB). Its JSON is built once, newest first (the reference service's order), into one buffer: any
- * window's page is then a contiguous byte range of it, sent between `[` and `]` without copying.
- * `startTime`/`endTime`/`page`/`limit` are answered like the reference service (inclusive window,
- * newest first, offset pages); every other parameter is ignored.
+ * The dataset holds `pages × 500` realistic transfer records (`PageRecords`), its JSON built once
+ * into one buffer (`PageDataset`): any window's page is a contiguous byte range of it, sent between
+ * `[` and `]` without copying. `startTime`/`endTime`/`page`/`limit` are answered like the reference
+ * service (inclusive window, newest first, offset pages); every other parameter is ignored. This
+ * module is the process shell: the request handler, the listening server, and the child process that
+ * runs it (`PageServerMain`). The dataset's modules are re-exported here.
  *
  * @since 0.1.0
  */
-// The module alone: the page server process loads nothing else of the reference service.
-import * as Prng from "@broker-history/server/Prng"
 import * as ChildProcess from "node:child_process"
 import * as Http from "node:http"
 import * as Path from "node:path"
 import * as Readline from "node:readline"
 import { fileURLToPath } from "node:url"
+import type { Dataset } from "./PageDataset.js"
+import { pageRange, pageSize, range } from "./PageDataset.js"
+import type { Shape } from "./PageRecords.js"
 
-/** Records per page of the dataset (the endpoint's maximum `limit`). */
-export const pageSize = 500
-
-/**
- * The kinds of record the page server can serve: `short` (ASCII, about 300 bytes of JSON) or `long`
- * (non-ASCII memo and addresses, about 1 KB).
- *
- * @example
- * import { PageServer } from "@broker-history/bench"
- * PageServer.kinds // ["short", "long"]
- */
-export const kinds = ["short", "long"] as const
-
-/**
- * A kind of record.
- *
- * @example
- * import type { PageServer } from "@broker-history/bench"
- * const kind: PageServer.Kind = "long"
- */
-export type Kind = typeof kinds[number]
-
-/**
- * The shape of the dataset: `pages × pageSize` records of `kind` (default `short`), the first at
- * `start`, one every `spacing` ms.
- *
- * @example
- * import type { PageServer } from "@broker-history/bench"
- * const shape: PageServer.Shape = { pages: 2000, start: Date.UTC(2025, 0, 1), spacing: 1000, kind: "long" }
- */
-export interface Shape {
-  readonly pages: number
-  readonly start: number
-  readonly spacing: number
-  readonly kind?: Kind | undefined
-}
-
-/** The default shape: 2,000 pages (1,000,000 records), one record a second from 2025-01-01. */
-export const defaultShape: Shape = { pages: 2000, start: Date.UTC(2025, 0, 1), spacing: 1000 }
-
-const assets = ["USDT", "BTC", "ETH", "USDC", "SOL", "XRP", "DOGE"] as const
-const statuses = ["SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS", "FAILED", "PENDING"] as const
-
-const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-/** Deterministic 32-character client id for record `i` (the reference service's seeded generator). */
-const clientId = (i: number): string => Prng.text(Prng.mulberry32(i + 1), base36, 32)
-
-// Pieces of the long records' text: CJK, kana, Hangul, accented Latin, Cyrillic, emoji (some outside
-// the Basic Multilingual Plane, so surrogate pairs in JavaScript strings and 4 bytes in UTF-8).
-const memoWords = [
-  "转账",
-  "工资",
-  "返佣",
-  "月结",
-  "手续费",
-  "東京",
-  "ソウル",
-  "서울",
-  "정산",
-  "café",
-  "Überweisung",
-  "résumé",
-  "перевод",
-  "заметка",
-  "ñandú",
-  "façade",
-  "💸",
-  "🚀",
-  "✅",
-  "🧾",
-  "€",
-  "—",
-  "·",
-  " ",
-  " ",
-  " "
-] as const
-const accountWords = ["子账户", "运营", "做市", "trésorerie", "финансы", "チーム", "팀", "🏦", "α", "β"] as const
-
-/** Pieces from `words` (seeded by `seed`) until the text is at least `length` characters long. */
-const longText = (seed: number, words: ReadonlyArray<string>, length: number): string => {
-  const next = Prng.mulberry32(seed)
-  let out = ""
-  while (out.length < length) out += Prng.pick(next, words)
-  return out
-}
-
-const longMaster = "主账户-master-🏦-opérations-de-trésorerie-ＢＲＯＫＥＲ@经纪商.example.com"
-
-/**
- * Record `i` of the dataset as the service sends it: realistic field sizes, about 300 bytes of ASCII
- * JSON; for `kind: "long"` a memo of over 200 non-ASCII characters in `clientTranId` and long
- * non-ASCII addresses in `fromAccount`/`toAccount` (seeded by `i`, about 1 KB).
- *
- * @example
- * import { PageServer } from "@broker-history/bench"
- * PageServer.record(PageServer.defaultShape, 0).tranId // "11945860693"
- */
-export const record = (shape: Shape, i: number) => {
-  const short = shortRecord(shape, i)
-  if (shape.kind !== "long") return short
-  const sub = `${longText(2 * i + 1, accountWords, 40)}-${(i * 7) % 97}@子账户.经纪商.example.com`
-  return {
-    ...short,
-    clientTranId: longText(2 * i + 2, memoWords, 220),
-    fromAccount: i % 3 !== 0 ? longMaster : sub,
-    toAccount: i % 3 !== 0 ? sub : longMaster
-  }
-}
-
-const shortRecord = (shape: Shape, i: number) => {
-  const sub = `sub-account-${(i * 7) % 97}@broker.example.com`
-  const outward = i % 3 !== 0
-  const whole = (i * 7919) % 100_000
-  const frac = String((i * 104_729) % 100_000_000).padStart(8, "0")
-  return {
-    tranId: String(11_945_860_693 + i),
-    clientTranId: i % 4 === 0 ? clientId(i) : null,
-    fromAccount: outward ? "master@broker.example.com" : sub,
-    toAccount: outward ? sub : "master@broker.example.com",
-    asset: assets[i % assets.length],
-    amount: `${whole}.${frac}`,
-    fromAccountType: i % 2 === 0 ? "SPOT" : "FUTURES",
-    toAccountType: i % 2 === 0 ? "FUTURES" : "SPOT",
-    fromSymbol: i % 5 === 0 ? "BTCUSDT" : "",
-    toSymbol: i % 5 === 0 ? "BTCUSDT" : "",
-    status: statuses[i % statuses.length],
-    timestamp: shape.start + i * shape.spacing
-  }
-}
-
-/**
- * The precomputed dataset: one JSON buffer (newest first) and each record's byte range in it.
- *
- * @example
- * import { PageServer } from "@broker-history/bench"
- * const data = PageServer.makeDataset({ pages: 2, start: 0, spacing: 1 })
- * data.count // 1000
- */
-export interface Dataset {
-  readonly shape: Shape
-  readonly count: number
-  readonly bytes: Buffer
-  /** Byte offset of record i's first byte (ascending index). */
-  readonly begin: Float64Array
-  /** Byte offset just after record i's last byte. */
-  readonly end: Float64Array
-}
-
-/** Builds the dataset (UTF-8; offsets are byte offsets). */
-export const makeDataset = (shape: Shape): Dataset => {
-  const count = shape.pages * pageSize
-  const begin = new Float64Array(count)
-  const end = new Float64Array(count)
-  // Written straight into one buffer: a million records would come close to V8's string limit.
-  let bytes = Buffer.allocUnsafe(Math.max(1024, count * (shape.kind === "long" ? 1100 : 320)))
-  let offset = 0
-  for (let i = count - 1; i >= 0; i--) {
-    const json = JSON.stringify(record(shape, i))
-    const length = Buffer.byteLength(json, "utf8")
-    if (offset + length + 1 > bytes.length) {
-      const bigger = Buffer.allocUnsafe(bytes.length * 2)
-      bytes.copy(bigger, 0, 0, offset)
-      bytes = bigger
-    }
-    if (i !== count - 1) offset += bytes.write(",", offset, "latin1")
-    begin[i] = offset
-    offset += bytes.write(json, offset, "utf8")
-    end[i] = offset
-  }
-  return { shape, count, bytes: bytes.subarray(0, offset), begin, end }
-}
-
-/**
- * The ascending index range `[lo, hi]` of one page: records with `startTime <= t <= endTime`,
- * newest first, page `page` of `limit`; `undefined` when the page is empty.
- *
- * @example
- * import { PageServer } from "@broker-history/bench"
- * PageServer.pageRange({ pages: 2, start: 0, spacing: 1 }, 0, 999, 1, 500) // [500, 999]
- */
-export const pageRange = (
-  shape: Shape,
-  startTime: number,
-  endTime: number,
-  page: number,
-  limit: number
-): readonly [number, number] | undefined => {
-  const count = shape.pages * pageSize
-  const first = Math.max(0, Math.ceil((startTime - shape.start) / shape.spacing))
-  const last = Math.min(count - 1, Math.floor((endTime - shape.start) / shape.spacing))
-  if (last < first) return undefined
-  const hi = last - (page - 1) * limit
-  const lo = Math.max(first, hi - limit + 1)
-  return hi < lo ? undefined : [lo, hi]
-}
-
-/**
- * The window of page `k` (0-based) of the dataset: its first and last record's timestamps.
- *
- * @example
- * import { PageServer } from "@broker-history/bench"
- * PageServer.pageWindow({ pages: 2, start: 0, spacing: 1 }, 1) // [500, 999]
- */
-export const pageWindow = (shape: Shape, k: number): readonly [number, number] => [
-  shape.start + k * pageSize * shape.spacing,
-  shape.start + ((k + 1) * pageSize - 1) * shape.spacing
-]
-
-/** The inclusive time range of the whole dataset. */
-export const range = (shape: Shape): readonly [number, number] => [
-  shape.start,
-  shape.start + (shape.pages * pageSize - 1) * shape.spacing
-]
+export { type Dataset, makeDataset, pageRange, pageSize, pageWindow, range } from "./PageDataset.js"
+export { defaultShape, type Kind, kinds, record, type Shape } from "./PageRecords.js"
 
 const integer = (text: string | null, fallback: number): number => {
   if (text === null || text === "") return fallback
