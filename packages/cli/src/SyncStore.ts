@@ -335,8 +335,10 @@ export interface Service {
  */
 export const defaultProfile = "default"
 
-// Rows per INSERT statement: 13 columns (the profile and 12) x 400 rows stays below SQLite's and PostgreSQL's parameter limits.
-const statementRows = 400
+// Rows per INSERT statement: 13 columns (the profile and 12) x 2,000 rows stays below the bound
+// parameters a statement may have (SQLite 32,766, PostgreSQL 65,535), so a batch of the default
+// size is one statement.
+const statementRows = 2000
 
 /** The last of each key: one statement may not upsert a row twice (PostgreSQL refuses). */
 const lastByKey = <A>(records: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<A> => {
