@@ -25,8 +25,11 @@ const loads = (args: ReadonlyArray<string>) => {
   return { code: result.status, stderr: result.stderr, urls }
 }
 
-// The database drivers, and the reference service itself (its flag table, `CommandLine`, is light).
-const heavy = /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed)\./
+// The database drivers, and the reference service itself with its internal modules. Its flag table,
+// `CommandLine`, is light, and so are the internal modules it reads its settings with; any other
+// internal module of the server (split out of the service, the store or the seed) is heavy.
+const heavy =
+  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed|internal\/(?!(ServerSettings|Setting|SettingChecks)\.)\w+)\./
 
 describe("lazy loading", () => {
   it("transfers and deposits load no database driver and no reference service", () => {
@@ -51,5 +54,8 @@ describe("lazy loading", () => {
     const demo = loads(["demo", "--transfers", "0", "--deposits", "0", "--concurrency", "1"])
     expect(demo.code, demo.stderr).toBe(0)
     expect(demo.urls.some((url) => /better-sqlite3|sql-sqlite-node/.test(url))).toBe(true)
+    // The service's internal modules are caught too, and the flag table's are not.
+    expect(demo.urls.some((url) => /server\/(src|dist)\/internal\/Routes\./.test(url) && heavy.test(url))).toBe(true)
+    expect(help.urls.some((url) => /server\/(src|dist)\/internal\/ServerSettings\./.test(url))).toBe(true)
   }, 60_000)
 })
