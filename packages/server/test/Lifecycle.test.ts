@@ -4,8 +4,8 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ApiKeys, ReferenceServer } from "../src/index.js"
-import type { Store } from "../src/index.js"
 import { get, json, signedGet, transfersPath } from "./support/Requests.js"
+import { transferRow } from "./support/Rows.js"
 
 const startError = (exit: Exit.Exit<unknown, ReferenceServer.StartError>) =>
   Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
@@ -69,23 +69,9 @@ describe("server lifecycle", () => {
       const day = 86_400_000
       // Two master → master transfers of that route: one inside the last day, one just before it.
       // The answer without bounds must hold the first and not the second (an empty answer fails).
-      const transfer = (tranId: string, timestamp: number): Store.TransferRow => ({
-        tranId,
-        clientTranId: null,
-        fromAccount: null,
-        toAccount: null,
-        asset: "USDT",
-        amount: "1.00000000",
-        fromAccountType: "SPOT",
-        toAccountType: "FUTURES",
-        fromSymbol: "",
-        toSymbol: "",
-        status: "SUCCESS",
-        timestamp
-      })
       const inserted = Date.now()
-      const inside = transfer("90000000000001", inserted - 3_600_000)
-      const before = transfer("90000000000002", inserted - day - 3_600_000)
+      const inside = transferRow("90000000000001", inserted - 3_600_000, { toAccount: null })
+      const before = transferRow("90000000000002", inserted - day - 3_600_000, { toAccount: null })
       yield* server.store.insertTransfers([inside, before])
       const tooLong = yield* signedGet(server.baseUrl, transfersPath, [...route, ["startTime", "0"], [
         "endTime",

@@ -3,29 +3,10 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { Seed, Store } from "../src/index.js"
+import { transferRow } from "./support/Rows.js"
 
 const withStore = <A, E>(effect: Effect.Effect<A, E, Store.Store>) =>
   effect.pipe(Effect.provide(Store.layerSqlite(":memory:")))
-
-const transfer = (
-  tranId: string,
-  timestamp: number,
-  overrides: Partial<Store.TransferRow> = {}
-): Store.TransferRow => ({
-  tranId,
-  clientTranId: null,
-  fromAccount: null,
-  toAccount: "sub@x",
-  asset: "USDT",
-  amount: "1.00000000",
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
-  fromSymbol: "",
-  toSymbol: "",
-  status: "SUCCESS",
-  timestamp,
-  ...overrides
-})
 
 const newestFirst = (a: Store.TransferRow, b: Store.TransferRow) =>
   b.timestamp - a.timestamp || (BigInt(b.tranId) > BigInt(a.tranId) ? 1 : -1)
@@ -92,10 +73,10 @@ describe("Store", () => {
         const store = yield* Store.Store
         const rows: Array<Store.TransferRow> = []
         // 1003 rows over 40 distinct milliseconds: many ties; ids cross from 4 to 5 digits.
-        for (let i = 0; i < 1003; i++) rows.push(transfer(String(9000 + i * 7), 1_000 + (i * 13) % 40))
+        for (let i = 0; i < 1003; i++) rows.push(transferRow(String(9000 + i * 7), 1_000 + (i * 13) % 40))
         yield* store.insertTransfers(rows)
         // A decoy with another route must never show up.
-        yield* store.insertTransfers([transfer("1", 1_010, { toAccount: null })])
+        yield* store.insertTransfers([transferRow("1", 1_010, { toAccount: null })])
         const expected = [...rows].sort(newestFirst).map((r) => r.tranId)
         const filter = { fromAccount: null, toAccount: "sub@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }
         for (let limit = 1; limit <= 500; limit++) {
@@ -130,13 +111,13 @@ describe("Store", () => {
       const unknown = yield* Effect.exit(store.updateDeposit({ ...key, txId: "nope" }, { status: 1 }))
       expect(Exit.isFailure(unknown) && Exit.causeOption(unknown)._tag === "Some").toBe(true)
 
-      yield* store.insertTransfers([transfer("9007199254740993", 5)])
+      yield* store.insertTransfers([transferRow("9007199254740993", 5)])
       const [big] = yield* store.allTransfers({ toAccount: "sub@x" })
       // Beyond 2^53 the id still round-trips exactly: it is stored as an integer and read as text.
       expect(big!.tranId).toBe("9007199254740993")
-      const duplicate = yield* Effect.exit(store.insertTransfers([transfer("9007199254740993", 6)]))
+      const duplicate = yield* Effect.exit(store.insertTransfers([transferRow("9007199254740993", 6)]))
       expect(Exit.isFailure(duplicate)).toBe(true)
-      const notDigits = yield* Effect.exit(store.insertTransfers([transfer("12a", 6)]))
+      const notDigits = yield* Effect.exit(store.insertTransfers([transferRow("12a", 6)]))
       expect(Exit.isFailure(notDigits)).toBe(true)
       expect(yield* store.counts).toEqual({ transfers: 1, deposits: 30 })
     })))
