@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Checkpoint } from "@broker-history/client"
+import type { Checkpoint } from "@broker-history/client"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -20,9 +20,12 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import type * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as SyncDatabaseName from "./internal/SyncDatabaseName.js"
+import * as SyncStoreColumns from "./internal/SyncStoreColumns.js"
+import * as SyncStoreQueries from "./internal/SyncStoreQueries.js"
 import * as SyncMigrations from "./SyncMigrations.js"
 
 /**
@@ -75,20 +78,7 @@ export class SyncSetupError extends Data.TaggedError("SyncSetupError")<{ readonl
  * @since 0.1.0
  * @category encoding
  */
-export const transferRow = (t: TransferRecord.TransferRecord) => ({
-  tran_id: t.tranId,
-  client_tran_id: t.clientTranId,
-  from_account: t.fromAccount,
-  to_account: t.toAccount,
-  asset: t.asset,
-  amount: t.amount,
-  from_account_type: t.fromAccountType,
-  to_account_type: t.toAccountType,
-  from_symbol: t.fromSymbol,
-  to_symbol: t.toSymbol,
-  status: t.status,
-  timestamp: t.timestamp
-})
+export const transferRow = SyncStoreColumns.transferRow
 
 /**
  * A deposit as a row of the `deposits` table (column names; every value as the record has it).
@@ -118,19 +108,7 @@ export const transferRow = (t: TransferRecord.TransferRecord) => ({
  * @since 0.1.0
  * @category encoding
  */
-export const depositRow = (d: DepositRecord.DepositRecord) => ({
-  tx_id: d.txId,
-  coin: d.coin,
-  network: d.network,
-  address: d.address,
-  amount: d.amount,
-  status: d.status,
-  address_tag: d.addressTag,
-  unlock_confirm: d.unlockConfirm,
-  confirm_times: d.confirmTimes,
-  insert_time: d.insertTime,
-  memo: d.memo
-})
+export const depositRow = SyncStoreColumns.depositRow
 
 /**
  * The row counts of both tables.
@@ -335,35 +313,6 @@ export interface Service {
  */
 export const defaultProfile = "default"
 
-// Rows per INSERT statement: 13 columns (the profile and 12) x 2,000 rows stays below the bound
-// parameters a statement may have (SQLite 32,766, PostgreSQL 65,535), so a batch of the default
-// size is one statement.
-const statementRows = 2000
-
-/** The last of each key: one statement may not upsert a row twice (PostgreSQL refuses). */
-const lastByKey = <A>(records: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<A> => {
-  const byKey = new Map<string, A>()
-  for (const r of records) {
-    const k = key(r)
-    byKey.delete(k)
-    byKey.set(k, r)
-  }
-  return [...byKey.values()]
-}
-
-/** A BIGINT column as Unix ms (PostgreSQL returns it as text); NULL or a non-time is `undefined`. */
-const time = (value: number | string | null): number | undefined => {
-  if (value === null) return undefined
-  const n = Number(value)
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
-}
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
-
 /**
  * Builds the store over the `SqlClient` in context for a dialect, migrating the schema first.
  *
@@ -387,131 +336,8 @@ export const make = (dialect: "sqlite" | "pg") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* SyncMigrations.run
-    return forProfile(sql, dialect, defaultProfile)
+    return SyncStoreQueries.forProfile(sql, dialect, defaultProfile)
   })
-
-/** The store's operations on one profile's rows. */
-const forProfile = (sql: SqlClient.SqlClient, dialect: "sqlite" | "pg", profile: string): Service => {
-  // A new row starts where the stream was first read from; an existing row keeps its backfill progress.
-  const savePosition = (stream: string, position: Position) =>
-    position._tag === "Checkpoint"
-      ? sql`
-          INSERT INTO sync_checkpoints ${
-        sql.insert({
-          profile,
-          stream,
-          checkpoint: Checkpoint.encode(position.checkpoint),
-          covered_since: position.coveredSince,
-          updated_at: Date.now()
-        })
-      }
-          ON CONFLICT (profile, stream) DO UPDATE SET checkpoint = excluded.checkpoint,
-            covered_since = excluded.covered_since, updated_at = excluded.updated_at`
-      // A backfill runs only for a stream that has a row: it never creates one.
-      : sql`
-          UPDATE sync_checkpoints SET backfill_since = ${position.since},
-            backfill_checkpoint = ${Checkpoint.encode(position.checkpoint)}, updated_at = ${Date.now()}
-          WHERE profile = ${profile} AND stream = ${stream}`
-
-  const upsertTransfers = (records: ReadonlyArray<TransferRecord.TransferRecord>) =>
-    Effect.forEach(
-      chunks(lastByKey(records, (t) => t.tranId), statementRows),
-      (rows) =>
-        sql`
-            INSERT INTO transfers ${sql.insert(rows.map((t) => ({ profile, ...transferRow(t) })))}
-            ON CONFLICT (profile, tran_id) DO UPDATE SET
-              client_tran_id = excluded.client_tran_id, from_account = excluded.from_account,
-              to_account = excluded.to_account, asset = excluded.asset, amount = excluded.amount,
-              from_account_type = excluded.from_account_type, to_account_type = excluded.to_account_type,
-              from_symbol = excluded.from_symbol, to_symbol = excluded.to_symbol, status = excluded.status,
-              timestamp = excluded.timestamp`,
-      { discard: true }
-    )
-
-  const upsertDeposits = (records: ReadonlyArray<DepositRecord.DepositRecord>) =>
-    Effect.forEach(
-      chunks(lastByKey(records, (d) => JSON.stringify([d.txId, d.coin, d.network, d.address])), statementRows),
-      (rows) =>
-        sql`
-            INSERT INTO deposits ${sql.insert(rows.map((d) => ({ profile, ...depositRow(d) })))}
-            ON CONFLICT (profile, tx_id, coin, network, address) DO UPDATE SET
-              amount = excluded.amount, status = excluded.status, address_tag = excluded.address_tag,
-              unlock_confirm = excluded.unlock_confirm, confirm_times = excluded.confirm_times,
-              insert_time = excluded.insert_time, memo = excluded.memo`,
-      { discard: true }
-    )
-
-  const apply = <A>(upsert: (records: ReadonlyArray<A>) => Effect.Effect<void, SqlError>) =>
-  (
-    stream: string,
-    records: ReadonlyArray<A>,
-    position: Position | undefined
-  ) =>
-    Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
-      if (records.length > 0) yield* upsert(records)
-      if (position !== undefined) yield* savePosition(stream, position)
-    })))
-
-  const completeBackfill = (stream: string, coveredSince: number) =>
-    Effect.uninterruptible(
-      sql`
-          UPDATE sync_checkpoints SET covered_since = ${coveredSince}, backfill_since = NULL,
-            backfill_checkpoint = NULL, updated_at = ${Date.now()}
-          WHERE profile = ${profile} AND stream = ${stream}`
-    ).pipe(Effect.asVoid)
-
-  const reset = (streams: ReadonlyArray<string> | "all") =>
-    Effect.uninterruptible(sql.withTransaction(Effect.gen(function*() {
-      const rows = yield* sql<{ stream: string }>`SELECT stream FROM sync_checkpoints WHERE profile = ${profile}`
-      const present = rows.map((r) => r.stream).filter((id) => streams === "all" || streams.includes(id))
-      for (const id of present) {
-        yield* sql`DELETE FROM sync_checkpoints WHERE profile = ${profile} AND stream = ${id}`
-      }
-      return present
-    })))
-
-  const streams = Effect.map(
-    sql<{
-      stream: string
-      checkpoint: string
-      covered_since: number | string | null
-      backfill_since: number | string | null
-      backfill_checkpoint: string | null
-    }>`SELECT stream, checkpoint, covered_since, backfill_since, backfill_checkpoint FROM sync_checkpoints
-        WHERE profile = ${profile}`,
-    (rows) =>
-      new Map(rows.map((r) => {
-        const progress = r.backfill_checkpoint === null ? undefined : Checkpoint.decode(r.backfill_checkpoint)
-        const stored: StoredStream = {
-          checkpoint: Checkpoint.decode(r.checkpoint),
-          coveredSince: time(r.covered_since),
-          backfill: progress !== undefined && Either.isRight(progress) && time(r.backfill_since) !== undefined
-            ? { since: time(r.backfill_since)!, checkpoint: progress.right }
-            : undefined
-        }
-        return [r.stream, stored] as const
-      }))
-  )
-
-  const counts = Effect.map(
-    sql<{ transfers: number | string; deposits: number | string }>`
-        SELECT (SELECT COUNT(*) FROM transfers WHERE profile = ${profile}) AS transfers,
-          (SELECT COUNT(*) FROM deposits WHERE profile = ${profile}) AS deposits`,
-    ([row]) => ({ transfers: Number(row.transfers), deposits: Number(row.deposits) })
-  )
-
-  return {
-    dialect,
-    profile,
-    forProfile: (other) => forProfile(sql, dialect, other),
-    streams,
-    applyTransfers: apply(upsertTransfers),
-    applyDeposits: apply(upsertDeposits),
-    completeBackfill,
-    reset,
-    counts
-  }
-}
 
 /**
  * True for a PostgreSQL URL (`postgres://` or `postgresql://`); anything else is a SQLite file path.
@@ -528,22 +354,7 @@ const forProfile = (sql: SqlClient.SqlClient, dialect: "sqlite" | "pg", profile:
  * @since 0.1.0
  * @category guards
  */
-export const isPostgres = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
-
-/**
- * The URL's password replaced by `***`, by its text alone: also for a URL that does not parse. Up to
- * the last `@`, so that a password with an unencoded `@` never shows in part.
- */
-const hidePassword = (db: string): string => db.replace(/^([a-z]+:\/\/[^:/@]*:).*@/i, "$1***@")
-
-const parses = (db: string): boolean => {
-  try {
-    new URL(db)
-    return true
-  } catch {
-    return false
-  }
-}
+export const isPostgres: (db: string) => boolean = SyncDatabaseName.isPostgres
 
 /**
  * The database named for messages, without its password (also in a URL that does not parse).
@@ -560,28 +371,7 @@ const parses = (db: string): boolean => {
  * @since 0.1.0
  * @category utils
  */
-export const describe = (db: string): string => {
-  if (!isPostgres(db)) return db
-  if (!parses(db)) return hidePassword(db)
-  const url = new URL(db)
-  if (url.password !== "") url.password = "***"
-  return url.toString()
-}
-
-const setupError = (db: string) => (error: unknown) =>
-  new SyncSetupError({
-    message: isPostgres(db) && !parses(db)
-      ? `cannot open the PostgreSQL database ${
-        describe(db)
-      }: --db is not a valid URL; write it as postgres://user:password@host:port/database (percent-encode special characters in the password)`
-      : `cannot open ${isPostgres(db) ? "the PostgreSQL database" : "the SQLite database"} ${describe(db)} (${
-        String((error as { message?: unknown })?.message ?? error).replace(/\.\s*$/, "")
-      }); check --db${
-        isPostgres(db)
-          ? " (host, port, user, password, database) and that PostgreSQL is running"
-          : " (the directory must exist and be writable)"
-      }`
-  })
+export const describe: (db: string) => string = SyncDatabaseName.describe
 
 /**
  * The store in `db`, a SQLite file path (created if missing) or a `postgres://` URL, with the schema
@@ -634,7 +424,11 @@ export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
     // Opening a SQLite file in a missing directory throws (a defect): it is a setup failure too.
     Layer.catchAllCause((cause) => {
       const failure = Cause.squash(cause)
-      return Layer.fail(failure instanceof SyncSetupError ? failure : setupError(db)(failure))
+      return Layer.fail(
+        failure instanceof SyncSetupError
+          ? failure
+          : new SyncSetupError({ message: SyncDatabaseName.setupMessage(db, failure) })
+      )
     })
   )
 }
