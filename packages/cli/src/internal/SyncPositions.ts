@@ -1,0 +1,101 @@
+/**
+ * Where each stream of a sync starts, read from what the store holds: its checkpoint and where its
+ * stored history starts, a backfill left unfinished, or why the stream is skipped (damaged). Pure:
+ * the stored rows and the clock in, the positions out.
+ *
+ * @internal
+ */
+import type { Checkpoint } from "@broker-history/client"
+import * as Either from "effect/Either"
+import type { StoredStream } from "../SyncStore.js"
+
+/** Where a stream stands: its checkpoint, and where its stored history starts. */
+export interface Position {
+  readonly checkpoint: Checkpoint.Checkpoint
+  readonly coveredSince: number
+}
+
+/** A backfill under way: every record from `since` up to `checkpoint` is stored. */
+export interface Backfill {
+  readonly since: number
+  readonly checkpoint: Checkpoint.Checkpoint
+}
+
+/** The streams of a plan as the store holds them; a stream in none of the maps has no row yet. */
+export interface Positions {
+  readonly positions: Map<string, Position>
+  readonly pending: Map<string, Backfill>
+  /** Damaged streams by id, each with its problem in one sentence. */
+  readonly damaged: Map<string, string>
+}
+
+/** A checkpoint more than this ahead of the local clock is damaged without asking the service. */
+export const futureMargin = 86_400_000
+
+/** The problem of a checkpoint whose time is after the service's now. */
+export const futureProblem = (time: number): string =>
+  `its time ${time} (${
+    new Date(time).toISOString()
+  }) is after the service's now, so it cannot have been written by a sync`
+
+/**
+ * What is stored for the plan's streams (`ids`) at `now`. A checkpoint that cannot be used marks its
+ * stream as damaged; a row of the first schema (no covered range) counts as covered from its
+ * checkpoint only, since what its first run covered is not known. Rows of other streams are ignored.
+ */
+export const read = (stored: ReadonlyMap<string, StoredStream>, ids: ReadonlyArray<string>, now: number): Positions => {
+  const positions = new Map<string, Position>()
+  const pending = new Map<string, Backfill>()
+  const damaged = new Map<string, string>()
+  for (const id of ids) {
+    const row = stored.get(id)
+    if (row === undefined) continue
+    if (Either.isLeft(row.checkpoint)) {
+      damaged.set(id, row.checkpoint.left.message)
+      continue
+    }
+    const checkpoint = row.checkpoint.right
+    // Far in the future: refused before any request (a backfill up to it could be endless).
+    if (checkpoint.time > now + futureMargin) {
+      damaged.set(id, futureProblem(checkpoint.time))
+      continue
+    }
+    positions.set(id, { checkpoint, coveredSince: Math.min(row.coveredSince ?? checkpoint.time, checkpoint.time) })
+    if (row.backfill !== undefined) pending.set(id, row.backfill)
+  }
+  return { positions, pending, damaged }
+}
+
+/**
+ * Where a backfill of [since, coveredSince) resumes: after the progress of an earlier run if that
+ * covers everything from `since` up to its checkpoint, else from the start (`undefined`).
+ */
+export const resumeFrom = (
+  earlier: Backfill | undefined,
+  since: number,
+  coveredSince: number
+): Checkpoint.Checkpoint | undefined =>
+  earlier !== undefined && earlier.since <= since && earlier.checkpoint.time >= since &&
+    earlier.checkpoint.time < coveredSince
+    ? earlier.checkpoint
+    : undefined
+
+/**
+ * Per kind, the latest start of a stream's stored history (Unix ms), over the streams that are not
+ * damaged; a stream without a position starts at its kind's `since`. 0 when every stream holds its
+ * whole history (or there is none).
+ */
+export const coveredFrom = (
+  streams: ReadonlyArray<{ readonly id: string; readonly kind: "transfers" | "deposits" }>,
+  positions: ReadonlyMap<string, Position>,
+  damaged: ReadonlyMap<string, string>,
+  since: { readonly transfers: number; readonly deposits: number }
+): { transfers: number; deposits: number } => {
+  const covered = { transfers: 0, deposits: 0 }
+  for (const stream of streams) {
+    if (damaged.has(stream.id)) continue
+    const start = positions.get(stream.id)?.coveredSince ?? since[stream.kind]
+    covered[stream.kind] = Math.max(covered[stream.kind], start)
+  }
+  return covered
+}

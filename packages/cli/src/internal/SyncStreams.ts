@@ -1,0 +1,165 @@
+/**
+ * One stream of a sync caught up: the batches it writes (each with the stream's position, in one
+ * transaction), the backfill of what its stored history lacks, the settlement re-read, then onward
+ * from its checkpoint until the read ends. The state it shares with the other streams of the run
+ * (totals, positions, damaged streams, backfills) is updated as batches commit.
+ *
+ * @internal
+ */
+import type { BrokerError, Checkpoint } from "@broker-history/client"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Chunk from "effect/Chunk"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type * as Progress from "../Progress.js"
+import type { Totals } from "../SyncRun.js"
+import type * as SyncStore from "../SyncStore.js"
+import * as SyncPositions from "./SyncPositions.js"
+
+/** A read of a stream's changes: from `since` (or after `resume`) up to `until`, or to now. */
+export interface ChangeRange {
+  readonly since: number
+  readonly until?: number | undefined
+  readonly resume: Checkpoint.Checkpoint | undefined
+}
+
+/** One stream of the plan: how it is read and written. */
+export interface StreamSpec<A> {
+  readonly id: string
+  readonly kind: "transfers" | "deposits"
+  readonly plain: (range: { since: number; until: number }) => Stream.Stream<A, BrokerError.BrokerError>
+  readonly changes: (range: ChangeRange) => Stream.Stream<Checkpoint.Change<A>, BrokerError.BrokerError>
+  readonly apply: (records: ReadonlyArray<A>, position: SyncStore.Position | undefined) => Effect.Effect<void, SqlError>
+  readonly time: (record: A) => number
+}
+
+/** What the streams of one run share, updated as their batches commit. */
+export interface State extends SyncPositions.Positions {
+  readonly totals: Totals
+  /** Streams backfilled in this run, counted by the start they were backfilled from (Unix ms). */
+  readonly backfilled: Map<number, number>
+}
+
+/** Writes a batch with its stream's position (or none); once committed, it is counted. */
+export type Write = <A>(
+  spec: StreamSpec<A>
+) => (records: ReadonlyArray<A>, position: SyncStore.Position | undefined) => Effect.Effect<void, SqlError>
+
+/**
+ * Writes a batch with the stream's position (or none) in one transaction, then counts it in the
+ * totals and the progress, and keeps the stream's new checkpoint.
+ */
+export const writer = (state: State, progress: Context.Tag.Service<Progress.Progress>): Write =>
+(spec) =>
+(
+  records,
+  position
+) =>
+  Effect.zipRight(
+    spec.apply(records, position),
+    Effect.suspend(() => {
+      state.totals[spec.kind] += records.length
+      state.totals.batches++
+      if (position?._tag === "Checkpoint") {
+        state.positions.set(spec.id, { checkpoint: position.checkpoint, coveredSince: position.coveredSince })
+      }
+      return progress.add(
+        records.length,
+        records.length === 0 ? undefined : spec.time(records[records.length - 1])
+      )
+    })
+  )
+
+/**
+ * A finite read cut into full batches, the last one at its end smaller: a batch waits at most for
+ * the read's next page. Counting costs far less than `groupedWithin`'s timer and its fibers.
+ */
+export const full = (batchSize: number) => <A, E>(stream: Stream.Stream<A, E>) =>
+  Stream.chunks(Stream.rechunk(stream, batchSize)).pipe(Stream.filter(Chunk.isNonEmpty))
+
+/** A finite read of changes in full batches, each with the checkpoint of its last record. */
+export const batches =
+  (batchSize: number) => <A>(stream: Stream.Stream<Checkpoint.Change<A>, BrokerError.BrokerError>) =>
+    Stream.map(full(batchSize)(stream), (chunk) => {
+      const elements = Chunk.toReadonlyArray(chunk)
+      return { records: elements.map((c) => c.record), checkpoint: elements[elements.length - 1].checkpoint }
+    })
+
+/** What catching up needs of the run's settings. */
+export interface CatchUp {
+  readonly since: { readonly transfers: number; readonly deposits: number }
+  readonly settlement: number
+  readonly batchSize: number
+}
+
+/**
+ * Reads one stream into the store: the backfill, the settlement re-read, then onward from the
+ * checkpoint. A damaged stream is skipped; one whose checkpoint the service finds in its future is
+ * marked damaged.
+ */
+export const catchUp = (
+  settings: CatchUp,
+  state: State,
+  store: SyncStore.Service,
+  write: Write
+) => {
+  /**
+   * Reads [since, coveredSince) into the store. Each batch stores its progress with its rows; the
+   * stream's history is said to start at `since` only after the last batch is committed, so a kill
+   * at any moment never claims a range whose rows are not stored, and a restart continues from the
+   * stored progress.
+   */
+  const backfill = <A>(spec: StreamSpec<A>, since: number, coveredSince: number) =>
+    Effect.gen(function*() {
+      // Progress from an earlier run counts if it covers everything from `since` up to it.
+      const resume = SyncPositions.resumeFrom(state.pending.get(spec.id), since, coveredSince)
+      const writeBatch = write(spec)
+      yield* spec.changes({ since, until: coveredSince - 1, resume }).pipe(
+        batches(settings.batchSize),
+        Stream.runForEach(({ checkpoint, records }) => writeBatch(records, { _tag: "Backfill", since, checkpoint }))
+      )
+      yield* store.completeBackfill(spec.id, since)
+      state.pending.delete(spec.id)
+      state.backfilled.set(since, (state.backfilled.get(since) ?? 0) + 1)
+    })
+
+  return <A>(spec: StreamSpec<A>) =>
+    Effect.gen(function*() {
+      if (state.damaged.has(spec.id)) return
+      const since = settings.since[spec.kind]
+      const writeBatch = write(spec)
+      const found = state.positions.get(spec.id)
+      const position = found !== undefined && since < found.coveredSince
+        ? yield* Effect.as(backfill(spec, since, found.coveredSince), { ...found, coveredSince: since })
+        : found
+      if (position !== undefined) state.positions.set(spec.id, position)
+      if (position !== undefined && settings.settlement > 0) {
+        const checkpoint = position.checkpoint
+        yield* spec.plain({
+          since: Math.max(position.coveredSince, checkpoint.time - settings.settlement),
+          until: checkpoint.time
+        }).pipe(
+          full(settings.batchSize),
+          Stream.runForEach((chunk) => writeBatch(Chunk.toReadonlyArray(chunk), undefined))
+        )
+      }
+      const coveredSince = position?.coveredSince ?? since
+      yield* spec.changes({
+        // With a checkpoint, `since` must not be after it (the stream starts at the later of the two).
+        since: position?.checkpoint.time ?? since,
+        resume: position?.checkpoint
+      }).pipe(
+        batches(settings.batchSize),
+        Stream.runForEach(({ checkpoint, records }) =>
+          writeBatch(records, { _tag: "Checkpoint", checkpoint, coveredSince })
+        ),
+        // From a checkpoint, the client refuses only a start after the service's now: the checkpoint's time.
+        Effect.catchIf(
+          (e): e is BrokerError.InvalidQuery =>
+            position !== undefined && e._tag === "InvalidQuery" && e.parameter === "since",
+          () => Effect.sync(() => state.damaged.set(spec.id, SyncPositions.futureProblem(position!.checkpoint.time)))
+        )
+      )
+    })
+}

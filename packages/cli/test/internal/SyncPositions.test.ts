@@ -1,0 +1,106 @@
+// Where each stream of a sync starts, from the rows the store holds: its position, a backfill left
+// unfinished, or why it is skipped; where an interrupted backfill resumes; and how far back each kind
+// is covered.
+import { Checkpoint } from "@broker-history/client"
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import * as SyncPositions from "../../src/internal/SyncPositions.js"
+import type { StoredStream } from "../../src/SyncStore.js"
+
+const day = 86_400_000
+const now = 1_700_000_000_000
+const at = (time: number, id = "1"): Checkpoint.Checkpoint => ({ time, ids: [id] })
+const stored = (checkpoint: Checkpoint.Checkpoint, more: Partial<StoredStream> = {}): StoredStream => ({
+  checkpoint: Either.right(checkpoint),
+  coveredSince: undefined,
+  backfill: undefined,
+  ...more
+})
+
+describe("SyncPositions.read", () => {
+  it("a stream without a row has no position; rows of streams outside the plan are ignored", () => {
+    const read = SyncPositions.read(new Map([["other", stored(at(now))]]), ["a"], now)
+    expect([read.positions.size, read.pending.size, read.damaged.size]).toEqual([0, 0, 0])
+  })
+
+  it("a row of the first schema is covered from its checkpoint; a later start is cut to it", () => {
+    const read = SyncPositions.read(
+      new Map([["a", stored(at(now - day))], ["b", stored(at(now - day), { coveredSince: now })], [
+        "c",
+        stored(at(now - day), { coveredSince: 5 })
+      ]]),
+      ["a", "b", "c"],
+      now
+    )
+    expect(read.positions.get("a")).toEqual({ checkpoint: at(now - day), coveredSince: now - day })
+    expect(read.positions.get("b")?.coveredSince).toBe(now - day)
+    expect(read.positions.get("c")?.coveredSince).toBe(5)
+  })
+
+  it("a backfill under way is kept as pending", () => {
+    const backfill = { since: 0, checkpoint: at(100) }
+    const read = SyncPositions.read(new Map([["a", stored(at(now), { coveredSince: 1000, backfill })]]), ["a"], now)
+    expect(read.pending.get("a")).toEqual(backfill)
+  })
+
+  it("damaged: a checkpoint that cannot be read, or one more than a day ahead of the clock", () => {
+    const unreadable = Checkpoint.decode("{garbage")
+    expect(Either.isLeft(unreadable)).toBe(true)
+    const future = now + SyncPositions.futureMargin + 1
+    const read = SyncPositions.read(
+      new Map<string, StoredStream>([
+        ["a", { checkpoint: unreadable, coveredSince: 0, backfill: undefined }],
+        ["b", stored(at(future))],
+        ["c", stored(at(now + SyncPositions.futureMargin))]
+      ]),
+      ["a", "b", "c"],
+      now
+    )
+    expect([...read.damaged.keys()]).toEqual(["a", "b"])
+    expect(read.damaged.get("a")).toBe(Either.isLeft(unreadable) ? unreadable.left.message : "")
+    expect(read.damaged.get("b")).toBe(SyncPositions.futureProblem(future))
+    expect(read.damaged.get("b")).toContain(new Date(future).toISOString())
+    expect([...read.positions.keys()]).toEqual(["c"])
+  })
+})
+
+describe("SyncPositions.resumeFrom", () => {
+  const progress = { since: 1000, checkpoint: at(5000) }
+
+  it("resumes after progress that covers everything from the start up to it", () => {
+    expect(SyncPositions.resumeFrom(progress, 1000, 9000)).toEqual(at(5000))
+    expect(SyncPositions.resumeFrom(progress, 3000, 9000)).toEqual(at(5000))
+  })
+
+  it("starts over without progress, or when it does not cover the start, or reaches the stored history", () => {
+    expect(SyncPositions.resumeFrom(undefined, 1000, 9000)).toBeUndefined()
+    expect(SyncPositions.resumeFrom(progress, 500, 9000)).toBeUndefined()
+    expect(SyncPositions.resumeFrom(progress, 6000, 9000)).toBeUndefined()
+    expect(SyncPositions.resumeFrom(progress, 1000, 5000)).toBeUndefined()
+  })
+})
+
+describe("SyncPositions.coveredFrom", () => {
+  const streams = [
+    { id: "t1", kind: "transfers" as const },
+    { id: "t2", kind: "transfers" as const },
+    { id: "d", kind: "deposits" as const }
+  ]
+  const since = { transfers: 0, deposits: 300 }
+
+  it("per kind, the latest start of a stream's history; a stream without a position starts at since", () => {
+    const positions = new Map([["t1", { checkpoint: at(900), coveredSince: 200 }], ["t2", {
+      checkpoint: at(900),
+      coveredSince: 100
+    }]])
+    expect(SyncPositions.coveredFrom(streams, positions, new Map(), since)).toEqual({ transfers: 200, deposits: 300 })
+  })
+
+  it("damaged streams do not count", () => {
+    const positions = new Map([["t1", { checkpoint: at(900), coveredSince: 200 }]])
+    expect(SyncPositions.coveredFrom(streams, positions, new Map([["t1", "x"], ["d", "y"]]), since)).toEqual({
+      transfers: 0,
+      deposits: 0
+    })
+  })
+})
