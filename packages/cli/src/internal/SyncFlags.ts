@@ -1,0 +1,134 @@
+/**
+ * The flags of `sync` (see `Sync`) as `@effect/cli` options, and their pure readings: the limits
+ * checked before anything is read or opened, the `--reset-stream` values, and where each kind's
+ * history starts on a first run. A value, or the usage message that names the flag.
+ *
+ * @internal
+ */
+import { StreamOptions } from "@broker-history/client"
+import * as Options from "@effect/cli/Options"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as ClientOptions from "../ClientOptions.js"
+import { optionalText, verbose } from "./ExportFlags.js"
+
+/** Every flag of `sync`. */
+export const options = {
+  db: Options.text("db").pipe(
+    Options.withDescription(
+      "the database: a SQLite file path (created if missing) or postgres://user:password@host:port/database (required)"
+    )
+  ),
+  profiles: optionalText(
+    "profiles",
+    "a YAML or JSON file of several broker keys synced at once into --db, each with its name, base URL, the environment variables that hold its key and secret, sub-accounts or pairs, account types and rate limit (see the README); instead of the single-key flags (default: one key from the flags and BROKER_* variables, profile default)"
+  ),
+  subAccounts: optionalText(
+    "sub-accounts",
+    "sub-accounts to sync, comma-separated (a@x,b@x); master→sub and sub→master are read for each (default: none, only the master's own transfers)"
+  ),
+  subAccountsFile: optionalText("sub-accounts-file", "a file with one sub-account a line, # comments (default: none)"),
+  pairs: optionalText(
+    "pairs",
+    "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account (default: the pairs of --sub-accounts)"
+  ),
+  accountTypes: optionalText(
+    "account-types",
+    "account types (SPOT, FUTURES, any letter case); every ordered pair of them is read (default SPOT,FUTURES)"
+  ),
+  since: optionalText(
+    "since",
+    "where the history starts: 2024-01-01, an ISO date-time, Unix ms (0: everything) or 400d (default: the whole transfer history and one year of deposits); a stream's first run reads from here, and an earlier --since than a stream already holds backfills the difference once"
+  ),
+  resetStream: Options.text("reset-stream").pipe(
+    Options.repeated,
+    Options.withDescription(
+      "delete a stream's checkpoint before syncing (a stream id as stored in sync_checkpoints.stream, or all; repeatable): its rows stay, and it is read again from --since (use once, to repair a damaged checkpoint) (default: none)"
+    )
+  ),
+  follow: Options.boolean("follow").pipe(
+    Options.withDescription("keep running: poll every --interval and apply new records and updates (default off)")
+  ),
+  interval: Options.text("interval").pipe(
+    Options.withDefault("30s"),
+    Options.withDescription("poll interval with --follow: 30s, 5m, 1h, … (default 30s)")
+  ),
+  settlement: Options.text("settlement").pipe(
+    Options.withDefault("1d"),
+    Options.withDescription(
+      "how long after its time a record may still change (deposit status, confirmations): re-read on every restart and poll (default 1d)"
+    )
+  ),
+  concurrency: Options.integer("concurrency").pipe(
+    Options.withDefault(4),
+    Options.withDescription(
+      "streams read at once while catching up, and polls in flight while following; per key, whose streams share its rate limit (default 4)"
+    )
+  ),
+  batchSize: Options.integer("batch-size").pipe(
+    Options.withDefault(500),
+    Options.withDescription("records per transaction at most (default 500)")
+  ),
+  verbose,
+  client: ClientOptions.options
+}
+
+/** The checks made first, in this order: a database is named, concurrency and batch size in range. */
+export const limits = (
+  flags: { readonly db: string; readonly concurrency: number; readonly batchSize: number }
+): Either.Either<void, string> => {
+  // SQLite takes an empty name for a throwaway temporary database: never what a sync is for.
+  if (flags.db.trim() === "") {
+    return Either.left(
+      "--db is empty: give a SQLite file path (created if missing) or a PostgreSQL URL postgres://user:password@host:port/database"
+    )
+  }
+  if (flags.concurrency < 1 || flags.concurrency > 64) return Either.left("--concurrency must be from 1 to 64")
+  if (flags.batchSize < 1 || flags.batchSize > 10_000) return Either.left("--batch-size must be from 1 to 10000")
+  return Either.void
+}
+
+/**
+ * Reads the `--reset-stream` values: `all`, or stream ids as stored in `sync_checkpoints.stream` (JSON
+ * arrays, read back in the stored spelling), or the message saying what is wrong.
+ */
+export const resetStreams = (
+  values: ReadonlyArray<string>
+): Either.Either<ReadonlyArray<string> | "all" | undefined, string> => {
+  if (values.length === 0) return Either.right(undefined)
+  if (values.some((v) => v.trim().toLowerCase() === "all")) return Either.right("all")
+  const ids: Array<string> = []
+  for (const value of values) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      parsed = undefined
+    }
+    if (!Array.isArray(parsed) || (parsed[0] !== "transfers" && parsed[0] !== "deposits")) {
+      return Either.left(
+        `--reset-stream: ${
+          JSON.stringify(value)
+        } is not a stream id; give a stream as stored in sync_checkpoints.stream (for example '["deposits"]') or all`
+      )
+    }
+    ids.push(JSON.stringify(parsed))
+  }
+  return Either.right([...new Set(ids)])
+}
+
+/**
+ * Where each kind's history starts: `--since` when given; else, on a first run, the whole history
+ * where an empty stretch costs one request (transfers, when their windows are unlimited) and one year
+ * where every window of it is a request (deposits: ten days each, so a whole history would be
+ * thousands of requests).
+ */
+export const since = (
+  given: number | undefined,
+  transferWindow: Duration.Duration | undefined,
+  now: number
+): { readonly transfers: number; readonly deposits: number } => {
+  if (given !== undefined) return { transfers: given, deposits: given }
+  const yearBack = Math.max(0, now - Duration.toMillis(StreamOptions.defaultLookback))
+  return { transfers: transferWindow === undefined ? 0 : yearBack, deposits: yearBack }
+}
