@@ -137,9 +137,9 @@ export const make = (
       window.answered(start, true)
       // An attempt sent before the last cut and accepted after it: the service took it in the window
       // the cut was measured in, so the level is at least what it accepted there (counted as the
-      // refusal's `sentBefore` is, over the interval plus the margin).
+      // refusal's `acceptedMost` is, over the interval less the margin: a count its own window held).
       if (AdaptiveRate.sentBeforeCut(state, start.at)) {
-        const acceptedMost = window.mostAccepted(cutBefore, spanMillis)
+        const acceptedMost = window.mostAccepted(cutBefore, acceptedSpanMillis)
         const before = state
         state = AdaptiveRate.accepted(settings, state, acceptedMost)
         if (state !== before) {

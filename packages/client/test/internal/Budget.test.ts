@@ -160,6 +160,28 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(gauge.value).toBe(21)
     }))
 
+  it.effect("acceptances after a cut raise the level only to what the service's own window held", () =>
+    Effect.gen(function*() {
+      // The service takes 20 per second; answers after 150 ms. 20 start at 0, one at 999 ms (refused:
+      // the cut, when its answer arrives at 1,149 ms) and one at 1,000 ms (accepted: the window of
+      // the 20 at 0 has just passed). The 21 accepted lie within one interval plus the margin, but
+      // no window of the service held more than 20.
+      const service = limited(20, 1000, () => ({ status: 200, body: [] }))
+      const { page, seen } = yield* pipeline(service.answer, 80, true, 150)
+      yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
+      yield* TestClock.adjust("999 millis")
+      yield* Effect.fork(Effect.either(page))
+      yield* TestClock.adjust("1 millis")
+      yield* Effect.fork(Effect.either(page))
+      yield* TestClock.adjust("200 millis")
+      expect([seen.slice(20), service.control.refusedAt]).toEqual([[999, 1000], [999]])
+      // The next request reports the rate allowed then.
+      yield* Effect.fork(Effect.either(page))
+      yield* TestClock.adjust("1 second")
+      const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
+      expect(gauge.value).toBe(20)
+    }))
+
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
       // 64 callers, answers after 150 ms: 40 start at 0 (the service refuses 20 of them) and 24 wait
