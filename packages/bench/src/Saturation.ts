@@ -21,13 +21,13 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Path from "node:path"
+import * as BudgetLog from "./BudgetLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
 import * as TempDir from "./TempDir.js"
 
@@ -58,13 +58,6 @@ export interface Options {
    * each run (default: whether the environment variable `BENCH_LOG_CUTS` is `1`).
    */
   readonly logCuts?: boolean
-}
-
-/** What the client's budget logged of one refusal or raise (its debug log lines), `at` the time of the log line. */
-interface BudgetEvent {
-  readonly at: number
-  readonly message: string
-  readonly annotations: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -198,54 +191,6 @@ export const retryAfterViolations = (exchanges: ReadonlyArray<Exchange>, toleran
   return violations
 }
 
-/** A logger that keeps the client budget's debug lines (refusals counted, raises of the level) in `events`. */
-const budgetLogger = (events: Array<BudgetEvent>) =>
-  Logger.make(({ annotations, date, message }) => {
-    const text = Array.isArray(message) ? message.join(" ") : String(message)
-    if (text.startsWith("broker rate limit")) {
-      events.push({
-        at: date.getTime(),
-        message: text,
-        annotations: Object.fromEntries(HashMap.toEntries(annotations))
-      })
-    }
-  })
-
-const level = (n: unknown) =>
-  typeof n === "number" ? (Number.isFinite(n) ? String(Math.round(n * 100) / 100) : "bound") : "?"
-
-/**
- * The budget's events of one run as lines, times in seconds after the run's first request; with each
- * refusal, what the transport's record shows: the requests answered other than 429 that started
- * within one interval (and one interval plus 25 ms) before the refused one.
- */
-const describeBudgetEvents = (
-  events: ReadonlyArray<BudgetEvent>,
-  signed: ReadonlyArray<Exchange>,
-  intervalMillis: number
-): Array<string> => {
-  const first = Math.min(...signed.map((e) => e.started))
-  const s = (t: unknown) => typeof t === "number" ? ((t - first) / 1000).toFixed(3) : "?"
-  const acceptedWithin = (sentAt: number, span: number) =>
-    signed.filter((e) => e.status !== 429 && e.started < sentAt && e.started >= sentAt - span).length
-  return events.map((e) => {
-    const a = e.annotations
-    if (e.message.endsWith("raised")) {
-      return `${s(e.at)} s raised by an acceptance (sent ${s(a["sentAt"])} s): accepted most ${
-        a["acceptedMost"]
-      }, level ${level(a["levelBefore"])} -> ${level(a["level"])}`
-    }
-    const sentAt = a["sentAt"] as number
-    return `${s(a["at"])} s refused${a["cut"] === true ? ", cut" : ""} (sent ${s(sentAt)} s): before it ${
-      a["sentBefore"]
-    }, accepted most ${a["acceptedMost"]}; level ${level(a["levelBefore"])} -> ${level(a["level"])}, allowed ${
-      level(a["allowedBefore"])
-    } -> ${level(a["allowed"])}, spread ${a["spreadMillis"]} ms; transport: accepted ${
-      acceptedWithin(sentAt, intervalMillis)
-    } in the interval before it, ${acceptedWithin(sentAt, intervalMillis + 25)} in the interval + 25 ms`
-  })
-}
-
 const runOnce = (
   options: Options,
   budget: number,
@@ -256,7 +201,7 @@ const runOnce = (
 ) =>
   Effect.gen(function*() {
     const exchanges: Array<Exchange> = []
-    const events: Array<BudgetEvent> = []
+    const events: Array<BudgetLog.Event> = []
     const logCuts = options.logCuts ?? process.env["BENCH_LOG_CUTS"] === "1"
     const context = yield* Layer.build(
       BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer({
@@ -278,7 +223,7 @@ const runOnce = (
       logCuts
         ? (effect) =>
           effect.pipe(
-            Effect.provide(Logger.replace(Logger.defaultLogger, budgetLogger(events))),
+            Effect.provide(Logger.replace(Logger.defaultLogger, BudgetLog.logger(events))),
             Logger.withMinimumLogLevel(LogLevel.Debug)
           )
         : (effect) => effect
@@ -291,7 +236,7 @@ const runOnce = (
     const rateLimitedAtMillis = signed.filter((e) => e.status === 429).map((e) => e.answered - first)
     const rateLimited = rateLimitedAtMillis.length
     if (logCuts) {
-      const lines = describeBudgetEvents(events, signed, intervalMillis)
+      const lines = BudgetLog.describe(events, signed, intervalMillis, options.marginMillis)
       process.stderr.write(
         `saturation budget ${budget} per ${intervalMillis} ms, ${expected.length} transfers: the budget's refusals and raises\n` +
           (lines.length === 0 ? "  none\n" : lines.map((line) => `  ${line}\n`).join(""))
