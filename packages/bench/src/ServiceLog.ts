@@ -9,14 +9,29 @@
 const requestLine = /^(\S+) INFO GET (\S+) (\d{3}) (\d+)ms$/
 
 /**
- * When the service received a signed request (real ms), from its log line (logged at the answer,
- * less the answer's duration); `undefined` for any other line.
+ * A broker request from its line of the service's log: when it was answered (the line's time) and
+ * when it arrived (less the answer's duration), real ms; `undefined` for any other line.
+ *
+ * @example
+ * import * as ServiceLog from "@broker-history/bench/ServiceLog"
+ * ServiceLog.brokerRequest("1970-01-01T00:00:01.000Z INFO GET /api/v3/broker/sub-account/universalTransfer 200 5ms")
+ * // { answeredAt: 1000, arrivedAt: 995 }
+ */
+export const brokerRequest = (
+  line: string
+): { readonly answeredAt: number; readonly arrivedAt: number } | undefined => {
+  const match = requestLine.exec(line)
+  if (match === null || !match[2]!.includes("/broker/")) return undefined
+  const answeredAt = Date.parse(match[1]!)
+  return { answeredAt, arrivedAt: answeredAt - Number(match[4]) }
+}
+
+/**
+ * When the service received a signed request (real ms), from its log line; `undefined` for any
+ * other line.
  *
  * @example
  * import * as ServiceLog from "@broker-history/bench/ServiceLog"
  * ServiceLog.arrivalOf("1970-01-01T00:00:01.000Z INFO GET /api/v3/broker/sub-account/universalTransfer 200 5ms") // 995
  */
-export const arrivalOf = (line: string): number | undefined => {
-  const match = requestLine.exec(line)
-  return match === null || !match[2]!.includes("/broker/") ? undefined : Date.parse(match[1]!) - Number(match[4])
-}
+export const arrivalOf = (line: string): number | undefined => brokerRequest(line)?.arrivedAt

@@ -2,8 +2,8 @@
  * `broker-history sync` of the demo's data in its own process, as a user runs it (the compiled CLI,
  * the demo key, the client's default request budget), against the seeded service: its wall time
  * compared with the time the budget allows for its requests, and where the time outside the requests
- * goes (before the first answer, after the last). The lines it reads (the command's summary, the
- * service's request log) are parsed by pure functions here.
+ * goes (before the first answer, after the last). The command's summary line is parsed here, the
+ * service's request log by `ServiceLog`.
  *
  * @since 0.2.0
  */
@@ -16,6 +16,7 @@ import * as Redacted from "effect/Redacted"
 import * as ChildProcess from "node:child_process"
 import * as Path from "node:path"
 import * as CompiledCli from "./CompiledCli.js"
+import * as ServiceLog from "./ServiceLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
 import type { BudgetRun } from "./SyncThroughput.js"
 
@@ -55,20 +56,6 @@ export const parseSummary = (stdout: string): Summary | undefined => {
     retries: Number(m[4]),
     seconds: Number(m[5])
   }
-}
-
-/**
- * When the service answered a broker request (epoch ms), from one line of its `--log`; `undefined`
- * for any other line.
- *
- * @example
- * import * as SyncAtBudget from "@broker-history/bench/SyncAtBudget"
- * SyncAtBudget.answeredAt("2026-01-02T03:04:05.678Z INFO GET /api/v3/broker/subAccount/depositHist 200 3ms")
- * // Date.parse("2026-01-02T03:04:05.678Z")
- */
-export const answeredAt = (line: string): number | undefined => {
-  const request = /^(\S+) INFO GET \/api\/v3\/broker\//.exec(line)
-  return request === null ? undefined : Date.parse(request[1]!)
 }
 
 /**
@@ -125,7 +112,7 @@ export const atDefaultBudget = (
     // The service logs a line per answered request: when the command's requests start and end.
     const answered: Array<number> = []
     const service = yield* ServiceProcess.spawn(["--log"], (line) => {
-      const at = answeredAt(line)
+      const at = ServiceLog.brokerRequest(line)?.answeredAt
       if (at !== undefined) answered.push(at)
     })
     const budget = (yield* BrokerConfig.BrokerConfig.pipe(

@@ -70,4 +70,15 @@ describe("ServiceLog", () => {
     expect(ServiceLog.arrivalOf("2026-01-01T00:00:01.000Z INFO GET /api/v3/time 200 1ms")).toBeUndefined()
     expect(ServiceLog.arrivalOf("listening on 127.0.0.1:1234")).toBeUndefined()
   })
+
+  it("a broker request's answer is its log time; a request that is not the broker's, or an error line, is none", () => {
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
+    const iso = new Date(at).toISOString()
+    expect(ServiceLog.brokerRequest(`${iso} INFO GET /api/v3/broker/subAccount/depositHist 200 3ms`)).toEqual({
+      answeredAt: at,
+      arrivedAt: at - 3
+    })
+    expect(ServiceLog.brokerRequest(`${iso} INFO GET /api/v3/ping 200 1ms`)).toBeUndefined()
+    expect(ServiceLog.brokerRequest(`${iso} ERROR GET /api/v3/broker/subAccount/depositHist`)).toBeUndefined()
+  })
 })

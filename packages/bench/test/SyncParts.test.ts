@@ -28,14 +28,6 @@ describe("SyncAtBudget", () => {
     })
     expect(SyncAtBudget.parseSummary("synced 0 streams")).toBeUndefined()
   })
-
-  it("answeredAt: the time of a broker request's log line, nothing for other lines", () => {
-    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
-    const iso = new Date(at).toISOString()
-    expect(SyncAtBudget.answeredAt(`${iso} INFO GET /api/v3/broker/subAccount/depositHist 200 3ms`)).toBe(at)
-    expect(SyncAtBudget.answeredAt(`${iso} INFO GET /api/v3/ping 200 1ms`)).toBeUndefined()
-    expect(SyncAtBudget.answeredAt(`${iso} ERROR GET /api/v3/broker/subAccount/depositHist`)).toBeUndefined()
-  })
 })
 
 const sample = (
