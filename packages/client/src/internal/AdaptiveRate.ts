@@ -127,8 +127,6 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   const n = Math.ceil(allowed(settings, state, refusal.sentAt))
   const level = Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
   const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
-  // Refused at a level the service accepted: one request fewer for a while leaves the pacing room
-  // for the bunching (1/n of an interval), and the level itself stands.
   // Refused at a level the service accepted: the requests reached it closer together than they
   // started here by more than the margin allows for; the level stands and the pacing widens.
   const held = spread(settings, state, refusal.at)
