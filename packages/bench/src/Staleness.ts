@@ -22,17 +22,12 @@
  *
  * @since 0.2.0
  */
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
-import type { FollowScheduler } from "@broker-history/client"
-import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { Seed, Store } from "@broker-history/server"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
 import * as Path from "node:path"
 import * as PerfHooks from "node:perf_hooks"
 import * as CountingTransport from "./CountingTransport.js"
@@ -41,6 +36,7 @@ import type { StreamSpec } from "./FollowStreams.js"
 import * as InsertPlan from "./InsertPlan.js"
 import * as ServiceLog from "./ServiceLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
+import * as StalenessFollowers from "./StalenessFollowers.js"
 import * as StalenessStats from "./StalenessStats.js"
 import * as StalenessTable from "./StalenessTable.js"
 import * as TempDir from "./TempDir.js"
@@ -178,110 +174,6 @@ export interface Result {
   readonly wallMillis: number
 }
 
-const keyOf = (label: Label | "warmup") => {
-  const name = label.replace("-", "")
-  return { apiKey: `mx0vglSTALE${name}`, secretKey: `stale-secret-${name}` }
-}
-
-/**
- * The service's limit in the exchange's shape, a count per 10 s window per key (docs/wire-contract.md),
- * at the bench's rate: `rate` × 10 per 10 s (simulated), the window compressed by `scale`.
- */
-const serviceLimit = (options: Options) => ({ limit: options.rate * 10, windowMillis: 10_000 / options.scale })
-
-/**
- * The reference service's flags: `database`, the keys of `label` and of the warm-up each allowed
- * `serviceLimit`, a line per request.
- */
-const serviceFlags = (database: string, options: Options, label: Label): ReadonlyArray<string> => [
-  ...Object.entries({
-    database,
-    transfers: 0,
-    deposits: 0,
-    "rate-limit": serviceLimit(options).limit,
-    "rate-window-ms": serviceLimit(options).windowMillis
-  }).flatMap(([flag, value]) => [`--${flag}`, String(value)]),
-  "--log",
-  ...[label, "warmup" as const].flatMap((name) => {
-    const k = keyOf(name)
-    return ["--key", `${k.apiKey}:${k.secretKey}:SPOT_TRANSFER_READ,SPOT_DEPOSIT_READ`]
-  })
-]
-
-/** A client of the key of `label` on the budget of `options`, counting its requests in `counts`. */
-const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, counts: CountingTransport.Counts) =>
-  Effect.gen(function*() {
-    const key = keyOf(label)
-    // Signed with node:crypto (as `BrokerHistory.layerUndici` does): a WebCrypto signature completes on
-    // the thread pool, which on a loaded machine delays sends past the budget's margin.
-    const context = yield* Layer.build(
-      Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
-        Layer.provide(BrokerHttpClient.layer),
-        Layer.provide(Layer.mergeAll(NodeTransport.layerSigner, ServerClock.layer)),
-        Layer.provide(BrokerConfig.layer({
-          baseUrl,
-          apiKey: Redacted.make(key.apiKey),
-          secretKey: Redacted.make(key.secretKey),
-          // The library's budget shape: `rate` per second (simulated).
-          rateLimit: {
-            limit: options.rate,
-            interval: Duration.millis(1000 / options.scale),
-            margin: `${options.marginMillis} millis`
-          }
-        })),
-        Layer.provide(CountingTransport.layer(counts))
-      )
-    )
-    return Context.get(context, BrokerHistory.BrokerHistory)
-  })
-
-/**
- * Brings the service up to speed before a follower starts, on a key of its own: one request to each
- * of the first streams, two seconds' worth (real) at the budget. The first requests a fresh service
- * process answers (its code not yet compiled, its database not yet cached) take far longer than later
- * ones; requests sent a window apart then reach its limiter less than a window apart.
- */
-const warmUp = (baseUrl: string, options: Options, streams: ReadonlyArray<StreamSpec>, since: number) =>
-  Effect.gen(function*() {
-    const counts = CountingTransport.empty()
-    const history = yield* clientOf("warmup", baseUrl, options, counts)
-    yield* Effect.forEach(
-      streams.slice(0, 2 * options.rate * options.scale),
-      (s) =>
-        history.transferHistory({
-          fromAccountType: s.types[0],
-          toAccountType: s.types[1],
-          ...(s.toSub ? { toAccount: s.sub } : { fromAccount: s.sub }),
-          startTime: since
-        }),
-      { concurrency: options.concurrency, discard: true }
-    )
-  }).pipe(Effect.scoped)
-
-const follow = (
-  label: Label,
-  baseUrl: string,
-  options: Options,
-  streams: ReadonlyArray<StreamSpec>,
-  since: number,
-  schedule: FollowScheduler.FollowOptions,
-  seen: StalenessStats.Seen,
-  counts: CountingTransport.Counts
-) =>
-  Effect.gen(function*() {
-    const history = yield* clientOf(label, baseUrl, options, counts)
-    return yield* history.followTransfers(streams.map((s) => FollowStreams.queryOf(s, since)), schedule).pipe(
-      Stream.runForEach((change) =>
-        Effect.sync(() => {
-          const id = change.record.tranId
-          if (seen.at.has(id)) seen.repeated++
-          else seen.at.set(id, Date.now())
-        })
-      ),
-      Effect.forkScoped
-    )
-  })
-
 /**
  * One follower alone: seeds the history into a fresh SQLite file, starts the service on it with the
  * follower's key, inserts the seeded records while following every stream, and measures.
@@ -307,7 +199,7 @@ const runOne = (
     })
     const arrivals: Array<number> = []
     const { baseUrl } = yield* ServiceProcess.spawn(
-      serviceFlags(database, options, label),
+      StalenessFollowers.serviceFlags(database, options, label),
       (line) => {
         const at = ServiceLog.arrivalOf(line)
         if (at !== undefined) arrivals.push(at)
@@ -335,7 +227,7 @@ const runOne = (
         yield* Effect.sleep("100 millis")
       }
     }))
-    yield* warmUp(baseUrl, options, streams, since)
+    yield* StalenessFollowers.warmUp(baseUrl, options, streams, since)
     // The follower starts after 30 s (simulated) of inserts, as after a restart: its first pass finds
     // the streams that are busy.
     yield* Effect.sleep(Duration.millis(real(30_000)))
@@ -346,7 +238,7 @@ const runOne = (
     const loopDelay = PerfHooks.monitorEventLoopDelay({ resolution: 10 })
     loopDelay.enable()
     const followed = Date.now()
-    const follower = yield* follow(
+    const follower = yield* StalenessFollowers.follow(
       label,
       baseUrl,
       options,
@@ -378,7 +270,7 @@ const runOne = (
     while (Date.now() < drainUntil && !inserts.every((i) => seen.at.has(i.id))) yield* Effect.sleep("100 millis")
     yield* Fiber.interrupt(follower)
     loopDelay.disable()
-    const { limit, windowMillis } = serviceLimit(options)
+    const { limit, windowMillis } = StalenessFollowers.serviceLimit(options)
     const run: Run = {
       label,
       inserted: inserts.length,
