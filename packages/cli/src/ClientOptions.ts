@@ -114,9 +114,14 @@ export const variablesOnly: ReadonlyArray<{ readonly env: string; readonly fallb
   { env: BrokerConfig.env.apiKeyHeader, fallback: d.apiKeyHeader },
   { env: BrokerConfig.env.retryBaseDelay, fallback: "200 millis" },
   { env: BrokerConfig.env.retryMaxDelay, fallback: "10 seconds" },
+  { env: BrokerConfig.env.maxRetryAfter, fallback: "1 minute" },
+  { env: BrokerConfig.env.followMaxDelay, fallback: "1 minute" },
   { env: BrokerConfig.env.transferMaxWindow, fallback: "unlimited" },
   { env: BrokerConfig.env.depositMaxWindow, fallback: "10 days" },
-  { env: BrokerConfig.env.allowInsecureHttp, fallback: "false (http:// only to loopback)" }
+  { env: BrokerConfig.env.allowInsecureHttp, fallback: "false (http:// only to loopback)" },
+  { env: BrokerConfig.env.maxResponseBytes, fallback: String(d.maxResponseBytes) },
+  { env: BrokerConfig.env.maxPagesPerMillisecond, fallback: String(d.maxPagesPerMillisecond) },
+  { env: BrokerConfig.env.onIncomplete, fallback: d.onIncomplete }
 ]
 
 /**

@@ -56,6 +56,16 @@ export interface Settings {
     /** First backoff delay; doubles each retry (jittered), capped at `maxDelay`. */
     readonly baseDelay: Duration.Duration
     readonly maxDelay: Duration.Duration
+    /**
+     * Longest `Retry-After` obeyed. A refusal that asks for a longer wait fails at once with
+     * `RateLimited` (carrying the wait), except in a follow stream, which waits it out.
+     */
+    readonly maxRetryAfter: Duration.Duration
+    /**
+     * Cap of the backoff of a follow stream whose request failed after every retry with a transient
+     * failure: it is tried again without limit, the waits doubling from `baseDelay` up to this.
+     */
+    readonly followMaxDelay: Duration.Duration
   }
   /** Request budget shared by every call and stream built from one layer. */
   readonly rateLimit: {
@@ -74,6 +84,16 @@ export interface Settings {
   }
   /** Widest time window one request may cover, per endpoint (`undefined`: no limit). */
   readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
+  /** Largest response body read, in bytes; a larger one fails the attempt as a `ResponseDecodeError`. */
+  readonly maxResponseBytes: number
+  /** Most pages read of one millisecond that holds more than a page (the walk's only deep paging). */
+  readonly maxPagesPerMillisecond: number
+  /**
+   * What a full-history stream does when the service does not serve every record of a millisecond
+   * (`IncompleteHistory`): `"fail"` the stream, or `"warn"` (a warning log, the metric
+   * `broker_history_incomplete_total`) and go on.
+   */
+  readonly onIncomplete: "fail" | "warn"
 }
 
 /**
@@ -129,11 +149,16 @@ export interface Options {
   readonly recvWindow?: number | undefined
   /** Default 10 seconds. */
   readonly requestTimeout?: Duration.DurationInput | undefined
-  /** Defaults: 5 retries, 200 ms base delay, 10 s maximum delay. */
+  /**
+   * Defaults: 5 retries, 200 ms base delay, 10 s maximum delay, `Retry-After` obeyed up to 1 minute,
+   * follow streams backing off up to 1 minute.
+   */
   readonly retry?: {
     readonly maxRetries?: number | undefined
     readonly baseDelay?: Duration.DurationInput | undefined
     readonly maxDelay?: Duration.DurationInput | undefined
+    readonly maxRetryAfter?: Duration.DurationInput | undefined
+    readonly followMaxDelay?: Duration.DurationInput | undefined
   } | undefined
   /** Default 20 requests per 1 second (MEXC's stated account budget). */
   readonly rateLimit?: {
@@ -151,6 +176,12 @@ export interface Options {
   } | undefined
   /** Allow `http://` to a non-loopback host. The API key then crosses the network in clear text. */
   readonly allowInsecureHttp?: boolean | undefined
+  /** Default 16 MiB (16777216 bytes); 1024 to 1073741824. */
+  readonly maxResponseBytes?: number | undefined
+  /** Default 20; 1 to 1000. */
+  readonly maxPagesPerMillisecond?: number | undefined
+  /** Default `"fail"`. */
+  readonly onIncomplete?: "fail" | "warn" | undefined
 }
 
 /**
@@ -176,11 +207,16 @@ export const defaults = {
   maxRetries: 5,
   baseDelay: Duration.millis(200),
   maxDelay: Duration.seconds(10),
+  maxRetryAfter: Duration.minutes(1),
+  followMaxDelay: Duration.minutes(1),
   rateLimit: 20,
   rateLimitInterval: Duration.seconds(1),
   rateLimitMargin: Duration.millis(25),
   rateLimitAdaptive: true,
-  depositMaxWindow: Endpoint.depositDefaultWindow
+  depositMaxWindow: Endpoint.depositDefaultWindow,
+  maxResponseBytes: 16 * 1024 * 1024,
+  maxPagesPerMillisecond: 20,
+  onIncomplete: "fail"
 } as const
 
 /**
@@ -207,13 +243,18 @@ export const env = {
   maxRetries: "BROKER_MAX_RETRIES",
   retryBaseDelay: "BROKER_RETRY_BASE_DELAY",
   retryMaxDelay: "BROKER_RETRY_MAX_DELAY",
+  maxRetryAfter: "BROKER_MAX_RETRY_AFTER",
+  followMaxDelay: "BROKER_FOLLOW_RETRY_MAX_DELAY",
   rateLimit: "BROKER_RATE_LIMIT",
   rateLimitInterval: "BROKER_RATE_LIMIT_INTERVAL",
   rateLimitMargin: "BROKER_RATE_LIMIT_MARGIN",
   rateLimitAdaptive: "BROKER_RATE_LIMIT_ADAPTIVE",
   transferMaxWindow: "BROKER_TRANSFER_MAX_WINDOW",
   depositMaxWindow: "BROKER_DEPOSIT_MAX_WINDOW",
-  allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP"
+  allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP",
+  maxResponseBytes: "BROKER_MAX_RESPONSE_BYTES",
+  maxPagesPerMillisecond: "BROKER_MAX_PAGES_PER_MILLISECOND",
+  onIncomplete: "BROKER_ON_INCOMPLETE"
 } as const
 
 /**
@@ -303,7 +344,9 @@ export const config: Config.Config<Options> = Config.all({
   retry: Config.all({
     maxRetries: Config.integer(env.maxRetries).pipe(Config.withDefault(defaults.maxRetries)),
     baseDelay: Config.duration(env.retryBaseDelay).pipe(Config.withDefault(defaults.baseDelay)),
-    maxDelay: Config.duration(env.retryMaxDelay).pipe(Config.withDefault(defaults.maxDelay))
+    maxDelay: Config.duration(env.retryMaxDelay).pipe(Config.withDefault(defaults.maxDelay)),
+    maxRetryAfter: Config.duration(env.maxRetryAfter).pipe(Config.withDefault(defaults.maxRetryAfter)),
+    followMaxDelay: Config.duration(env.followMaxDelay).pipe(Config.withDefault(defaults.followMaxDelay))
   }),
   rateLimit: Config.all({
     limit: Config.integer(env.rateLimit).pipe(Config.withDefault(defaults.rateLimit)),
@@ -315,7 +358,12 @@ export const config: Config.Config<Options> = Config.all({
     transfers: Config.duration(env.transferMaxWindow).pipe(Config.option, Config.map(optionalValue)),
     deposits: Config.duration(env.depositMaxWindow).pipe(Config.withDefault(defaults.depositMaxWindow))
   }),
-  allowInsecureHttp: Config.boolean(env.allowInsecureHttp).pipe(Config.withDefault(false))
+  allowInsecureHttp: Config.boolean(env.allowInsecureHttp).pipe(Config.withDefault(false)),
+  maxResponseBytes: Config.integer(env.maxResponseBytes).pipe(Config.withDefault(defaults.maxResponseBytes)),
+  maxPagesPerMillisecond: Config.integer(env.maxPagesPerMillisecond).pipe(
+    Config.withDefault(defaults.maxPagesPerMillisecond)
+  ),
+  onIncomplete: Config.literal("fail", "warn")(env.onIncomplete).pipe(Config.withDefault(defaults.onIncomplete))
 })
 
 function optionalValue<A>(o: { readonly _tag: "Some"; readonly value: A } | { readonly _tag: "None" }): A | undefined {

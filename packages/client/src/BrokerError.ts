@@ -330,8 +330,11 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
 }
 
 /**
- * The answer was not what the API promises: not JSON (`InvalidJson`, retried as a damaged answer)
- * or JSON of another shape (`UnexpectedShape`). `excerpt` shows the start of the body.
+ * The answer was not what the API promises: not JSON (`InvalidJson`, retried as a damaged answer),
+ * JSON of another shape (`UnexpectedShape`), a body larger than `maxResponseBytes` (`TooLarge`,
+ * nothing of it kept), or records the query did not ask for: outside its time window or for other
+ * accounts (`OutsideQuery`, the first such record named in `description`). `excerpt` shows the
+ * start of the body.
  *
  * @example
  * ```ts
@@ -358,7 +361,7 @@ export class ResponseDecodeError
     {
       request: RequestContext,
       status: Schema.Number,
-      reason: Schema.Literal("InvalidJson", "UnexpectedShape"),
+      reason: Schema.Literal("InvalidJson", "UnexpectedShape", "TooLarge", "OutsideQuery"),
       description: Schema.String,
       excerpt: Schema.String,
       attempts: Schema.Number
@@ -371,6 +374,59 @@ export class ResponseDecodeError
     } returned an answer that could not be read (${this.reason}: ${this.description}); body starts: ${
       JSON.stringify(this.excerpt)
     }. If the service changed its format, report it with this excerpt.`
+  }
+}
+
+/**
+ * A full-history stream could not read every record of one crowded millisecond: the service stopped
+ * serving its pages. `reason` says how: `PageLimit` (more pages than `maxPagesPerMillisecond`),
+ * `EmptyPage` (a page after a full one came back empty), or `NothingNew` (a page after a full one
+ * repeated records already read: a service that caps or ignores `page`). Records of that millisecond
+ * may be missing. With `onIncomplete: "warn"` the stream logs it and goes on instead of failing.
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * const error = new BrokerError.IncompleteHistory({
+ *   request: { endpoint: "transferHistory", startTime: 1767225600000, endTime: 1767225600000, page: 3 },
+ *   time: 1767225600000,
+ *   received: 1000,
+ *   pages: 2,
+ *   reason: "EmptyPage"
+ * })
+ * assert.ok(error.message.includes("1000 records in 2 pages, then page 3 came back empty"))
+ * assert.strictEqual(BrokerError.isRetryable(error), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class IncompleteHistory
+  extends Schema.TaggedError<IncompleteHistory>("@broker-history/client/IncompleteHistory")("IncompleteHistory", {
+    request: RequestContext,
+    /** The crowded millisecond (Unix ms). */
+    time: Schema.Number,
+    /** Distinct records of that millisecond received. */
+    received: Schema.Number,
+    /** Pages of that millisecond read. */
+    pages: Schema.Number,
+    reason: Schema.Literal("PageLimit", "EmptyPage", "NothingNew")
+  })
+{
+  override get message(): string {
+    const next = this.pages + 1
+    const how = this.reason === "PageLimit"
+      ? `and more pages than maxPagesPerMillisecond (${this.pages}) allows`
+      : this.reason === "EmptyPage"
+      ? `then page ${next} came back empty`
+      : `then page ${next} brought no record not already read (the service caps or ignores page)`
+    const advice = this.reason === "PageLimit"
+      ? "raise maxPagesPerMillisecond (BROKER_MAX_PAGES_PER_MILLISECOND)"
+      : "the service does not page through this millisecond; report it to the service"
+    return `${describe(this.request)}: the millisecond ${
+      new Date(this.time).toISOString()
+    } holds more records than were served: ${this.received} records in ${this.pages} pages, ${how}. Records of that millisecond may be missing; ${advice}, or set onIncomplete to "warn" (BROKER_ON_INCOMPLETE) to go on without them.`
   }
 }
 
@@ -408,6 +464,7 @@ export type BrokerError =
   | ApiError
   | TransportError
   | ResponseDecodeError
+  | IncompleteHistory
 
 /**
  * True for failures worth another attempt: 5xx, 429/418, transport failures and damaged (non-JSON)

@@ -25,7 +25,34 @@ describe("BrokerConfig", () => {
     expect(Duration.toMillis(settings.rateLimit.margin)).toBe(25)
     expect(Duration.toDays(settings.maxWindow.deposits)).toBe(10)
     expect(settings.maxWindow.transfers).toBeUndefined()
+    expect(Duration.toMillis(settings.retry.maxRetryAfter)).toBe(60_000)
+    expect(Duration.toMillis(settings.retry.followMaxDelay)).toBe(60_000)
+    expect(settings.maxResponseBytes).toBe(16 * 1024 * 1024)
+    expect(settings.maxPagesPerMillisecond).toBe(20)
+    expect(settings.onIncomplete).toBe("fail")
   })
+
+  it("reads the robustness settings from the environment", () =>
+    Effect.gen(function*() {
+      const settings = yield* Effect.flatten(fromEnv({
+        BROKER_API_KEY: "k",
+        BROKER_SECRET_KEY: "s",
+        BROKER_MAX_RETRY_AFTER: "30 seconds",
+        BROKER_FOLLOW_RETRY_MAX_DELAY: "2 minutes",
+        BROKER_MAX_RESPONSE_BYTES: "1048576",
+        BROKER_MAX_PAGES_PER_MILLISECOND: "5",
+        BROKER_ON_INCOMPLETE: "warn"
+      }))
+      expect(Duration.toMillis(settings.retry.maxRetryAfter)).toBe(30_000)
+      expect(Duration.toMillis(settings.retry.followMaxDelay)).toBe(120_000)
+      expect(settings.maxResponseBytes).toBe(1_048_576)
+      expect(settings.maxPagesPerMillisecond).toBe(5)
+      expect(settings.onIncomplete).toBe("warn")
+      const refused = yield* fromEnv({ BROKER_API_KEY: "k ", BROKER_SECRET_KEY: "s" })
+      expect(String(Either.getLeft(refused).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(
+        "BROKER_API_KEY has leading or trailing whitespace"
+      )
+    }).pipe(Effect.runSync))
 
   it.each([
     "http://127.0.0.1:8080",
@@ -74,7 +101,21 @@ describe("BrokerConfig", () => {
     [{ rateLimit: { margin: "Infinity" } }, "rateLimit.margin"],
     [{ apiKey: Redacted.make(" ") }, "apiKey"],
     [{ secretKey: Redacted.make("") }, "secretKey"],
-    [{ apiKeyHeader: "X Bad" }, "apiKeyHeader"]
+    [{ apiKeyHeader: "X Bad" }, "apiKeyHeader"],
+    [{ apiKey: Redacted.make(" key") }, "apiKey"],
+    [{ apiKey: Redacted.make("key\n") }, "apiKey"],
+    [{ secretKey: Redacted.make("secret ") }, "secretKey"],
+    [{ secretKey: Redacted.make("\tsecret") }, "secretKey"],
+    [{ rateLimit: { limit: 1e9 } }, "rateLimit.limit"],
+    [{ rateLimit: { limit: 10_001 } }, "rateLimit.limit"],
+    [{ retry: { maxRetryAfter: "0 millis" } }, "retry.maxRetryAfter"],
+    [{ retry: { followMaxDelay: "100 millis" } }, "retry.followMaxDelay"],
+    [{ maxResponseBytes: 1023 }, "maxResponseBytes"],
+    [{ maxResponseBytes: 2 ** 30 + 1 }, "maxResponseBytes"],
+    [{ maxResponseBytes: 1.5e6 + 0.5 }, "maxResponseBytes"],
+    [{ maxPagesPerMillisecond: 0 }, "maxPagesPerMillisecond"],
+    [{ maxPagesPerMillisecond: 1001 }, "maxPagesPerMillisecond"],
+    [{ onIncomplete: "ignore" }, "onIncomplete"]
   ])("refuses %j naming %s", (override, name) => {
     const result = BrokerConfig.resolve({ ...credentials, ...override } as BrokerConfig.Options)
     expect(Either.isLeft(result)).toBe(true)

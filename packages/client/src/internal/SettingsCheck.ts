@@ -26,19 +26,46 @@ export const optionNames: Names = {
   maxRetries: "retry.maxRetries",
   retryBaseDelay: "retry.baseDelay",
   retryMaxDelay: "retry.maxDelay",
+  maxRetryAfter: "retry.maxRetryAfter",
+  followMaxDelay: "retry.followMaxDelay",
   rateLimit: "rateLimit.limit",
   rateLimitInterval: "rateLimit.interval",
   rateLimitMargin: "rateLimit.margin",
   rateLimitAdaptive: "rateLimit.adaptive",
   transferMaxWindow: "maxWindow.transfers",
   depositMaxWindow: "maxWindow.deposits",
-  allowInsecureHttp: "allowInsecureHttp"
+  allowInsecureHttp: "allowInsecureHttp",
+  maxResponseBytes: "maxResponseBytes",
+  maxPagesPerMillisecond: "maxPagesPerMillisecond",
+  onIncomplete: "onIncomplete"
 }
+
+/** The largest `rateLimit.limit`: the budget remembers about that many requests, so it bounds its memory. */
+export const maxRateLimit = 10_000
+
+/** The range of `maxResponseBytes`: 1 KiB to 1 GiB. */
+export const responseBytes = { min: 1024, max: 1024 * 1024 * 1024 } as const
+
+/** The range of `maxPagesPerMillisecond`. */
+export const pagesPerMillisecond = { min: 1, max: 1000 } as const
 
 const loopbackHost = (host: string): boolean =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
 
 const invalid = (setting: string, message: string) => Either.left(ConfigError.InvalidData([setting], message))
+
+const wholeNumber = (setting: string, value: unknown, range: { readonly min: number; readonly max: number }) =>
+  typeof value !== "number" || !Number.isInteger(value) || value < range.min || value > range.max
+    ? invalid(setting, `${setting} must be a whole number from ${range.min} to ${range.max}`)
+    : Either.right(value)
+
+// A key or secret pasted with a space or line break around it is never what the service issued.
+const credential = (setting: string, value: string) =>
+  value.trim().length === 0
+    ? invalid(setting, `${setting} is empty`)
+    : value.trim() !== value
+    ? invalid(setting, `${setting} has leading or trailing whitespace; remove it (it is not part of the key)`)
+    : Either.right(value)
 
 const positiveDuration = (setting: string, input: Duration.DurationInput) => {
   const d = Duration.decodeUnknown(input)
@@ -74,12 +101,9 @@ export const resolve = (
       return yield* invalid(names.baseUrl, `${names.baseUrl} must not carry a query, fragment or credentials`)
     }
     const baseUrl = url.toString().replace(/\/+$/, "")
-    const apiKey = Redacted.value(options.apiKey)
-    if (apiKey.trim().length === 0) return yield* invalid(names.apiKey, `${names.apiKey} is empty`)
+    const apiKey = yield* credential(names.apiKey, Redacted.value(options.apiKey))
     if (/[\r\n]/.test(apiKey)) return yield* invalid(names.apiKey, `${names.apiKey} contains a line break`)
-    if (Redacted.value(options.secretKey).length === 0) {
-      return yield* invalid(names.secretKey, `${names.secretKey} is empty`)
-    }
+    yield* credential(names.secretKey, Redacted.value(options.secretKey))
     const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
     if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
       return yield* invalid(names.apiKeyHeader, `${names.apiKeyHeader} must be a header name (letters, digits, -)`)
@@ -104,9 +128,23 @@ export const resolve = (
     if (Duration.lessThan(maxDelay, baseDelay)) {
       return yield* invalid(names.retryMaxDelay, `${names.retryMaxDelay} must not be shorter than the base delay`)
     }
+    const maxRetryAfter = yield* positiveDuration(
+      names.maxRetryAfter,
+      options.retry?.maxRetryAfter ?? defaults.maxRetryAfter
+    )
+    const followMaxDelay = yield* positiveDuration(
+      names.followMaxDelay,
+      options.retry?.followMaxDelay ?? defaults.followMaxDelay
+    )
+    if (Duration.lessThan(followMaxDelay, baseDelay)) {
+      return yield* invalid(names.followMaxDelay, `${names.followMaxDelay} must not be shorter than the base delay`)
+    }
     const limit = options.rateLimit?.limit ?? defaults.rateLimit
-    if (!Number.isInteger(limit) || limit < 1) {
-      return yield* invalid(names.rateLimit, `${names.rateLimit} must be a whole number of requests >= 1`)
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > maxRateLimit) {
+      return yield* invalid(
+        names.rateLimit,
+        `${names.rateLimit} must be a whole number of requests from 1 to ${maxRateLimit} (for more, shorten the interval)`
+      )
     }
     const interval = yield* positiveDuration(
       names.rateLimitInterval,
@@ -127,6 +165,20 @@ export const resolve = (
       names.depositMaxWindow,
       options.maxWindow?.deposits ?? defaults.depositMaxWindow
     )
+    const maxResponseBytes = yield* wholeNumber(
+      names.maxResponseBytes,
+      options.maxResponseBytes ?? defaults.maxResponseBytes,
+      responseBytes
+    )
+    const maxPagesPerMillisecond = yield* wholeNumber(
+      names.maxPagesPerMillisecond,
+      options.maxPagesPerMillisecond ?? defaults.maxPagesPerMillisecond,
+      pagesPerMillisecond
+    )
+    const onIncomplete = options.onIncomplete ?? defaults.onIncomplete
+    if (onIncomplete !== "fail" && onIncomplete !== "warn") {
+      return yield* invalid(names.onIncomplete, `${names.onIncomplete} must be "fail" or "warn"`)
+    }
     return {
       baseUrl,
       apiKey: options.apiKey,
@@ -134,8 +186,11 @@ export const resolve = (
       apiKeyHeader,
       recvWindow,
       requestTimeout,
-      retry: { maxRetries, baseDelay, maxDelay },
+      retry: { maxRetries, baseDelay, maxDelay, maxRetryAfter, followMaxDelay },
       rateLimit: { limit, interval, margin: margin.value, adaptive },
-      maxWindow: { transfers, deposits }
+      maxWindow: { transfers, deposits },
+      maxResponseBytes,
+      maxPagesPerMillisecond,
+      onIncomplete
     }
   })
