@@ -290,7 +290,7 @@ const read = async (options: Options, spread: Spread): Promise<Reading> => {
     baseUrl: `http://127.0.0.1:${address.port}`,
     apiKey: Redacted.make(ApiKeys.demo.apiKey),
     secretKey: Redacted.make(ApiKeys.demo.secretKey),
-    rateLimit: { limit: 100_000, interval: "1 millis" }
+    rateLimit: { limit: 10_000, interval: "1 millis" }
   }))))
   try {
     const seen = await runtime.runPromise(Effect.flatMap(BrokerHistory.BrokerHistory, (h) =>

@@ -185,7 +185,7 @@ const client = async (
     apiKey: Redacted.make(key.apiKey),
     secretKey: Redacted.make(key.secretKey),
     // The budget never binds here: the service is local and the point is the client's own cost.
-    rateLimit: { limit: 100_000, interval: "1 millis" }
+    rateLimit: { limit: 10_000, interval: "1 millis" }
   }))))
   const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
   const pageCalls: Reader = (from, to) =>

@@ -82,7 +82,7 @@ export const run = async (
     baseUrl: server.baseUrl,
     apiKey: Redacted.make(ApiKeys.demo.apiKey),
     secretKey: Redacted.make(ApiKeys.demo.secretKey),
-    rateLimit: { limit: 100_000, interval: "1 millis" }
+    rateLimit: { limit: 10_000, interval: "1 millis" }
   }))))
   try {
     const history = await runtime.runPromise(BrokerHistory.BrokerHistory)

@@ -78,7 +78,7 @@ const syncWith = (store: (inner: SyncStore.Service) => SyncStore.Service) =>
       baseUrl: server.baseUrl,
       apiKey: Redacted.make(ApiKeys.demo.apiKey),
       secretKey: Redacted.make(ApiKeys.demo.secretKey),
-      rateLimit: { limit: 100_000, interval: "1 second" }
+      rateLimit: { limit: 10_000, interval: "1 second" }
     })))
     return yield* SyncRun.run(settings).pipe(
       Effect.scoped,
