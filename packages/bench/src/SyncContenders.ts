@@ -28,7 +28,7 @@ const day = 86_400_000
 const endpoints = ["transferHistory", "depositHistory"]
 
 /**
- * A request budget high enough never to bind (requests per second).
+ * The service's request budget high enough never to bind (requests per second).
  *
  * @example
  * import * as SyncContenders from "@broker-history/bench/SyncContenders"
@@ -36,13 +36,16 @@ const endpoints = ["transferHistory", "depositHistory"]
  */
 export const unboundedBudget = 1_000_000
 
+/** The client's budget that never binds: its largest limit per millisecond. */
+const unboundedClientBudget = { limit: 10_000, interval: "1 millis" } as const
+
 /** The demo key, no proxy (the service is on loopback), and the given budget (default: the client's). */
-const client = (baseUrl: string, budget: number | undefined) =>
+const client = (baseUrl: string, rateLimit: BrokerConfig.Options["rateLimit"]) =>
   NodeTransport.layerProxy(HttpProxy.none).pipe(Layer.provide(BrokerConfig.layer({
     baseUrl,
     apiKey: Redacted.make(ApiKeys.demo.apiKey),
     secretKey: Redacted.make(ApiKeys.demo.secretKey),
-    ...(budget === undefined ? {} : { rateLimit: { limit: budget, interval: "1 second" } })
+    rateLimit
   })))
 
 const requestCount = Effect.map(
@@ -115,7 +118,7 @@ export const fetchAll = (
   keep: boolean
 ) =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(client(baseUrl, unboundedBudget))
+    const context = yield* Layer.build(client(baseUrl, unboundedClientBudget))
     const history = Context.get(context, BrokerHistory.BrokerHistory)
     const batches: Array<Batch> = []
     const counts = { transfers: 0, deposits: 0 }
@@ -179,7 +182,7 @@ export const syncInto = (db: string, baseUrl: string, p: Plan, options: Pick<Opt
     const context = yield* Layer.build(Layer.mergeAll(
       SyncStore.layer(db),
       Progress.layer({ label: "sync", endpoints, live: false }),
-      client(baseUrl, unboundedBudget)
+      client(baseUrl, unboundedClientBudget)
     ))
     const settings: SyncRun.Settings = {
       transferStreams: p.transferStreams,
