@@ -23,6 +23,7 @@ import * as FullHistory from "./FullHistory.js"
 import * as FollowSettings from "./internal/FollowSettings.js"
 import * as HistoryKind from "./internal/HistoryKind.js"
 import * as Range from "./internal/Range.js"
+import * as RideOut from "./internal/RideOut.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
 import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQuery } from "./StreamOptions.js"
@@ -87,6 +88,34 @@ export type Follow<Q, A> = <K>(
   streams: Iterable<FollowScheduler.Query<K, Q>>,
   options?: FollowScheduler.FollowOptions
 ) => Stream.Stream<FollowScheduler.Change<K, A>, BrokerError>
+
+/**
+ * Whether the layer's service is answering, for a supervisor (a health endpoint, an alert): when a
+ * request of this layer last succeeded and, during an outage, since when it lasts and what failed.
+ * Every request of the layer counts, page calls and streams alike. An outage starts when a request
+ * fails after its retries with a transient error (5xx, 429/418, transport, damaged body) and ends
+ * with the next success; permanent failures (a bad key, a bad query) do not count.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory } from "@broker-history/client"
+ *
+ * const healthy = (a: BrokerHistory.Availability, now: number) =>
+ *   a.unavailableSince === undefined || now - a.unavailableSince < 5 * 60_000
+ * assert.strictEqual(healthy({ lastSuccess: 1_000, unavailableSince: undefined, lastFailure: undefined }, 2_000), true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Availability {
+  /** When a request of this layer was last answered successfully (Unix ms); `undefined` before the first. */
+  readonly lastSuccess: number | undefined
+  /** When the current outage started (Unix ms): the first transient failure since the last success. */
+  readonly unavailableSince: number | undefined
+  /** The one-line message of the failure that started the current outage. */
+  readonly lastFailure: string | undefined
+}
 
 /**
  * The broker history service:
@@ -154,6 +183,11 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
   /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */
   readonly followDeposits: Follow<DepositStreamQuery, DepositRecord.DepositRecord>
+  /**
+   * Whether the service is answering this layer's requests now: the last success and the current
+   * outage, if any (see `Availability`).
+   */
+  readonly availability: Effect.Effect<Availability>
 }>() {}
 
 /**
@@ -199,6 +233,8 @@ export const make = Effect.gen(function*() {
   const http = yield* BrokerHttpClient.BrokerHttpClient
   const config = yield* BrokerConfig.BrokerConfig
   const clock = yield* ServerClock.ServerClock
+  // One per layer: every request of the layer is recorded; follow streams ride out outages.
+  const tracker = RideOut.make(config.retry)
 
   /** One page: validated first (nothing sent when invalid), then one request. */
   const pageOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>) => {
@@ -207,7 +243,7 @@ export const make = Effect.gen(function*() {
       Effect.suspend(() => {
         const valid = Either.mapLeft(history.validate(query), HistoryKind.invalid(history.endpoint.name))
         if (Either.isLeft(valid)) return Effect.fail(valid.left)
-        return http.get(history.endpoint, history.toParams(valid.right), history.page).pipe(
+        return tracker.track(http.get(history.endpoint, history.toParams(valid.right), history.page)).pipe(
           Effect.tap((page) => Metric.incrementBy(received, page.length))
         )
       })
@@ -227,8 +263,13 @@ export const make = Effect.gen(function*() {
         return {
           ...range,
           fetch: (startTime: number, endTime: number, page: number, limit: number) =>
-            http.get(history.endpoint, history.toParams({ ...filters, startTime, endTime, page, limit }), history.page)
-              .pipe(Effect.tap((records) => Metric.incrementBy(received, records.length))),
+            tracker.track(
+              http.get(
+                history.endpoint,
+                history.toParams({ ...filters, startTime, endTime, page, limit }),
+                history.page
+              )
+            ).pipe(Effect.tap((records) => Metric.incrementBy(received, records.length))),
           time: history.time,
           key: history.key,
           compare: history.compare,
@@ -278,7 +319,8 @@ export const make = Effect.gen(function*() {
     transfers: transferHistories.records,
     deposits: depositHistories.records,
     followTransfers: transferHistories.followMany,
-    followDeposits: depositHistories.followMany
+    followDeposits: depositHistories.followMany,
+    availability: tracker.availability
   })
 })
 

@@ -1,0 +1,136 @@
+/**
+ * One layer's availability tracker (the Effect shell over `Availability`): every request of the
+ * layer is recorded (`track`), and the requests of follow streams ride out transient failures
+ * (`rideOut`): a request that failed after its own retries with a transient error is tried again
+ * without limit, backing off up to `retry.followMaxDelay` (or waiting the service's `Retry-After`).
+ * The outage is logged once when a follower first rides it out and once when it ends, per layer.
+ *
+ * @internal
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import type { Settings } from "../BrokerConfig.js"
+import { type BrokerError, isRetryable } from "../BrokerError.js"
+import * as Availability from "./Availability.js"
+
+export interface Tracker {
+  /** The request, its success or transient failure recorded. */
+  readonly track: <A>(request: Effect.Effect<A, BrokerError>) => Effect.Effect<A, BrokerError>
+  /** A follow stream's request: tracked, and tried again after a transient failure, without limit. */
+  readonly rideOut: <A>(request: Effect.Effect<A, BrokerError>) => Effect.Effect<A, BrokerError>
+  /** What a supervisor sees now. */
+  readonly availability: Effect.Effect<Availability.View>
+}
+
+/**
+ * The waits of a follow stream between tries of a request that failed transiently: doubling from
+ * `baseDelay`, capped at `followMaxDelay`, jittered to 50–100 %; after a `RateLimited`, the wait the
+ * service asked for. A permanent failure ends it.
+ */
+export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerError, BrokerError> =>
+  Schedule.exponential(retry.baseDelay).pipe(
+    Schedule.union(Schedule.spaced(retry.followMaxDelay)),
+    Schedule.jitteredWith({ min: 0.5, max: 1 }),
+    Schedule.zipRight(Schedule.identity<BrokerError>()),
+    Schedule.modifyDelay((error, delay) =>
+      error._tag === "RateLimited" && error.retryAfterMillis > 0 ? Duration.millis(error.retryAfterMillis) : delay
+    ),
+    Schedule.whileInput(isRetryable)
+  )
+
+/** A tracker for one layer. Its state is a value replaced synchronously (each update is atomic). */
+export const make = (retry: Settings["retry"]): Tracker => {
+  let state = Availability.initial
+
+  const track = <A>(request: Effect.Effect<A, BrokerError>): Effect.Effect<A, BrokerError> =>
+    Effect.suspend(() => {
+      const successes = state.successes
+      return Effect.tapBoth(request, {
+        onSuccess: () =>
+          Effect.clockWith((clock) => {
+            const [next, ended] = Availability.succeeded(state, clock.unsafeCurrentTimeMillis())
+            state = next
+            return ended === undefined ? Effect.void : logEnded(ended)
+          }),
+        onFailure: (error) =>
+          isRetryable(error)
+            ? Effect.clockWith((clock) => {
+              const at = clock.unsafeCurrentTimeMillis()
+              state = Availability.failed(state, { at, message: error.message, tag: error._tag }, successes)
+              return Effect.void
+            })
+            : Effect.void
+      })
+    })
+
+  // Logs each retry's wait: the outage's start once (a warning), every other failure at debug level.
+  const retries = Schedule.delays(schedule(retry)).pipe(
+    Schedule.intersect(Schedule.identity<BrokerError>()),
+    Schedule.onDecision(([delay, error], decision): Effect.Effect<void> => {
+      if (ScheduleDecision.isDone(decision)) return Effect.void
+      const [next, started] = Availability.announced(state)
+      state = next
+      return started === undefined
+        ? logRetry(error, delay)
+        : Effect.clockWith((clock) =>
+          logStarted(started, error, delay, retry.followMaxDelay, clock.unsafeCurrentTimeMillis())
+        )
+    })
+  )
+
+  return {
+    track,
+    rideOut: (request) => Effect.retry(track(request), retries),
+    availability: Effect.sync(() => Availability.view(state))
+  }
+}
+
+const logStarted = (
+  outage: Availability.Outage,
+  error: BrokerError,
+  delay: Duration.Duration,
+  maxDelay: Duration.Duration,
+  now: number
+) => {
+  const wait = Duration.format(delay)
+  const retrying = error._tag === "RateLimited" && error.retryAfterMillis > 0
+    ? `follow streams wait the service's Retry-After of ${wait}, until ${
+      new Date(now + Duration.toMillis(delay)).toISOString()
+    }`
+    : `follow streams retry in ${wait}, then backing off up to ${Duration.format(maxDelay)}`
+  return Effect.logWarning(`broker service unavailable: ${outage.failure} (${outage.tag}); ${retrying}`).pipe(
+    Effect.annotateLogs({
+      error: outage.tag,
+      failure: outage.failure,
+      since: new Date(outage.since).toISOString(),
+      retryMillis: Duration.toMillis(delay),
+      maxRetryMillis: Duration.toMillis(maxDelay)
+    })
+  )
+}
+
+const logRetry = (error: BrokerError, delay: Duration.Duration) =>
+  Effect.logDebug("broker follow request failed again; retrying").pipe(
+    Effect.annotateLogs({
+      error: error._tag,
+      failure: Availability.firstLine(error.message),
+      retryMillis: Duration.toMillis(delay)
+    })
+  )
+
+const logEnded = (ended: Availability.Ended) => {
+  const millis = ended.at - ended.since
+  return Effect.logInfo(
+    `broker service available again after ${
+      Duration.format(Duration.millis(millis))
+    } unavailable (${ended.failures} failed requests)`
+  ).pipe(
+    Effect.annotateLogs({
+      since: new Date(ended.since).toISOString(),
+      outageMillis: millis,
+      failures: ended.failures
+    })
+  )
+}
