@@ -92,8 +92,10 @@ const calendar = (text: string): Either.Either<number, string> | undefined => {
 /**
  * Reads a point in time as Unix ms: an ISO date (UTC midnight) or date-time (UTC unless it names a
  * zone), Unix ms digits (`0` included), or a duration meaning that long before `now` (`90d`). An
- * impossible date (`2026-02-30`) is refused, not rolled over, and so are eight digits that read as
- * a date (`20240101`: write `2024-01-01`).
+ * impossible date (`2026-02-30`) is refused, not rolled over. Digits are Unix ms whatever their
+ * number, with two exceptions that are refused with what to write instead: a value of ten digits
+ * (`1000000000` to `9999999999`) is Unix seconds (2001 to 2286; as ms it would be a time in 1970),
+ * and eight digits that read as a date (`20240101`: write `2024-01-01`).
  *
  * @example
  * ```ts
@@ -104,6 +106,10 @@ const calendar = (text: string): Either.Either<number, string> | undefined => {
  * assert.deepStrictEqual(TimeText.instant("2024-01-01", now), Either.right(Date.UTC(2024, 0, 1)))
  * assert.deepStrictEqual(TimeText.instant("2024-01-01T12:00:00+02:00", now), Either.right(Date.UTC(2024, 0, 1, 10)))
  * assert.deepStrictEqual(TimeText.instant("0", now), Either.right(0))
+ * assert.deepStrictEqual(TimeText.instant("1704067200000", now), Either.right(Date.UTC(2024, 0, 1)))
+ * // Ten digits are Unix seconds: refused with the Unix ms to write.
+ * const seconds = TimeText.instant("1704067200", now)
+ * assert.ok(Either.isLeft(seconds) && seconds.left.includes("write 1704067200000"))
  * assert.deepStrictEqual(TimeText.instant("90d", now), Either.right(now - 90 * 86_400_000))
  * assert.ok(Either.isLeft(TimeText.instant("2026-02-30", now)))
  * ```
@@ -117,13 +123,24 @@ export const instant = (text: string, now: number): Either.Either<number, string
     // Eight digits that read as a date (20240101) are far more likely meant as one than as a time
     // on 1970-01-01: refuse rather than guess.
     const compact = /^(19|2\d)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(trimmed)
-    return compact
-      ? Either.left(
+    if (compact) {
+      return Either.left(
         `${JSON.stringify(text)} is ambiguous: write ${trimmed.slice(0, 4)}-${trimmed.slice(4, 6)}-${
           trimmed.slice(6)
         } for that date (Unix ms this small would be on 1970-01-01)`
       )
-      : Either.right(Number(trimmed))
+    }
+    const value = Number(trimmed)
+    // Ten digits are Unix seconds from 2001 to 2286 (what `date +%s` prints), which read as Unix ms
+    // would be a time in the first months of 1970: refuse rather than read another instant.
+    if (value >= 1e9 && value < 1e10) {
+      return Either.left(
+        `${JSON.stringify(text)} looks like Unix seconds (${new Date(value * 1000).toISOString()}): write ${
+          value * 1000
+        } for Unix ms (ten digits are refused, as Unix ms they would be a time in 1970)`
+      )
+    }
+    return Either.right(value)
   }
   const date = calendar(trimmed)
   if (date !== undefined) return date

@@ -99,6 +99,20 @@ describe("TimeText", () => {
     expect(TimeText.instant("20241301", now)).toEqual(Either.right(20_241_301))
   })
 
+  it("refuses ten digits (Unix seconds) with the Unix ms to write; any other number of digits is Unix ms", () => {
+    const seconds = TimeText.instant("1735689600", now)
+    expect(seconds).toEqual(Either.left(
+      "\"1735689600\" looks like Unix seconds (2025-01-01T00:00:00.000Z): write 1735689600000 for Unix ms " +
+        "(ten digits are refused, as Unix ms they would be a time in 1970)"
+    ))
+    // The value counts, not how it is written: leading zeros do not make seconds into ms.
+    expect(Either.isLeft(TimeText.instant("0001735689600", now))).toBe(true)
+    for (const text of ["1000000000", "9999999999"]) expect(Either.isLeft(TimeText.instant(text, now)), text).toBe(true)
+    for (const ms of [0, 1, 999_999_999, 10_000_000_000, 1_735_689_600_000]) {
+      expect(TimeText.instant(String(ms), now), String(ms)).toEqual(Either.right(ms))
+    }
+  })
+
   it("reads durations", () => {
     expect(TimeText.duration("30s")).toEqual(Either.right(Duration.seconds(30)))
     expect(TimeText.duration("5m")).toEqual(Either.right(Duration.minutes(5)))
