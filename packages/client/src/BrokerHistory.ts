@@ -235,6 +235,9 @@ export const make = Effect.gen(function*() {
   const clock = yield* ServerClock.ServerClock
   // One per layer: every request of the layer is recorded; follow streams ride out outages.
   const tracker = RideOut.make(config.retry)
+  // The server's now of follow streams (each poll's `until`): its failures are the layer's too, ridden
+  // out; its successes are not recorded, since it reads the server only until the offset is measured.
+  const followClock: typeof clock = { ...clock, serverNow: tracker.rideOut(clock.serverNow, false) }
 
   /** One page: validated first (nothing sent when invalid), then one request. */
   const pageOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>) => {
@@ -256,14 +259,21 @@ export const make = Effect.gen(function*() {
   const historyOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
-    const optionsFor = (query: ChangeOptions, options: ReadonlySet<string>, at: typeof clock = clock) =>
+    // A following stream's requests (pages and server-clock reads) ride out transient failures.
+    const optionsFor = (
+      query: ChangeOptions,
+      options: ReadonlySet<string>,
+      following: boolean,
+      at: typeof clock = following ? followClock : clock
+    ) =>
       Effect.gen(function*() {
         const filters = yield* HistoryKind.filtersOf(history, query, options)
         const range = yield* Range.resolve(history.endpoint, query, maxWindowMillis, at)
+        const request = following ? tracker.rideOut : tracker.track
         return {
           ...range,
           fetch: (startTime: number, endTime: number, page: number, limit: number) =>
-            tracker.track(
+            request(
               http.get(
                 history.endpoint,
                 history.toParams({ ...filters, startTime, endTime, page, limit }),
@@ -290,11 +300,11 @@ export const make = Effect.gen(function*() {
           defaultSettlement
         )
         const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
-          optionsFor(query, HistoryKind.streamOptionNames, { ...clock, serverNow: clock.now }).pipe(
+          optionsFor(query, HistoryKind.streamOptionNames, true, { ...clock, serverNow: clock.now }).pipe(
             Effect.mapError(FollowSettings.ofStream(i)),
             Effect.map((walk) => ({
               stream,
-              options: { ...walk, follow: { interval: Duration.zero, settlement, now: clock.serverNow } }
+              options: { ...walk, follow: { interval: Duration.zero, settlement, now: followClock.serverNow } }
             }))
           ))
         return FollowScheduler.changes(followed, options)
@@ -302,9 +312,11 @@ export const make = Effect.gen(function*() {
     return {
       followMany,
       changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.changeOptionNames), FullHistory.changes)),
+        Stream.unwrap(
+          Effect.map(optionsFor(query, HistoryKind.changeOptionNames, query.follow !== undefined), FullHistory.changes)
+        ),
       records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.streamOptionNames), FullHistory.records))
+        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.streamOptionNames, false), FullHistory.records))
     }
   }
 

@@ -16,10 +16,16 @@ import { type BrokerError, isRetryable } from "../BrokerError.js"
 import * as Availability from "./Availability.js"
 
 export interface Tracker {
-  /** The request, its success or transient failure recorded. */
-  readonly track: <A>(request: Effect.Effect<A, BrokerError>) => Effect.Effect<A, BrokerError>
+  /**
+   * The request, its success or transient failure recorded. `answered: false` for an effect whose
+   * success may have made no request (a clock read): only its failure is recorded.
+   */
+  readonly track: <A>(request: Effect.Effect<A, BrokerError>, answered?: boolean) => Effect.Effect<A, BrokerError>
   /** A follow stream's request: tracked, and tried again after a transient failure, without limit. */
-  readonly rideOut: <A>(request: Effect.Effect<A, BrokerError>) => Effect.Effect<A, BrokerError>
+  readonly rideOut: <A>(
+    request: Effect.Effect<A, BrokerError>,
+    answered?: boolean
+  ) => Effect.Effect<A, BrokerError>
   /** What a supervisor sees now. */
   readonly availability: Effect.Effect<Availability.View>
 }
@@ -35,7 +41,11 @@ export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerErro
     Schedule.jitteredWith({ min: 0.5, max: 1 }),
     Schedule.zipRight(Schedule.identity<BrokerError>()),
     Schedule.modifyDelay((error, delay) =>
-      error._tag === "RateLimited" && error.retryAfterMillis > 0 ? Duration.millis(error.retryAfterMillis) : delay
+      Duration.millis(
+        error._tag === "RateLimited" && error.retryAfterMillis > 0
+          ? error.retryAfterMillis
+          : Math.round(Duration.toMillis(delay))
+      )
     ),
     Schedule.whileInput(isRetryable)
   )
@@ -44,12 +54,12 @@ export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerErro
 export const make = (retry: Settings["retry"]): Tracker => {
   let state = Availability.initial
 
-  const track = <A>(request: Effect.Effect<A, BrokerError>): Effect.Effect<A, BrokerError> =>
+  const track = <A>(request: Effect.Effect<A, BrokerError>, answered = true): Effect.Effect<A, BrokerError> =>
     Effect.suspend(() => {
       const successes = state.successes
       return Effect.tapBoth(request, {
         onSuccess: () =>
-          Effect.clockWith((clock) => {
+          !answered ? Effect.void : Effect.clockWith((clock) => {
             const [next, ended] = Availability.succeeded(state, clock.unsafeCurrentTimeMillis())
             state = next
             return ended === undefined ? Effect.void : logEnded(ended)
@@ -82,11 +92,12 @@ export const make = (retry: Settings["retry"]): Tracker => {
 
   return {
     track,
-    rideOut: (request) => Effect.retry(track(request), retries),
+    rideOut: (request, answered) => Effect.retry(track(request, answered), retries),
     availability: Effect.sync(() => Availability.view(state))
   }
 }
 
+/** The outage's start: its cause and how the follow streams retry (a Retry-After: until when). */
 const logStarted = (
   outage: Availability.Outage,
   error: BrokerError,
@@ -95,22 +106,23 @@ const logStarted = (
   now: number
 ) => {
   const wait = Duration.format(delay)
-  const retrying = error._tag === "RateLimited" && error.retryAfterMillis > 0
-    ? `follow streams wait the service's Retry-After of ${wait}, until ${
-      new Date(now + Duration.toMillis(delay)).toISOString()
-    }`
-    : `follow streams retry in ${wait}, then backing off up to ${Duration.format(maxDelay)}`
-  return Effect.logWarning(`broker service unavailable: ${outage.failure} (${outage.tag}); ${retrying}`).pipe(
+  const retryAfter = error._tag === "RateLimited" && error.retryAfterMillis > 0
+  const resumesAt = new Date(now + Duration.toMillis(delay)).toISOString()
+  const retrying = retryAfter
+    ? `Follow streams wait the service's Retry-After of ${wait}, resuming at ${resumesAt}.`
+    : `Follow streams retry in ${wait}, backing off up to ${Duration.format(maxDelay)}.`
+  return Effect.logWarning(`broker service unavailable (${outage.tag}): ${outage.failure} ${retrying}`).pipe(
     Effect.annotateLogs({
       error: outage.tag,
       failure: outage.failure,
       since: new Date(outage.since).toISOString(),
       retryMillis: Duration.toMillis(delay),
-      maxRetryMillis: Duration.toMillis(maxDelay)
+      ...(retryAfter ? { resumesAt } : { maxRetryMillis: Duration.toMillis(maxDelay) })
     })
   )
 }
 
+/** A failure during an outage already logged. */
 const logRetry = (error: BrokerError, delay: Duration.Duration) =>
   Effect.logDebug("broker follow request failed again; retrying").pipe(
     Effect.annotateLogs({
@@ -120,17 +132,13 @@ const logRetry = (error: BrokerError, delay: Duration.Duration) =>
     })
   )
 
+/** The outage's end: how long it lasted. */
 const logEnded = (ended: Availability.Ended) => {
   const millis = ended.at - ended.since
+  const since = new Date(ended.since).toISOString()
   return Effect.logInfo(
     `broker service available again after ${
       Duration.format(Duration.millis(millis))
-    } unavailable (${ended.failures} failed requests)`
-  ).pipe(
-    Effect.annotateLogs({
-      since: new Date(ended.since).toISOString(),
-      outageMillis: millis,
-      failures: ended.failures
-    })
-  )
+    } unavailable (since ${since}, ${ended.failures} failed requests)`
+  ).pipe(Effect.annotateLogs({ since, outageMillis: millis, failures: ended.failures }))
 }
