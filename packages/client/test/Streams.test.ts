@@ -8,7 +8,7 @@ import { expected, transferService } from "./support/MockHistory.js"
 import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
-const fast = { rateLimit: { limit: 1_000_000, interval: "1 second" } } as const
+const fast = { rateLimit: { limit: 10_000, interval: "1 millis" } } as const
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
   Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
