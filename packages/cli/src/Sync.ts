@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as ClientOptions from "./ClientOptions.js"
 import * as ExitCode from "./ExitCode.js"
 import { range } from "./Export.js"
+import * as HealthServer from "./internal/HealthServer.js"
 import * as SyncFlags from "./internal/SyncFlags.js"
 import * as SyncPlans from "./internal/SyncPlans.js"
 import * as Profiles from "./Profiles.js"
@@ -83,6 +84,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
       if (interval <= 0) return yield* Effect.fail(SyncPlans.usage("--interval must be longer than 0"))
       const settlement = yield* durationFlag("settlement", flags.settlement)
       const reset = yield* SyncPlans.fromEither(resetStreams(flags.resetStream))
+      const healthAddress = yield* SyncPlans.fromEither(SyncFlags.health(flags))
       const { since: given } = yield* range(flags.since, undefined)
       // Every profile's client settings are read (and checked) before the database is opened.
       // With profiles, one OpenTelemetry exporter for the process, not one per profile's client.
@@ -91,10 +93,12 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
         ? process.env
         : { ...process.env, [SyncPlans.telemetryVariable]: undefined }
       const runs = yield* Effect.forEach(plans, (plan) =>
-        Effect.map(BrokerConfig.BrokerConfig, ({ maxWindow }) => ({
+        Effect.map(BrokerConfig.BrokerConfig, ({ maxWindow, retry }) => ({
           plan,
           since: SyncFlags.since(given, maxWindow.transfers, Date.now()),
-          depositWindow: Duration.format(maxWindow.deposits)
+          depositWindow: Duration.format(maxWindow.deposits),
+          // Following, outages are retried without limit, backing off up to BROKER_FOLLOW_RETRY_MAX_DELAY.
+          outageRetry: { baseDelay: retry.baseDelay, maxDelay: retry.followMaxDelay }
         })).pipe(
           Effect.provide(ClientOptions.configLayer(plan.client, clientEnv)),
           Effect.mapError((e) =>
@@ -126,6 +130,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
             concurrency: flags.concurrency,
             batchSize: flags.batchSize,
             batchWait: 250,
+            outageRetry: run.outageRetry,
             log,
             warn: (line) => err(prefix + line)
           }).pipe(Effect.scoped, Effect.provide(ClientOptions.layer(plan.client, clientEnv)))
@@ -192,7 +197,17 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
           SyncStore.layer(flags.db),
           telemetry,
           Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
-        ))
+        )),
+        // Following: the profiles' health, and its endpoints listening before the database is opened.
+        Effect.provide(
+          flags.follow
+            ? HealthServer.layerFollow(healthAddress, `--health ${flags.health}`, {
+              interval,
+              retry: runs[0].outageRetry,
+              profiles: runs.map((r) => r.plan.profile?.name ?? SyncStore.defaultProfile)
+            })
+            : Layer.empty
+        )
       )
     }).pipe(
       // A profile's variable that is not set: credentials are missing (exit 3), reported below.

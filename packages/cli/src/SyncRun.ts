@@ -9,13 +9,15 @@
  *
  * @since 0.1.0
  */
-import type { BrokerError } from "@broker-history/client"
-import { BrokerHistory } from "@broker-history/client"
+import { BrokerError, BrokerHistory } from "@broker-history/client"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Scope } from "effect/Scope"
 import * as SyncFollow from "./internal/SyncFollow.js"
+import * as SyncHealth from "./internal/SyncHealth.js"
 import * as SyncPositions from "./internal/SyncPositions.js"
 import * as SyncStreams from "./internal/SyncStreams.js"
 import * as Progress from "./Progress.js"
@@ -84,7 +86,25 @@ export interface Settings {
   readonly log: (line: string) => void
   /** Where a warning goes while following (stderr): damaged checkpoints found at the start. */
   readonly warn: (line: string) => void
+  /**
+   * Following: the backoff of retries after an outage (the service unreachable or failing while
+   * catching up, the database unavailable), which go on without limit: doubling from `baseDelay`,
+   * capped at `maxDelay`, jittered. Default: the client's defaults (`retry.baseDelay`,
+   * `retry.followMaxDelay`: 200 ms, 1 minute).
+   */
+  readonly outageRetry?:
+    | { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
+    | undefined
 }
+
+/** The backoff of a follower's retries when the settings name none: the client's defaults. */
+const defaultOutageRetry = { baseDelay: Duration.millis(200), maxDelay: Duration.minutes(1) }
+
+/** A failure the client gave up on after its own retries that a follower waits out: 5xx, 429, transport. */
+const transientService = (error: BrokerError.BrokerError | SqlError): boolean =>
+  error._tag !== "SqlError" && BrokerError.isRetryable(error)
+
+const firstLine = (message: string) => message.split("\n")[0].replace(/\.\s*$/, "")
 
 /**
  * What a sync wrote: records by kind and the transactions that wrote them.
@@ -171,7 +191,10 @@ export interface Outcome {
  * Runs a sync against the `SyncStore` with the `BrokerHistory` client: each stream backfills what its
  * stored history lacks, re-reads its settlement window and continues after its checkpoint, each batch
  * upserted together with the stream's checkpoint in one transaction; it ends when every stream is up to
- * date, or with `follow` never.
+ * date, or with `follow` never. With `follow`, outages do not end it: a stream's catch-up that the
+ * service failed (after the client's retries) is run again from its committed position, and a
+ * database write that failed for want of the database is written again, both without limit with
+ * `outageRetry`'s backoff; each outage is logged once when it starts and once when it ends.
  *
  * @example
  * ```ts
@@ -225,11 +248,35 @@ export const run = (
 > =>
   Effect.gen(function*() {
     const history = yield* BrokerHistory.BrokerHistory
-    const store = (yield* SyncStore.SyncStore).forProfile(settings.profile ?? SyncStore.defaultProfile)
+    const profile = settings.profile ?? SyncStore.defaultProfile
+    const store = (yield* SyncStore.SyncStore).forProfile(profile)
     const progress = yield* Progress.Progress
 
+    // Following, outages are ridden out: through the process's SyncHealth when there is one (the
+    // health endpoints read it), else one of this run's own.
+    const health = settings.follow === undefined ? undefined : Option.getOrUndefined(
+      yield* Effect.serviceOption(SyncHealth.SyncHealth)
+    ) ?? (yield* SyncHealth.make({
+      interval: settings.follow,
+      retry: settings.outageRetry ?? defaultOutageRetry,
+      profiles: [profile]
+    }))
+    const mine = health?.profile(profile)
+    const resilience: SyncStreams.Resilience = health === undefined || mine === undefined
+      ? SyncStreams.asItIs
+      : {
+        database: health.database,
+        answered: mine.serviceAnswered,
+        catchUp: (attempt) => mine.service(attempt, transientService, (e) => firstLine(e.message))
+      }
+    if (mine !== undefined) {
+      yield* mine.attach(history.availability)
+      yield* mine.phase("catching-up")
+      yield* Effect.addFinalizer(() => mine.phase("stopped"))
+    }
+
     if (settings.reset !== undefined) {
-      const deleted = yield* store.reset(settings.reset)
+      const deleted = yield* resilience.database(store.reset(settings.reset))
       settings.log(SyncSummary.resetLine(settings.reset, deleted))
     }
 
@@ -253,24 +300,24 @@ export const run = (
     ]
 
     // What is stored for the plan's streams: where each starts, or why it is skipped.
-    const stored = yield* store.streams
+    const stored = yield* resilience.database(store.streams)
     const state: SyncStreams.State = {
       ...SyncPositions.read(stored, specs.map((s) => s.id), Date.now()),
       totals: { transfers: 0, deposits: 0, batches: 0 },
       backfilled: new Map()
     }
     const { damaged, totals } = state
-    const write = SyncStreams.writer(state, progress)
+    const write = SyncStreams.writer(state, progress, resilience)
 
     const damagedList = (): ReadonlyArray<Damaged> =>
       specs.filter((s) => damaged.has(s.id)).map((s) => ({ stream: s.id, problem: damaged.get(s.id)! }))
 
     // Catch up with bounded concurrency (the client's rate limiter bounds the requests).
-    yield* Effect.all(specs.map(SyncStreams.catchUp(settings, state, store, write)), {
+    yield* Effect.all(specs.map(SyncStreams.catchUp(settings, state, store, write, resilience)), {
       concurrency: settings.concurrency,
       discard: true
     })
-    const caughtUp = yield* store.counts
+    const caughtUp = yield* resilience.database(store.counts)
     const coveredFrom = SyncPositions.coveredFrom(specs, state.positions, damaged, settings.since)
     const outcome = (): Outcome => ({
       totals,
@@ -283,6 +330,15 @@ export const run = (
 
     if (damaged.size > 0) settings.warn(SyncSummary.damagedSentence(damagedList(), specs.length))
     settings.log(SyncFollow.caughtUpLine(Date.now(), caughtUp, settings.follow))
-    yield* SyncFollow.follow(history, { ...settings, follow: settings.follow }, specs, state, write)
+    if (mine !== undefined) yield* mine.phase("following")
+    // The client's follow streams ride service outages out themselves; a transient failure that still
+    // reaches here starts the streams again from their committed checkpoints.
+    yield* SyncFollow.follow(history, { ...settings, follow: settings.follow }, specs, state, write, resilience.catchUp)
     return outcome()
-  })
+  }).pipe(
+    // The client's outage lines then say whose key met them.
+    (run) =>
+      settings.profile === undefined || settings.profile === SyncStore.defaultProfile
+        ? run
+        : Effect.annotateLogs(run, "profile", settings.profile)
+  )

@@ -11,6 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as ClientOptions from "../ClientOptions.js"
 import { optionalText, verbose } from "./ExportFlags.js"
+import * as HealthServer from "./HealthServer.js"
 
 /** Every flag of `sync`. */
 export const options = {
@@ -49,6 +50,10 @@ export const options = {
   follow: Options.boolean("follow").pipe(
     Options.withDescription("keep running: poll every --interval and apply new records and updates (default off)")
   ),
+  health: optionalText(
+    "health",
+    "with --follow: serve GET /livez and GET /readyz for a supervisor on this address: 127.0.0.1:9464, [::1]:9464, or :9464 for every interface (readyz: 200 once every profile has caught up and its last successful poll is within three --interval, at least 30s; else 503) (default: none)"
+  ),
   interval: Options.text("interval").pipe(
     Options.withDefault("30s"),
     Options.withDescription("poll interval with --follow: 30s, 5m, 1h, … (default 30s)")
@@ -86,6 +91,22 @@ export const limits = (
   if (flags.concurrency < 1 || flags.concurrency > 64) return Either.left("--concurrency must be from 1 to 64")
   if (flags.batchSize < 1 || flags.batchSize > 10_000) return Either.left("--batch-size must be from 1 to 10000")
   return Either.void
+}
+
+/**
+ * Reads `--health`: where the health endpoints listen, or none; refused without `--follow` (a sync
+ * that ends has nothing to supervise) and for an address that is not one.
+ */
+export const health = (
+  flags: { readonly health: string | undefined; readonly follow: boolean }
+): Either.Either<HealthServer.Address | undefined, string> => {
+  if (flags.health === undefined) return Either.right(undefined)
+  if (!flags.follow) {
+    return Either.left(
+      "--health needs --follow: the endpoints supervise a process that keeps running; run the sync with --follow, or drop --health"
+    )
+  }
+  return HealthServer.parseAddress(flags.health)
 }
 
 /**

@@ -16,7 +16,8 @@ import * as Stream from "effect/Stream"
 import * as SyncPlan from "../SyncPlan.js"
 import type { Settings } from "../SyncRun.js"
 import type * as SyncStore from "../SyncStore.js"
-import type { State, StreamSpec, Write } from "./SyncStreams.js"
+import type { Resilience, State, StreamSpec, Write } from "./SyncStreams.js"
+import { asItIs } from "./SyncStreams.js"
 
 /** While following, a stream whose last poll brought records is polled again after this long (ms). */
 const pollAfterRecords = 1000
@@ -39,14 +40,16 @@ export const appliedLine = (now: number, transfers: number, deposits: number): s
 
 /**
  * Follows the streams that are not damaged until interrupted; the batch being written commits first,
- * and the applied records not yet reported are reported at the end.
+ * and the applied records not yet reported are reported at the end. `again` wraps each run of the
+ * streams: after a failure it may run them again, each stream from its committed checkpoint.
  */
 export const follow = (
   history: Context.Tag.Service<BrokerHistory.BrokerHistory>,
   settings: Settings & { readonly follow: number },
   specs: ReadonlyArray<StreamSpec<any>>,
   state: State,
-  write: Write
+  write: Write,
+  again: Resilience["catchUp"] = asItIs.catchUp
 ) =>
   Effect.gen(function*() {
     const { totals } = state
@@ -61,6 +64,7 @@ export const follow = (
     // every --interval.
     const live = specs.filter((s) => !state.damaged.has(s.id))
     const byId = new Map(live.map((s) => [s.id, s]))
+    // Read at each run: a run after a failure starts every stream from its last committed checkpoint.
     const from = (spec: StreamSpec<any>) => {
       const position = state.positions.get(spec.id)
       return { since: position?.checkpoint.time ?? settings.since[spec.kind], resume: position?.checkpoint }
@@ -71,33 +75,36 @@ export const follow = (
       settlement: Duration.millis(settings.settlement),
       concurrency: settings.concurrency
     }
-    const transferQueries = settings.transferStreams.filter((s) => byId.has(s.id)).map((s) => ({
-      stream: s.id,
-      query: { ...s.query, ...from(byId.get(s.id)!) }
-    }))
-    const deposits = byId.get(SyncPlan.depositStreamId)
-    const changes = Stream.merge(
-      transferQueries.length === 0 ? Stream.empty : history.followTransfers(transferQueries, schedule),
-      deposits === undefined
-        ? Stream.empty
-        : history.followDeposits([{ stream: deposits.id, query: { concurrency: 2, ...from(deposits) } }], schedule)
-    )
-    yield* changes.pipe(
-      Stream.groupedWithin(settings.batchSize, settings.batchWait),
-      Stream.runForEach((chunk) =>
-        Effect.forEach(
-          SyncPlan.byStream(Chunk.toReadonlyArray(chunk)),
-          ([id, group]) => {
-            const spec = byId.get(id)!
-            return write(spec)(group.map((c) => c.record), {
-              _tag: "Checkpoint",
-              checkpoint: group[group.length - 1].checkpoint,
-              coveredSince: state.positions.get(id)?.coveredSince ?? settings.since[spec.kind]
-            })
-          },
-          { discard: true }
+    const changes = Stream.suspend(() => {
+      const transferQueries = settings.transferStreams.filter((s) => byId.has(s.id)).map((s) => ({
+        stream: s.id,
+        query: { ...s.query, ...from(byId.get(s.id)!) }
+      }))
+      const deposits = byId.get(SyncPlan.depositStreamId)
+      return Stream.merge(
+        transferQueries.length === 0 ? Stream.empty : history.followTransfers(transferQueries, schedule),
+        deposits === undefined
+          ? Stream.empty
+          : history.followDeposits([{ stream: deposits.id, query: { concurrency: 2, ...from(deposits) } }], schedule)
+      )
+    })
+    yield* again(
+      changes.pipe(
+        Stream.groupedWithin(settings.batchSize, settings.batchWait),
+        Stream.runForEach((chunk) =>
+          Effect.forEach(
+            SyncPlan.byStream(Chunk.toReadonlyArray(chunk)),
+            ([id, group]) => {
+              const spec = byId.get(id)!
+              return write(spec)(group.map((c) => c.record), {
+                _tag: "Checkpoint",
+                checkpoint: group[group.length - 1].checkpoint,
+                coveredSince: state.positions.get(id)?.coveredSince ?? settings.since[spec.kind]
+              })
+            },
+            { discard: true }
+          )
         )
-      ),
-      Effect.ensuring(report)
-    )
+      )
+    ).pipe(Effect.ensuring(report))
   })

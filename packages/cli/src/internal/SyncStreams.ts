@@ -47,26 +47,59 @@ export type Write = <A>(
 ) => (records: ReadonlyArray<A>, position: SyncStore.Position | undefined) => Effect.Effect<void, SqlError>
 
 /**
- * Writes a batch with the stream's position (or none) in one transaction, then counts it in the
- * totals and the progress, and keeps the stream's new checkpoint.
+ * How a run rides out outages. Following, a database operation is tried again while the database is
+ * unavailable, and one stream's catch-up is run again from its committed position after a transient
+ * service failure; otherwise (`asItIs`) every failure ends the run.
  */
-export const writer = (state: State, progress: Context.Tag.Service<Progress.Progress>): Write =>
+export interface Resilience {
+  /** A database operation: as it is, or tried again while the database is unavailable. */
+  readonly database: <A>(operation: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
+  /** A batch read from the service was stored: a service outage seen while catching up is over. */
+  readonly answered: Effect.Effect<void>
+  /** One stream's catch-up, run again from where its committed batches left it after a transient failure. */
+  readonly catchUp: (
+    attempt: Effect.Effect<void, BrokerError.BrokerError | SqlError>
+  ) => Effect.Effect<void, BrokerError.BrokerError | SqlError>
+}
+
+/** No retries beyond the client's own: a failure ends the run (a sync that does not follow). */
+export const asItIs: Resilience = {
+  database: (operation) => operation,
+  answered: Effect.void,
+  catchUp: (attempt) => attempt
+}
+
+/**
+ * Writes a batch with the stream's position (or none) in one transaction (through `resilience`:
+ * written again while the database is unavailable), then counts it in the totals and the progress,
+ * and keeps the stream's new checkpoint or backfill progress, where a retried catch-up resumes.
+ */
+export const writer = (
+  state: State,
+  progress: Context.Tag.Service<Progress.Progress>,
+  resilience: Resilience = asItIs
+): Write =>
 (spec) =>
 (
   records,
   position
 ) =>
   Effect.zipRight(
-    spec.apply(records, position),
+    resilience.database(spec.apply(records, position)),
     Effect.suspend(() => {
       state.totals[spec.kind] += records.length
       state.totals.batches++
       if (position?._tag === "Checkpoint") {
         state.positions.set(spec.id, { checkpoint: position.checkpoint, coveredSince: position.coveredSince })
+      } else if (position?._tag === "Backfill") {
+        state.pending.set(spec.id, { since: position.since, checkpoint: position.checkpoint })
       }
-      return progress.add(
-        records.length,
-        records.length === 0 ? undefined : spec.time(records[records.length - 1])
+      return Effect.zipRight(
+        resilience.answered,
+        progress.add(
+          records.length,
+          records.length === 0 ? undefined : spec.time(records[records.length - 1])
+        )
       )
     })
   )
@@ -102,7 +135,8 @@ export const catchUp = (
   settings: CatchUp,
   state: State,
   store: SyncStore.Service,
-  write: Write
+  write: Write,
+  resilience: Resilience = asItIs
 ) => {
   /**
    * Reads [since, coveredSince) into the store. Each batch stores its progress with its rows; the
@@ -119,13 +153,14 @@ export const catchUp = (
         batches(settings.batchSize),
         Stream.runForEach(({ checkpoint, records }) => writeBatch(records, { _tag: "Backfill", since, checkpoint }))
       )
-      yield* store.completeBackfill(spec.id, since)
+      yield* resilience.database(store.completeBackfill(spec.id, since))
       state.pending.delete(spec.id)
       state.backfilled.set(since, (state.backfilled.get(since) ?? 0) + 1)
     })
 
+  // Each attempt starts from the state its committed batches left: a retried catch-up resumes there.
   return <A>(spec: StreamSpec<A>) =>
-    Effect.gen(function*() {
+    resilience.catchUp(Effect.gen(function*() {
       if (state.damaged.has(spec.id)) return
       const since = settings.since[spec.kind]
       const writeBatch = write(spec)
@@ -161,5 +196,5 @@ export const catchUp = (
           () => Effect.sync(() => state.damaged.set(spec.id, SyncPositions.futureProblem(position!.checkpoint.time)))
         )
       )
-    })
+    }))
 }

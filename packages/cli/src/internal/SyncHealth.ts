@@ -1,0 +1,252 @@
+/**
+ * How a following sync rides out outages, and what it knows of its profiles for a supervisor.
+ *
+ * - `database`: a database operation tried again after a failure about availability
+ *   (`DatabaseFailure.isTransient`), without limit, with capped, jittered backoff; one outage for the
+ *   whole process (every profile shares the database), logged once when it starts and once when it
+ *   ends.
+ * - `ProfileHealth.service`: one stream's catch-up (or the follow phase) run again after a transient
+ *   service failure that the client's bounded retries gave up on; its outage is logged the same way,
+ *   per profile. While following, the client's follow streams ride service outages out themselves
+ *   and log them (once per client), so these lines come from the catch-up only.
+ * - the profiles' phases and their clients' availability, read by the health endpoints
+ *   (`HealthServer`) and the `broker_history_sync_ready` gauge.
+ *
+ * @internal
+ */
+import type { BrokerHistory } from "@broker-history/client"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as HashMap from "effect/HashMap"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import type { Scope } from "effect/Scope"
+import * as DatabaseFailure from "./DatabaseFailure.js"
+import * as Outage from "./Outage.js"
+import * as Readiness from "./Readiness.js"
+
+/** The backoff of a retried outage: doubling from `baseDelay`, capped at `maxDelay`, jittered. */
+export interface Retry {
+  readonly baseDelay: Duration.DurationInput
+  readonly maxDelay: Duration.DurationInput
+}
+
+/** What a following sync is told: its poll interval (ms), the backoff, and its profiles' names. */
+export interface Options {
+  readonly interval: number
+  readonly retry: Retry
+  readonly profiles: ReadonlyArray<string>
+}
+
+/** One profile's part. */
+export interface ProfileHealth {
+  /** The profile's run is now in this phase. */
+  readonly phase: (phase: Readiness.Phase) => Effect.Effect<void>
+  /** The profile's client, whose last success and service outage the answers show. */
+  readonly attach: (availability: Effect.Effect<BrokerHistory.Availability>) => Effect.Effect<void>
+  /** `attempt` run again after a transient failure (`isTransient`), without limit; the outage logged. */
+  readonly service: <A, E>(
+    attempt: Effect.Effect<A, E>,
+    isTransient: (error: E) => boolean,
+    describe: (error: E) => string
+  ) => Effect.Effect<A, E>
+  /** The service answered (a batch came in): a service outage of the catch-up ends. */
+  readonly serviceAnswered: Effect.Effect<void>
+}
+
+export interface Service {
+  /** The poll interval (ms) readiness is judged by. */
+  readonly interval: number
+  /** A database operation, tried again while the database is unavailable. */
+  readonly database: <A>(operation: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
+  /** The profile's part (a profile not named at the start is added). */
+  readonly profile: (name: string) => ProfileHealth
+  /** Every profile as the answers show it. */
+  readonly profiles: Effect.Effect<ReadonlyArray<Readiness.Profile>>
+}
+
+/** The health of a following sync. */
+export class SyncHealth extends Context.Tag("@broker-history/cli/internal/SyncHealth")<SyncHealth, Service>() {}
+
+/** 1 while a profile is ready (`Readiness.isReady`), else 0; tagged `profile`. */
+export const readyGauge = Metric.gauge("broker_history_sync_ready", {
+  description: "1 while the profile of a following sync has caught up and its last poll is recent, else 0"
+})
+
+/** Doubling from `baseDelay`, capped at `maxDelay`, each wait jittered to 50–100 %. */
+export const backoff = (retry: Retry): Schedule.Schedule<Duration.Duration> =>
+  Schedule.delays(
+    Schedule.exponential(retry.baseDelay).pipe(
+      Schedule.union(Schedule.spaced(retry.maxDelay)),
+      Schedule.jitteredWith({ min: 0.5, max: 1 })
+    )
+  )
+
+/** Outage lines carry no annotation of the fiber that met the failure (a database outage is everyone's). */
+const plain = <A, E, R>(log: Effect.Effect<A, E, R>) =>
+  Effect.locally(log, FiberRef.currentLogAnnotations, HashMap.empty())
+
+/**
+ * `attempt` retried after transient failures with `retry`'s backoff, without limit; `cell` holds the
+ * outage, whose start and end are logged once each as `what`'s.
+ */
+const ridingOut = (
+  cell: { state: Outage.State },
+  what: string,
+  retry: Retry,
+  annotations: Record<string, string>
+) =>
+<A, E>(
+  attempt: Effect.Effect<A, E>,
+  isTransient: (error: E) => boolean,
+  describe: (error: E) => string
+): Effect.Effect<A, E> => {
+  const once = Effect.suspend(() => {
+    const successes = cell.state.successes
+    return Effect.tapBoth(attempt, {
+      onSuccess: () => answered(cell, what, annotations),
+      onFailure: (error) =>
+        isTransient(error)
+          ? Effect.clockWith((clock) =>
+            Effect.sync(() => {
+              cell.state = Outage.failed(cell.state, clock.unsafeCurrentTimeMillis(), describe(error), successes)
+            })
+          )
+          : Effect.void
+    })
+  })
+  const maxMillis = Duration.toMillis(Duration.decode(retry.maxDelay))
+  const schedule = backoff(retry).pipe(
+    Schedule.intersect(Schedule.identity<E>()),
+    Schedule.whileInput(isTransient),
+    Schedule.onDecision(([delay], decision): Effect.Effect<void> => {
+      if (ScheduleDecision.isDone(decision)) return Effect.void
+      const [next, started] = Outage.announced(cell.state)
+      cell.state = next
+      return started === undefined
+        ? Effect.logDebug(`${what} still unavailable; retrying`).pipe(
+          Effect.annotateLogs({ retryMillis: Duration.toMillis(delay) })
+        )
+        : plain(
+          Effect.logWarning(Outage.startedLine(what, started.cause, Duration.toMillis(delay), maxMillis)).pipe(
+            Effect.annotateLogs({
+              ...annotations,
+              since: new Date(started.since).toISOString(),
+              retryMillis: Duration.toMillis(delay),
+              maxRetryMillis: maxMillis
+            })
+          )
+        )
+    })
+  )
+  return Effect.retry(once, schedule)
+}
+
+/** Something went through: the outage in `cell`, if any, ends (logged when its start was). */
+const answered = (cell: { state: Outage.State }, what: string, annotations: Record<string, string>) =>
+  Effect.clockWith((clock) =>
+    Effect.suspend(() => {
+      const [next, ended] = Outage.succeeded(cell.state, clock.unsafeCurrentTimeMillis())
+      cell.state = next
+      return ended === undefined ? Effect.void : plain(
+        Effect.logInfo(Outage.endedLine(what, ended.at - ended.since, ended.failures)).pipe(
+          Effect.annotateLogs({
+            ...annotations,
+            since: new Date(ended.since).toISOString(),
+            outageMillis: ended.at - ended.since
+          })
+        )
+      )
+    })
+  )
+
+interface Entry {
+  phase: Readiness.Phase
+  availability: Effect.Effect<BrokerHistory.Availability> | undefined
+  readonly service: { state: Outage.State }
+  readonly health: ProfileHealth
+}
+
+/**
+ * The health of a following sync, with the ready gauge kept current (every second) while the scope
+ * is open.
+ */
+export const make = (options: Options): Effect.Effect<Service, never, Scope> =>
+  Effect.gen(function*() {
+    const database = { state: Outage.initial }
+    const entries = new Map<string, Entry>()
+    const single = options.profiles.length <= 1
+
+    const entry = (name: string): Entry => {
+      const found = entries.get(name)
+      if (found !== undefined) return found
+      const service = { state: Outage.initial }
+      const annotations: Record<string, string> = single ? {} : { profile: name }
+      const what = single ? "broker service" : `broker service (profile ${name})`
+      const created: Entry = {
+        phase: "starting",
+        availability: undefined,
+        service,
+        health: {
+          phase: (phase) =>
+            Effect.sync(() => {
+              created.phase = phase
+            }),
+          attach: (availability) =>
+            Effect.sync(() => {
+              created.availability = availability
+            }),
+          service: ridingOut(service, what, options.retry, annotations),
+          serviceAnswered: answered(service, what, annotations)
+        }
+      }
+      entries.set(name, created)
+      return created
+    }
+    for (const name of options.profiles) entry(name)
+
+    const profiles = Effect.suspend(() =>
+      Effect.forEach([...entries], ([name, e]) =>
+        Effect.map(
+          e.availability ?? Effect.succeed(undefined),
+          (a): Readiness.Profile => ({
+            name,
+            phase: e.phase,
+            lastSuccess: a?.lastSuccess,
+            serviceUnavailableSince: e.service.state.outage?.since ?? a?.unavailableSince,
+            databaseUnavailableSince: database.state.outage?.since
+          })
+        ))
+    )
+
+    const gauges = Effect.flatMap(profiles, (all) =>
+      Effect.clockWith((clock) => {
+        const now = clock.unsafeCurrentTimeMillis()
+        return Effect.forEach(
+          all,
+          (p) =>
+            Metric.set(
+              Metric.tagged(readyGauge, "profile", p.name),
+              Readiness.isReady(p, now, options.interval) ? 1 : 0
+            ),
+          { discard: true }
+        )
+      }))
+    yield* Effect.forkScoped(Effect.repeat(gauges, Schedule.spaced(Duration.seconds(1))))
+
+    const databaseRetry = ridingOut(database, "database", options.retry, {})
+    return {
+      interval: options.interval,
+      database: (operation) => databaseRetry(operation, DatabaseFailure.isTransient, DatabaseFailure.describe),
+      profile: (name) => entry(name).health,
+      profiles
+    }
+  })
+
+/** The health of a following sync as a layer (see `make`). */
+export const layer = (options: Options): Layer.Layer<SyncHealth> => Layer.scoped(SyncHealth, make(options))
