@@ -3,6 +3,7 @@
 // once when it starts and once when it ends, per layer.
 import { BrokerConfig, BrokerError, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
 import * as Prng from "@broker-history/server/Prng"
+import { HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Clock,
@@ -152,7 +153,7 @@ describe("follow streams ride out transient failures", () => {
         Effect.flatMap((h) =>
           h.followTransfers(
             names.map((name) => ({ stream: name, query: { ...base, toAccount: name, since: 0 } })),
-            { minInterval: "1 second", maxInterval: "20 seconds", settlement: "1 minute", concurrency: 4 }
+            { minInterval: "5 seconds", maxInterval: "30 seconds", settlement: "1 minute", concurrency: 4 }
           ).pipe(
             Stream.runForEach((c) =>
               Effect.sync(() => seen.push({ stream: c.stream, kind: c.kind, tranId: c.record.tranId }))
@@ -187,6 +188,59 @@ describe("follow streams ride out transient failures", () => {
       const ended = since + (availableAgain(lines)[0]!.annotations.outageMillis as number)
       expect(ended).toBeGreaterThanOrEqual(down.to)
       expect(ended).toBeLessThanOrEqual(down.to + minute)
+      yield* Fiber.interrupt(fiber)
+    }))
+
+  it.effect("a follow stream started while the service is down (server time and pages refused) catches up when it is back", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const rows: Array<Row> = [
+        { tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" },
+        { tranId: "2", timestamp: T0 + 60_000, status: "SUCCESS" }
+      ]
+      const upAt = T0 + 5 * minute
+      const mock = mockService(outage(T0, upAt, transferService(rows)))
+      // The server-time endpoint is down as long as the pages are.
+      const timeDown = Layer.effect(
+        HttpClient.HttpClient,
+        Effect.map(
+          HttpClient.HttpClient,
+          (client) =>
+            HttpClient.transform(
+              client,
+              (answer, request) =>
+                Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                  request.url.endsWith("/api/v3/time") && now < upAt
+                    ? Effect.fail(
+                      new HttpClientError.RequestError({
+                        request,
+                        reason: "Transport",
+                        cause: new Error("ECONNREFUSED")
+                      })
+                    )
+                    : answer)
+            )
+        )
+      ).pipe(Layer.provide(mock.client))
+      const lines: Array<Line> = []
+      const seen: Array<string> = []
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) =>
+          h.transferChanges({ ...base, since: 0, follow: { interval: "10 seconds" } }).pipe(
+            Stream.runForEach((c) => Effect.sync(() => seen.push(c.record.tranId)))
+          )
+        ),
+        Effect.provide(historyLayer({ client: timeDown }, options)),
+        logged(lines),
+        Effect.fork
+      )
+      for (let s = 0; s < 7 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      expect(seen).toEqual(["1", "2"])
+      expect(mock.timeRequests.length).toBeGreaterThan(0)
+      expect(unavailable(lines)).toHaveLength(1)
+      expect(unavailable(lines)[0]!.annotations.error).toBe("TransportError")
+      expect(availableAgain(lines)).toHaveLength(1)
       yield* Fiber.interrupt(fiber)
     }))
 
