@@ -17,6 +17,8 @@ export const durationVariables: ReadonlySet<string> = new Set([
   BrokerConfig.env.rateLimitMargin,
   BrokerConfig.env.retryBaseDelay,
   BrokerConfig.env.retryMaxDelay,
+  BrokerConfig.env.maxRetryAfter,
+  BrokerConfig.env.followMaxDelay,
   BrokerConfig.env.transferMaxWindow,
   BrokerConfig.env.depositMaxWindow
 ])

@@ -23,7 +23,8 @@ describe("ClientSettings.variables", () => {
   )
 
   it("every duration variable, from a flag or the environment, becomes Effect duration text", () => {
-    expect(ClientSettings.durationVariables.size).toBe(7)
+    expect(ClientSettings.durationVariables.size).toBe(9)
+    expect(ClientSettings.durationVariables.has("BROKER_FOLLOW_RETRY_MAX_DELAY")).toBe(true)
     for (const name of ClientSettings.durationVariables) {
       expect(read([[name, "2s"]], {}).get(name), name).toBe("2000 millis")
       expect(read([], { [name]: "10 seconds" }).get(name), name).toBe("10000 millis")
