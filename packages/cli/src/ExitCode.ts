@@ -12,6 +12,7 @@ import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as SyncDatabaseName from "./internal/SyncDatabaseName.js"
 
 /**
  * The exit codes, one per kind of failure: 0 done, 1 other, 2 usage, 3 authentication, 4 network.
@@ -243,13 +244,18 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
     const message = "message" in error ? String(error.message) : tag
     switch (tag) {
       case "SqlError":
-      case "MigrationError":
+      case "MigrationError": {
+        // The driver's own reason (`database is locked`, a PostgreSQL error), which the SqlError wraps.
+        const why = SyncDatabaseName.reason(error, [process.env.PGPASSWORD])
         return {
           kind: "other",
-          message: `the database failed (${
-            withoutPeriod(message)
-          }); check --db (path or URL, permissions, the server is running)`
+          message: `the database failed (${why}); ${
+            /database is locked|SQLITE_BUSY/i.test(why)
+              ? "another process is writing to the SQLite file: run one sync per database, or stop the other writer"
+              : "check --db or BROKER_DB (path or URL, permissions, the server is running)"
+          }`
         }
+      }
       case "OutputError":
       case "SyncSetupError":
       case "ReferenceServerStartError":

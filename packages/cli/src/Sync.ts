@@ -76,7 +76,7 @@ export const resetStreams: (
 export const command = Command.make("sync", SyncFlags.options, (flags) =>
   Effect.gen(function*() {
     const outcome = yield* Effect.gen(function*() {
-      yield* SyncPlans.fromEither(SyncFlags.limits(flags))
+      const { db } = yield* SyncPlans.fromEither(SyncFlags.limits(flags, process.env.BROKER_DB))
       const plans = flags.profiles === undefined
         ? [yield* SyncPlans.singleKeyPlan(flags)]
         : yield* SyncPlans.filePlans(flags.profiles, flags)
@@ -86,6 +86,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
       const reset = yield* SyncPlans.fromEither(resetStreams(flags.resetStream))
       const healthAddress = yield* SyncPlans.fromEither(SyncFlags.health(flags))
       const { since: given } = yield* range(flags.since, undefined)
+      yield* SyncPlans.fromEither(SyncFlags.sinceNotAhead(given, flags.since, Date.now()))
       // Every profile's client settings are read (and checked) before the database is opened.
       // With profiles, one OpenTelemetry exporter for the process, not one per profile's client.
       const telemetry = flags.profiles === undefined ? Layer.empty : yield* SyncPlans.profilesTelemetry(flags.client)
@@ -100,6 +101,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
           // Following, outages are retried without limit, backing off up to BROKER_FOLLOW_RETRY_MAX_DELAY.
           outageRetry: { baseDelay: retry.baseDelay, maxDelay: retry.followMaxDelay }
         })).pipe(
+          Effect.zipLeft(SyncPlans.checkClient(plan.client, clientEnv)),
           Effect.provide(ClientOptions.configLayer(plan.client, clientEnv)),
           Effect.mapError((e) =>
             plan.profile === undefined ?
@@ -142,7 +144,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
           const streams = plan.transferStreams.length + 1
           log(SyncSummary.syncedLine({
             streams: streams - result.damaged.length,
-            db: SyncStore.describe(flags.db),
+            db: SyncStore.describe(db),
             totals: result.totals,
             counts,
             requests,
@@ -187,14 +189,14 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
               out(SyncSummary.profilesLine({
                 synced: outcomes.filter((o) => o.failed === undefined).length,
                 profiles: outcomes.length,
-                db: SyncStore.describe(flags.db),
+                db: SyncStore.describe(db),
                 requests: progress,
                 seconds: (Date.now() - started) / 1000
               }))
           )
         ),
         Effect.provide(Layer.mergeAll(
-          SyncStore.layer(flags.db),
+          SyncStore.layer(db),
           telemetry,
           Progress.layer({ label: "sync", endpoints: ["transferHistory", "depositHistory"] })
         )),

@@ -30,7 +30,8 @@ import * as SyncMigrations from "./SyncMigrations.js"
 
 /**
  * The sync database could not be opened or prepared; the message names the database (never its
- * password) and what to check.
+ * password), the driver's reason (`database "x" does not exist`, `connect ECONNREFUSED …`) and what
+ * to check.
  *
  * @example
  * ```ts
@@ -40,7 +41,11 @@ import * as SyncMigrations from "./SyncMigrations.js"
  * const error = await Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(SyncStore.layer("/no/such/directory/sync.db")))))
  * assert.ok(error instanceof SyncStore.SyncSetupError)
  * assert.ok(error.message.startsWith("cannot open the SQLite database /no/such/directory/sync.db ("))
- * assert.ok(error.message.endsWith("check --db (the directory must exist and be writable)"))
+ * assert.ok(error.message.endsWith("check --db or BROKER_DB (the directory must exist and be writable)"))
+ *
+ * // A URL of any scheme but postgres:// or postgresql:// is refused, never taken for a file name:
+ * const mistyped = await Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(SyncStore.layer("pg://u:pw@h/db")))))
+ * assert.ok(mistyped.message.startsWith("cannot open the database: the name pg://u:***@h/db: the URL scheme pg: is not supported"))
  * ```
  *
  * @since 0.1.0
@@ -357,7 +362,8 @@ export const make = (dialect: "sqlite" | "pg") =>
 export const isPostgres: (db: string) => boolean = SyncDatabaseName.isPostgres
 
 /**
- * The database named for messages, without its password (also in a URL that does not parse).
+ * The database named for messages, without its password: also in a URL that does not parse, one of
+ * another scheme (a mistyped `postgress://`, `postgres:` without `//`) and a `password` query parameter.
  *
  * @example
  * ```ts
@@ -365,6 +371,9 @@ export const isPostgres: (db: string) => boolean = SyncDatabaseName.isPostgres
  *
  * assert.strictEqual(SyncStore.describe("postgres://u:secret@h/db"), "postgres://u:***@h/db")
  * assert.strictEqual(SyncStore.describe("postgres://u:se@cret@[bad/db"), "postgres://u:***@[bad/db")
+ * assert.strictEqual(SyncStore.describe("postgress://u:secret@h/db"), "postgress://u:***@h/db")
+ * assert.strictEqual(SyncStore.describe("postgres:u:secret@h/db"), "postgres:***@h/db")
+ * assert.strictEqual(SyncStore.describe("postgres://u@h/db?password=secret"), "postgres://u@h/db?password=***")
  * assert.strictEqual(SyncStore.describe("sync.db"), "sync.db")
  * ```
  *
@@ -374,8 +383,10 @@ export const isPostgres: (db: string) => boolean = SyncDatabaseName.isPostgres
 export const describe: (db: string) => string = SyncDatabaseName.describe
 
 /**
- * The store in `db`, a SQLite file path (created if missing) or a `postgres://` URL, with the schema
- * migrated on open; each driver is loaded only when its database is opened.
+ * The store in `db`, a SQLite file path (created if missing; `:memory:` for a throwaway one) or a
+ * `postgres://` URL (a password it lacks comes from `PGPASSWORD`, as libpq reads it), with the schema
+ * migrated on open; each driver is loaded only when its database is opened. A value with any other
+ * URL scheme fails with `SyncSetupError` before anything is created.
  *
  * @example
  * ```ts
@@ -406,6 +417,10 @@ export const describe: (db: string) => string = SyncDatabaseName.describe
  * @category layers
  */
 export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
+  // A URL of another scheme (or postgres: without //) is never taken for a SQLite file name.
+  if (SyncDatabaseName.scheme(db) !== undefined && SyncDatabaseName.problem(db, "--db") !== undefined) {
+    return Layer.fail(new SyncSetupError({ message: SyncDatabaseName.setupMessage(db, undefined) }))
+  }
   // Each driver is loaded when its database is opened: the export commands load neither.
   const client: Layer.Layer<SqlClient.SqlClient, unknown> = isPostgres(db)
     ? Layer.unwrapEffect(Effect.map(
@@ -427,7 +442,7 @@ export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
       return Layer.fail(
         failure instanceof SyncSetupError
           ? failure
-          : new SyncSetupError({ message: SyncDatabaseName.setupMessage(db, failure) })
+          : new SyncSetupError({ message: SyncDatabaseName.setupMessage(db, failure, process.env.PGPASSWORD) })
       )
     })
   )

@@ -158,7 +158,19 @@ if (url === undefined || url === "") {
       const result = await cli(["sync", "--db", bad], cliEnv(running.server.baseUrl))
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(/^broker-history: cannot open the PostgreSQL database .*check --db/)
+      // The cause is named: the driver's reason, not only that it failed to connect.
+      expect(result.stderr).toContain("(connect ECONNREFUSED 127.0.0.1:1)")
       expect(result.stderr).not.toContain("hunter2")
+    }, 60_000)
+
+    it("a database that does not exist: exit 1, the server's reason in the one line", async () => {
+      const missing = url.replace(/\/[^/?]*(\?|$)/, "/broker_history_no_such_db$1")
+      const result = await cli(["sync", "--db", missing], cliEnv(running.server.baseUrl))
+      expect(result.code).toBe(1)
+      expect(result.stderr.trim().split("\n")).toHaveLength(1)
+      expect(result.stderr).toMatch(
+        /^broker-history: cannot open the PostgreSQL database \S+\/broker_history_no_such_db \(database "broker_history_no_such_db" does not exist\); check --db/
+      )
     }, 60_000)
   })
 }

@@ -1,5 +1,6 @@
 // `sync` refusing what it cannot do well: a blank --db, unknown account types, a PostgreSQL URL that
-// cannot be read, and damaged or impossible checkpoints (named, skipped, and reset with --reset-stream).
+// cannot be read, any usage error before the database file is created, and damaged or impossible
+// checkpoints (named, skipped, and reset with --reset-stream).
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -14,7 +15,8 @@ const { running, temp } = useReferenceServer({
 const t0 = Date.now()
 const since = String(t0 - 3 * year)
 
-const fast = () => cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+const fast = (extra: Record<string, string> = {}) =>
+  cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200", ...extra })
 const requests = async () => (await running.run(running.server.stats)).requests
 
 describe("sync: refused before anything is opened or sent", () => {
@@ -68,13 +70,48 @@ describe("sync: refused before anything is opened or sent", () => {
     for (const s of streams) expect(s).not.toMatch(/spot|Futures/)
   }, 60_000)
 
-  it("a PostgreSQL URL that cannot be read: one sentence that names the database once, password hidden", async () => {
-    const result = await cli(["sync", "--db", "postgres://sync:hunter2@[bad/history", "--since", since], fast())
-    expect(result.code).toBe(1)
-    expect(result.stderr).toBe(
-      "broker-history: cannot open the PostgreSQL database postgres://sync:***@[bad/history: --db is not a valid URL; write it as postgres://user:password@host:port/database (percent-encode special characters in the password)\n"
+  it(
+    "a PostgreSQL URL that cannot be read: a usage error (exit 2), the database named once, password hidden",
+    async () => {
+      const result = await cli(["sync", "--db", "postgres://sync:hunter2@[bad/history", "--since", since], fast())
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe(
+        "broker-history: --db postgres://sync:***@[bad/history is not a valid URL: write it as postgres://user:password@host:port/database (percent-encode special characters in the password)\n"
+      )
+    },
+    60_000
+  )
+
+  it("a usage error found after the flags are read still creates no database file", async () => {
+    const db = Path.join(temp.dir, "never-created.db")
+    const profiles = Path.join(temp.dir, "proxy-profiles.yaml")
+    Fs.writeFileSync(
+      profiles,
+      "profiles:\n  - { name: acme, apiKeyEnv: BROKER_API_KEY, secretKeyEnv: BROKER_SECRET_KEY }\n"
     )
-  }, 60_000)
+    const before = await requests()
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, Record<string, string>, string]> = [
+      [["--proxy", "ftp://proxy.test:3128"], {}, "BROKER_PROXY (or --proxy): "],
+      [[], { BROKER_PROXY: "ftp://proxy.test:3128" }, "BROKER_PROXY (or --proxy): "],
+      [[], { HTTPS_PROXY: "proxy.test:3128", HTTP_PROXY: "proxy.test:3128" }, "HTTP"],
+      [["--otlp-endpoint", "ftp://collector.test"], {}, "OTEL_EXPORTER_OTLP_ENDPOINT: "],
+      [[], { OTEL_EXPORTER_OTLP_ENDPOINT: "collector.test:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT: "],
+      [["--profiles", profiles, "--proxy", "ftp://proxy.test:3128"], {}, "BROKER_PROXY (or --proxy): "],
+      [["--since", String(Date.now() + 30 * day)], {}, "--since: "],
+      [["--reset-stream", "[\"transfers\",\"X\"]"], {}, "--reset-stream: "],
+      [["--reset-stream", "[\"deposits\",\"USDT\"]"], {}, "--reset-stream: "],
+      [["--interval", "0s"], {}, "--interval"]
+    ]
+    for (const [args, env, says] of cases) {
+      const what = JSON.stringify([args, env])
+      const result = await cli(["sync", "--db", db, ...args], fast(env))
+      expect(result.code, what).toBe(2)
+      expect(result.stderr, what).toMatch(new RegExp(`^broker-history: [^\\n]*\\n$`))
+      expect(result.stderr, what).toContain(says)
+      expect(Fs.existsSync(db), what).toBe(false)
+    }
+    expect(await requests()).toBe(before)
+  }, 120_000)
 })
 
 describe("sync: damaged checkpoints", () => {

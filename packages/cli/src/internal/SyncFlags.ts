@@ -1,7 +1,8 @@
 /**
- * The flags of `sync` (see `Sync`) as `@effect/cli` options, and their pure readings: the limits
- * checked before anything is read or opened, the `--reset-stream` values, and where each kind's
- * history starts on a first run. A value, or the usage message that names the flag.
+ * The flags of `sync` (see `Sync`) as `@effect/cli` options, and their pure readings: the database and
+ * the limits checked before anything is read or opened, the `--reset-stream` values, a `--since` not
+ * ahead of the clock, and where each kind's history starts on a first run. A value, or the usage
+ * message that names the flag.
  *
  * @internal
  */
@@ -9,16 +10,17 @@ import { StreamOptions } from "@broker-history/client"
 import * as Options from "@effect/cli/Options"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
+import * as Choices from "../Choices.js"
 import * as ClientOptions from "../ClientOptions.js"
 import { optionalText, verbose } from "./ExportFlags.js"
 import * as HealthServer from "./HealthServer.js"
+import * as SyncDatabaseName from "./SyncDatabaseName.js"
 
 /** Every flag of `sync`. */
 export const options = {
-  db: Options.text("db").pipe(
-    Options.withDescription(
-      "the database: a SQLite file path (created if missing) or postgres://user:password@host:port/database (required)"
-    )
+  db: optionalText(
+    "db",
+    "the database: a SQLite file path (created if missing; ./name for a name with a colon) or postgres://user@host:port/database (postgresql:// too); any other URL scheme and :memory: are refused (env BROKER_DB; the flag wins; one of them is required). Keep a PostgreSQL password out of the command line, which the process list shows: put the URL in BROKER_DB, or the password alone in PGPASSWORD"
   ),
   profiles: optionalText(
     "profiles",
@@ -78,20 +80,20 @@ export const options = {
   client: ClientOptions.options
 }
 
-/** The checks made first, in this order: a database is named, concurrency and batch size in range. */
+/**
+ * The checks made first, in this order: the database (`--db`, else `BROKER_DB`: see
+ * `SyncDatabaseName.choose`), concurrency and batch size in range. The database they name, or the
+ * message of the first that fails.
+ */
 export const limits = (
-  flags: { readonly db: string; readonly concurrency: number; readonly batchSize: number }
-): Either.Either<void, string> => {
-  // SQLite takes an empty name for a throwaway temporary database: never what a sync is for.
-  if (flags.db.trim() === "") {
-    return Either.left(
-      "--db is empty: give a SQLite file path (created if missing) or a PostgreSQL URL postgres://user:password@host:port/database"
-    )
-  }
-  if (flags.concurrency < 1 || flags.concurrency > 64) return Either.left("--concurrency must be from 1 to 64")
-  if (flags.batchSize < 1 || flags.batchSize > 10_000) return Either.left("--batch-size must be from 1 to 10000")
-  return Either.void
-}
+  flags: { readonly db: string | undefined; readonly concurrency: number; readonly batchSize: number },
+  variable: string | undefined
+): Either.Either<{ readonly db: string }, string> =>
+  Either.flatMap(SyncDatabaseName.choose(flags.db, variable), (db) => {
+    if (flags.concurrency < 1 || flags.concurrency > 64) return Either.left("--concurrency must be from 1 to 64")
+    if (flags.batchSize < 1 || flags.batchSize > 10_000) return Either.left("--batch-size must be from 1 to 10000")
+    return Either.right({ db })
+  })
 
 /**
  * Reads `--health`: where the health endpoints listen, or none; refused without `--follow` (a sync
@@ -107,6 +109,24 @@ export const health = (
     )
   }
   return HealthServer.parseAddress(flags.health)
+}
+
+/**
+ * A stream id as a sync stores it, in its stored spelling: `["deposits"]`, or `["transfers", FROM_TYPE,
+ * TO_TYPE, FROM, TO]` with known account types (any letter case) and each account a name or `null`
+ * (the master account).
+ */
+const streamId = (parsed: unknown): string | undefined => {
+  if (!Array.isArray(parsed)) return undefined
+  if (parsed.length === 1 && parsed[0] === "deposits") return JSON.stringify(parsed)
+  if (parsed.length !== 5 || parsed[0] !== "transfers") return undefined
+  const [, from, to, fromAccount, toAccount] = parsed as ReadonlyArray<unknown>
+  const types = [from, to].map((t) => typeof t === "string" ? Choices.accountType("", t) : undefined)
+  const account = (a: unknown) => a === null || (typeof a === "string" && a.trim() !== "")
+  if (!types.every((t) => t !== undefined && Either.isRight(t)) || !account(fromAccount) || !account(toAccount)) {
+    return undefined
+  }
+  return JSON.stringify(["transfers", ...types.map((t) => Either.getOrThrow(t!)), fromAccount, toAccount])
 }
 
 /**
@@ -126,17 +146,33 @@ export const resetStreams = (
     } catch {
       parsed = undefined
     }
-    if (!Array.isArray(parsed) || (parsed[0] !== "transfers" && parsed[0] !== "deposits")) {
+    const id = streamId(parsed)
+    if (id === undefined) {
       return Either.left(
         `--reset-stream: ${
           JSON.stringify(value)
         } is not a stream id; give a stream as stored in sync_checkpoints.stream (for example '["deposits"]') or all`
       )
     }
-    ids.push(JSON.stringify(parsed))
+    ids.push(id)
   }
   return Either.right([...new Set(ids)])
 }
+
+/**
+ * `--since` no later than this machine's `now`: a later one is refused before anything is opened (the
+ * service would refuse every query of it).
+ */
+export const sinceNotAhead = (
+  given: number | undefined,
+  text: string | undefined,
+  now: number
+): Either.Either<void, string> =>
+  given === undefined || given <= now ? Either.void : Either.left(
+    `--since: ${text} is after this machine's clock (${
+      new Date(now).toISOString()
+    }): give a date in the past, a time back such as 2y, or 0 for everything`
+  )
 
 /**
  * Where each kind's history starts: `--since` when given; else, on a first run, the whole history

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { HttpProxy } from "@broker-history/client"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -114,6 +115,19 @@ export const filePlans = (file: string, flags: PlanFlags) =>
       transferStreams: profile.transferStreams,
       uncovered: profile.uncovered
     }))
+  })
+
+/**
+ * The client settings a key's client layer reads besides `BrokerConfig`, checked before the database is
+ * opened: the proxy (`--proxy` / `BROKER_PROXY`, else the `HTTPS_PROXY` / `HTTP_PROXY` it defaults
+ * to) and the OpenTelemetry collector's URL. A bad one is the `ConfigError` the layer would fail with.
+ */
+export const checkClient = (values: ClientOptions.Values, env: Readonly<Record<string, string | undefined>>) =>
+  Effect.gen(function*() {
+    const configProvider = yield* ClientOptions.provider(values, env)
+    const proxy = yield* Effect.withConfigProvider(HttpProxy.config, configProvider)
+    if (proxy._tag === "Environment") yield* HttpProxy.fromEnvironment(env)
+    yield* Effect.withConfigProvider(ClientOptions.otlpEndpoint, configProvider)
   })
 
 /** The variable of the OpenTelemetry collector's URL (`--otlp-endpoint`). */

@@ -7,8 +7,8 @@ import * as SyncFlags from "../../src/internal/SyncFlags.js"
 
 describe("SyncFlags.limits", () => {
   const ok = { db: "sync.db", concurrency: 4, batchSize: 500 }
-  const message = (flags: typeof ok) =>
-    Either.match(SyncFlags.limits(flags), { onLeft: (m) => m, onRight: () => undefined })
+  const message = (flags: Omit<typeof ok, "db"> & { db: string | undefined }, variable?: string) =>
+    Either.match(SyncFlags.limits(flags, variable), { onLeft: (m) => m, onRight: () => undefined })
 
   it("accepts the bounds of each range", () => {
     for (const flags of [ok, { ...ok, concurrency: 1, batchSize: 1 }, { ...ok, concurrency: 64, batchSize: 10_000 }]) {
@@ -22,6 +22,16 @@ describe("SyncFlags.limits", () => {
     expect(message({ ...ok, concurrency: 0 })).toBe("--concurrency must be from 1 to 64")
     expect(message({ ...ok, batchSize: 10_001 })).toBe("--batch-size must be from 1 to 10000")
     expect(message({ ...ok, batchSize: 0 })).toBe("--batch-size must be from 1 to 10000")
+  })
+
+  it("the database: --db, else BROKER_DB, checked first", () => {
+    expect(SyncFlags.limits({ ...ok, db: undefined }, "from-env.db")).toEqual(Either.right({ db: "from-env.db" }))
+    expect(SyncFlags.limits(ok, "from-env.db")).toEqual(Either.right({ db: "sync.db" }))
+    expect(message({ db: undefined, concurrency: 0, batchSize: 0 })).toMatch(
+      /^--db is not given and BROKER_DB is not set/
+    )
+    expect(message({ ...ok, db: ":memory:", concurrency: 0 })).toMatch(/^--db :memory: is SQLite's in-memory database/)
+    expect(message({ ...ok, db: "pg://h/db" })).toMatch(/^--db pg:\/\/h\/db: the URL scheme pg: is not supported/)
   })
 })
 
@@ -44,6 +54,45 @@ describe("SyncFlags.resetStreams", () => {
         } is not a stream id; give a stream as stored in sync_checkpoints.stream (for example '["deposits"]') or all`
       )
     }
+  })
+
+  it("a stream id of the shapes a sync stores, account types in any letter case", () => {
+    expect(SyncFlags.resetStreams(["[\"transfers\",\"spot\",\"Futures\",\"a@x\",null]"])).toEqual(
+      Either.right(["[\"transfers\",\"SPOT\",\"FUTURES\",\"a@x\",null]"])
+    )
+    for (
+      const value of [
+        "[\"deposits\",\"USDT\"]",
+        "[\"transfers\"]",
+        "[\"transfers\",\"X\"]",
+        "[\"transfers\",\"SPOT\",\"MARGIN\",null,null]",
+        "[\"transfers\",\"SPOT\",\"SPOT\",null]",
+        "[\"transfers\",\"SPOT\",\"SPOT\",null,null,null]",
+        "[\"transfers\",\"SPOT\",\"SPOT\",1,null]",
+        "[\"transfers\",\"SPOT\",\"SPOT\",\"\",null]"
+      ]
+    ) {
+      const read = SyncFlags.resetStreams([value])
+      expect(Either.isLeft(read) && read.left, value).toMatch(/^--reset-stream: .* is not a stream id; /)
+    }
+  })
+})
+
+describe("SyncFlags.sinceNotAhead", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z")
+
+  it("--since up to this machine's now is taken; none too", () => {
+    expect(SyncFlags.sinceNotAhead(now, "2026-01-01", now)).toEqual(Either.void)
+    expect(SyncFlags.sinceNotAhead(0, "0", now)).toEqual(Either.void)
+    expect(SyncFlags.sinceNotAhead(undefined, undefined, now)).toEqual(Either.void)
+  })
+
+  it("a --since after it is refused before anything is opened", () => {
+    expect(SyncFlags.sinceNotAhead(now + 1, "2999-01-01", now)).toEqual(
+      Either.left(
+        "--since: 2999-01-01 is after this machine's clock (2026-01-01T00:00:00.000Z): give a date in the past, a time back such as 2y, or 0 for everything"
+      )
+    )
   })
 })
 
