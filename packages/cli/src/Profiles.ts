@@ -188,56 +188,50 @@ const read = (text: string): Either.Either<typeof ProfilesFile.Type, string> => 
   return Either.mapLeft(decode(value), issuesText)
 }
 
-/** One profile's plan, or what is wrong with it. */
-const plan = (
-  p: typeof Profile.Type,
-  env: Readonly<Record<string, string | undefined>>
-): Either.Either<Planned, ProfilesError> => {
-  const wrong = (kind: ProfilesError["kind"], message: string) =>
-    Either.left(new ProfilesError({ kind, message: `profile ${p.name}: ${message}` }))
-  for (const [field, name] of [["apiKeyEnv", p.apiKeyEnv], ["secretKeyEnv", p.secretKeyEnv]] as const) {
-    const value = env[name]
-    if (value === undefined || value.trim() === "") {
-      return wrong(
-        "authentication",
-        `${field} names ${name}, which is not set in the environment: set it to the profile's ${
-          field === "apiKeyEnv" ? "API key" : "API secret key"
-        }`
-      )
-    }
-  }
+const wrong = (p: typeof Profile.Type, kind: ProfilesError["kind"], message: string) =>
+  Either.left(new ProfilesError({ kind, message: `profile ${p.name}: ${message}` }))
+
+/** One profile's plan without its key and secret, or what is wrong with it as written in the file. */
+const plan = (p: typeof Profile.Type): Either.Either<Planned, ProfilesError> => {
   if (p.subAccounts !== undefined && p.pairs !== undefined) {
-    return wrong("usage", "give subAccounts or pairs, not both (pairs lists the pairs itself)")
+    return wrong(p, "usage", "give subAccounts or pairs, not both (pairs lists the pairs itself)")
   }
   if (p.baseUrl !== undefined && !URL.canParse(p.baseUrl)) {
-    return wrong("usage", `baseUrl ${JSON.stringify(p.baseUrl)} is not a URL (https://host[:port])`)
+    return wrong(p, "usage", `baseUrl ${JSON.stringify(p.baseUrl)} is not a URL (https://host[:port])`)
+  }
+  if (p.baseUrl !== undefined && !/^https?:$/.test(new URL(p.baseUrl).protocol)) {
+    return wrong(
+      p,
+      "usage",
+      `baseUrl ${JSON.stringify(p.baseUrl)} is not an http:// or https:// URL (https://host[:port])`
+    )
   }
   const types: Array<string> = []
   for (const t of p.accountTypes ?? ["SPOT", "FUTURES"]) {
     const type = Choices.accountType("accountTypes", t)
-    if (Either.isLeft(type)) return wrong("usage", type.left)
+    if (Either.isLeft(type)) return wrong(p, "usage", type.left)
     if (!types.includes(type.right)) types.push(type.right)
   }
-  if (types.length === 0) return wrong("usage", "accountTypes lists no account type")
+  if (types.length === 0) return wrong(p, "usage", "accountTypes lists no account type")
   let interval: string | undefined
   if (p.rateLimit?.interval !== undefined) {
     const parsed = TimeText.duration(p.rateLimit.interval)
-    if (Either.isLeft(parsed)) return wrong("usage", `rateLimit.interval: ${parsed.left}`)
-    if (Duration.toMillis(parsed.right) <= 0) return wrong("usage", "rateLimit.interval must be longer than 0")
+    if (Either.isLeft(parsed)) return wrong(p, "usage", `rateLimit.interval: ${parsed.left}`)
+    if (Duration.toMillis(parsed.right) <= 0) return wrong(p, "usage", "rateLimit.interval must be longer than 0")
     interval = p.rateLimit.interval
   }
   const subs = [...new Set((p.subAccounts ?? []).map((s) => s.trim()).filter((s) => s !== ""))]
   const pairs = p.pairs === undefined
     ? Either.right(SyncPlan.defaultPairs(subs))
     : SyncPlan.parsePairs(p.pairs.join("\n"))
-  if (Either.isLeft(pairs)) return wrong("usage", `pairs: ${pairs.left.replace(/^line (\d+)/, (_, n) => `entry ${n}`)}`)
+  if (Either.isLeft(pairs)) {
+    return wrong(p, "usage", `pairs: ${pairs.left.replace(/^line (\d+)/, (_, n) => `entry ${n}`)}`)
+  }
   return Either.right({
     name: p.name,
     apiKeyEnv: p.apiKeyEnv,
     secretKeyEnv: p.secretKeyEnv,
     client: {
-      "api-key": env[p.apiKeyEnv],
-      "secret-key": env[p.secretKeyEnv],
       ...(p.baseUrl === undefined ? {} : { "base-url": p.baseUrl }),
       ...(p.rateLimit === undefined ? {} : { "rate-limit": String(p.rateLimit.limit) }),
       ...(interval === undefined ? {} : { "rate-limit-interval": interval })
@@ -247,10 +241,35 @@ const plan = (
   })
 }
 
+/** The profile with its key and secret read from the variables it names, or the one that is not set. */
+const withKeys = (
+  p: typeof Profile.Type,
+  planned: Planned,
+  env: Readonly<Record<string, string | undefined>>
+): Either.Either<Planned, ProfilesError> => {
+  for (const [field, name] of [["apiKeyEnv", p.apiKeyEnv], ["secretKeyEnv", p.secretKeyEnv]] as const) {
+    const value = env[name]
+    if (value === undefined || value.trim() === "") {
+      return wrong(
+        p,
+        "authentication",
+        `${field} names ${name}, which is not set in the environment: set it to the profile's ${
+          field === "apiKeyEnv" ? "API key" : "API secret key"
+        }`
+      )
+    }
+  }
+  return Either.right({
+    ...planned,
+    client: { "api-key": env[p.apiKeyEnv], "secret-key": env[p.secretKeyEnv], ...planned.client }
+  })
+}
+
 /**
  * Reads a profiles file and plans each profile against `env` (where the named variables must be set),
  * or says what is wrong in one sentence (`ProfilesError`): a secret written in the file, a field or value the file may
- * not have, two profiles of one name, a variable that is not set. A secret's value never appears in it.
+ * not have, two profiles of one name, and only when the whole file is right, a variable that is not set. A
+ * secret's value never appears in it.
  *
  * @example
  * ```ts
@@ -283,8 +302,9 @@ export const parse = (
   Either.flatMap(
     Either.mapLeft(read(text), (message) => new ProfilesError({ kind: "usage", message })),
     (file) => {
+      // The whole file is checked first, every profile of it; only then the variables it names.
       const seen = new Set<string>()
-      const out: Array<Planned> = []
+      const planned: Array<Planned> = []
       for (const [i, p] of file.profiles.entries()) {
         if (seen.has(p.name)) {
           return Either.left(
@@ -295,11 +315,11 @@ export const parse = (
           )
         }
         seen.add(p.name)
-        const planned = plan(p, env)
-        if (Either.isLeft(planned)) return Either.left(planned.left)
-        out.push(planned.right)
+        const one = plan(p)
+        if (Either.isLeft(one)) return Either.left(one.left)
+        planned.push(one.right)
       }
-      return Either.right(out)
+      return Either.all(file.profiles.map((p, i) => withKeys(p, planned[i], env)))
     }
   )
 

@@ -112,6 +112,22 @@ describe("sync: refused before anything is opened or sent", () => {
     }
     expect(await requests()).toBe(before)
   }, 120_000)
+
+  it("--profiles: the file's own problems come before a variable that is not set (exit 2, not 3)", async () => {
+    const db = Path.join(temp.dir, "profiles-order.db")
+    const file = Path.join(temp.dir, "profiles-order.yaml")
+    Fs.writeFileSync(
+      file,
+      "profiles:\n  - { name: acme, apiKeyEnv: UNSET_API_KEY, secretKeyEnv: UNSET_SECRET_KEY }\n" +
+        "  - { name: globex, apiKeyEnv: BROKER_API_KEY, secretKeyEnv: BROKER_SECRET_KEY, accountTypes: [MARGIN] }\n"
+    )
+    const result = await cli(["sync", "--db", db, "--profiles", file], fast())
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(
+      `broker-history: --profiles ${file}: profile globex: accountTypes: "MARGIN" is not an account type; use one of SPOT, FUTURES\n`
+    )
+    expect(Fs.existsSync(db)).toBe(false)
+  }, 60_000)
 })
 
 describe("sync: damaged checkpoints", () => {

@@ -118,6 +118,40 @@ describe("Profiles.parse", () => {
     expect(failure(yaml, { ...env, ACME_KEY: " " }).message).toMatch(/^profile acme: apiKeyEnv names ACME_KEY/)
   })
 
+  it("the file's own problems come before a variable that is not set, in any profile", () => {
+    const unset = { name: "acme", apiKeyEnv: "UNSET_KEY", secretKeyEnv: "UNSET_SECRET" }
+    const file = (second: Record<string, unknown>) =>
+      JSON.stringify({ profiles: [unset, { apiKeyEnv: "GLOBEX_KEY", secretKeyEnv: "GLOBEX_SECRET", ...second }] })
+    const cases: ReadonlyArray<readonly [string, RegExp]> = [
+      [file({ name: "acme" }), /^profiles\[1\]: the name acme is given twice/],
+      [file({ name: "globex", subAcounts: [] }), /^profiles\[1\]\.subAcounts: /],
+      [file({ name: "globex", secretKey: "hunter2" }), /^profiles\[1\] \(globex\): secretKey is written in the file/],
+      [file({ name: "globex", accountTypes: ["MARGIN"] }), /^profile globex: accountTypes: "MARGIN" is not/],
+      [file({ name: "globex", rateLimit: { limit: 1, interval: "soon" } }), /^profile globex: rateLimit\.interval: /],
+      [file({ name: "globex", baseUrl: "not a url" }), /^profile globex: baseUrl "not a url" is not a URL/],
+      [
+        file({ name: "globex", baseUrl: "ftp://api.test" }),
+        /^profile globex: baseUrl "ftp:\/\/api.test" is not an http:\/\/ or https:\/\/ URL/
+      ],
+      [file({ name: "globex", pairs: ["a"] }), /^profile globex: pairs: entry 1: /],
+      // The profile whose variables are unset has a problem of its own too: that one is named.
+      [
+        JSON.stringify({ profiles: [{ ...unset, subAccounts: ["a"], pairs: ["- a"] }] }),
+        /subAccounts or pairs, not both/
+      ]
+    ]
+    for (const [text, message] of cases) {
+      const error = failure(text, {})
+      expect(error.kind, text).toBe("usage")
+      expect(error.message, text).toMatch(message)
+      expect(error.message).not.toContain("hunter2")
+    }
+    // With the file right, the first variable that is not set.
+    expect(failure(file({ name: "globex" }), {}).message).toBe(
+      "profile acme: apiKeyEnv names UNSET_KEY, which is not set in the environment: set it to the profile's API key"
+    )
+  })
+
   it("refuses two profiles of one name, unknown fields, bad values and an empty list", () => {
     const twice = failure(
       JSON.stringify({
