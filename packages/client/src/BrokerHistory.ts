@@ -126,6 +126,12 @@ export interface Availability {
  *   ascending by time (ties by id), in bounded memory. It ends at `until`.
  * - `transferChanges` / `depositChanges`: the same, each record with `kind` and the checkpoint to
  *   resume after it; with `follow` it never ends and also emits updates of records already seen.
+ * - `followTransfers` / `followDeposits`: many change streams followed on the layer's one budget.
+ * - `availability`: whether the service is answering this layer's requests (for a supervisor).
+ *
+ * A following stream rides out transient failures: a request that failed after its retries is tried
+ * again, backing off up to `retry.followMaxDelay`, until the service answers; only a permanent
+ * failure ends it. Each outage is logged once when it starts and once when it ends, per layer.
  *
  * @example
  * ```ts
@@ -168,7 +174,7 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   readonly transfers: Records<TransferStreamQuery, TransferRecord.TransferRecord>
   /**
    * As `transfers`, each record with `kind` and the checkpoint to resume after it; with `follow`
-   * it never ends and also emits updates of records already seen.
+   * it never ends (transient failures are ridden out) and also emits updates of records already seen.
    */
   readonly transferChanges: Changes<TransferStreamQuery, TransferRecord.TransferRecord>
   /** The complete deposit history of the range as a lazy stream (see `transfers`). */
@@ -178,7 +184,8 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   /**
    * Follows many transfer streams on the layer's one budget (`FollowScheduler`): one merged stream
    * of changes, each tagged with its stream's id and that stream's checkpoint; busy streams are
-   * polled more often than quiet ones, which back off to `maxInterval`. Never ends.
+   * polled more often than quiet ones, which back off to `maxInterval`. Never ends: transient
+   * failures are ridden out, a permanent one ends it.
    */
   readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
   /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */

@@ -158,7 +158,9 @@ export interface Change<K, A> extends Checkpoint.Change<A> {
  * Follows every stream at once: one merged stream of their changes, in order within each stream, each
  * tagged with its stream and that stream's checkpoint. Each stream first walks its range (up to the
  * server's now when its turn comes), then polls when the schedule says. Every stream must have
- * `follow` (its settlement window and server clock). Never ends; a stream's failure ends it all.
+ * `follow` (its settlement window and server clock). Never ends; a stream's failure ends it all (the
+ * streams of `BrokerHistory.followTransfers` / `followDeposits` ride out transient failures: their
+ * `fetch` and server clock try a failed request again until the service answers).
  *
  * @example
  * ```ts

@@ -22,7 +22,13 @@ import {
 import type { Row } from "./support/MockHistory.js"
 import { transferService } from "./support/MockHistory.js"
 import type { Answer, Seen } from "./support/MockService.js"
-import { historyLayerSyncSigning as historyLayer, mockService, testOptions } from "./support/MockService.js"
+import {
+  apiKey,
+  historyLayerSyncSigning as historyLayer,
+  mockService,
+  secretKey,
+  testOptions
+} from "./support/MockService.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const T0 = 1_000_000
@@ -129,6 +135,11 @@ describe("follow streams ride out transient failures", () => {
       expect(end!.message).toContain(`after ${Duration.format(Duration.millis(length))}`)
       expect(lines.filter((l) => l.level === "DEBUG" && l.message.includes("failed again")).length)
         .toBeGreaterThan(5)
+      // No line holds a secret.
+      const text = JSON.stringify(lines)
+      expect(text).not.toContain(apiKey)
+      expect(text).not.toContain(secretKey)
+      expect(text).not.toContain("signature=")
       // What a supervisor saw meanwhile.
       const during = availability.filter((a) => a.unavailableSince !== undefined)
       expect(during.length).toBeGreaterThan(50)
