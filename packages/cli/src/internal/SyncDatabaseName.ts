@@ -152,9 +152,12 @@ export const secretsOf = (db: string): ReadonlyArray<string> => {
 export const setupMessage = (db: string, error: unknown, pgPassword?: string): string => {
   const wrong = scheme(db) === undefined ? undefined : problem(db, "the name")
   if (wrong !== undefined) return `cannot open the database: ${wrong}`
+  const why = reason(error, [...secretsOf(db), pgPassword])
   return `cannot open ${isPostgres(db) ? "the PostgreSQL database" : "the SQLite database"} ${describe(db)} (${
-    reason(error, [...secretsOf(db), pgPassword])
-  }); check --db or BROKER_DB${
+    // node-postgres says only this when the server asks for a password and it has none.
+    /client password must be a string/.test(why)
+      ? "the server asks for a password and none was given: put it in the URL or in PGPASSWORD"
+      : why}); check --db or BROKER_DB${
     isPostgres(db)
       ? " (host, port, user, password or PGPASSWORD, database) and that PostgreSQL is running"
       : " (the directory must exist and be writable)"

@@ -190,6 +190,15 @@ describe("SyncDatabaseName.setupMessage", () => {
     )
   })
 
+  it("PostgreSQL asks for a password and none was given: said so, not the driver's SASL text", () => {
+    const error = Object.assign(new Error("PgClient: Failed to connect"), {
+      cause: new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string")
+    })
+    expect(SyncDatabaseName.setupMessage("postgres://sync@127.0.0.1/db", error)).toBe(
+      "cannot open the PostgreSQL database postgres://sync@127.0.0.1/db (the server asks for a password and none was given: put it in the URL or in PGPASSWORD); check --db or BROKER_DB (host, port, user, password or PGPASSWORD, database) and that PostgreSQL is running"
+    )
+  })
+
   it("a PostgreSQL URL that does not parse, or another scheme: how to write it", () => {
     expect(SyncDatabaseName.setupMessage("pg://u:hunter2@h/db", "ignored")).toMatch(
       /^cannot open the database: the name pg:\/\/u:\*\*\*@h\/db: the URL scheme pg: is not supported;/
