@@ -300,12 +300,12 @@ describe("follow streams ride out transient failures", () => {
 })
 
 /**
- * `BrokerHistory.make` over a request pipeline that answers from `rows` except where `refuse` gives a
- * `RateLimited` (as the pipeline fails at once on a `Retry-After` beyond `retry.maxRetryAfter`).
+ * `BrokerHistory.make` over a request pipeline that answers with `serve` except where `refuse` gives an
+ * error (a `RateLimited` as the pipeline fails at once on a `Retry-After` beyond `retry.maxRetryAfter`).
  */
 const refusingLayer = (
-  rows: Array<Row>,
-  refuse: (at: number) => BrokerError.RateLimited | undefined,
+  serve: (seen: Seen) => Answer,
+  refuse: (seen: Seen) => BrokerError.BrokerError | undefined,
   requests: Array<number>
 ) =>
   Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
@@ -315,8 +315,6 @@ const refusingLayer = (
         get: (_endpoint, params, schema) =>
           Effect.flatMap(Clock.currentTimeMillis, (at) => {
             requests.push(at)
-            const refusal = refuse(at)
-            if (refusal !== undefined) return Effect.fail(refusal)
             const seen: Seen = {
               n: requests.length,
               at,
@@ -325,7 +323,9 @@ const refusingLayer = (
               params: new URLSearchParams(params.map(([k, v]): [string, string] => [k, v])),
               headers: {}
             }
-            const answer = transferService(rows)(seen) as { readonly body: unknown }
+            const refusal = refuse(seen)
+            if (refusal !== undefined) return Effect.fail(refusal)
+            const answer = serve(seen) as { readonly body: unknown }
             return Effect.orDie(Schema.decodeUnknown(schema)(answer.body))
           })
       }))
@@ -357,7 +357,9 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
             Stream.runForEach((c) => Effect.sync(() => seen.push(c.record.tranId)))
           )
         ),
-        Effect.provide(refusingLayer(rows, (at) => at === refusedAt ? longRetryAfter : undefined, requests)),
+        Effect.provide(
+          refusingLayer(transferService(rows), (seen) => seen.at === refusedAt ? longRetryAfter : undefined, requests)
+        ),
         logged(lines),
         Effect.fork
       )
@@ -388,7 +390,7 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
     Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const requests: Array<number> = []
-      const layer = refusingLayer([], () => longRetryAfter, requests)
+      const layer = refusingLayer(transferService([]), () => longRetryAfter, requests)
       const error = yield* BrokerHistory.BrokerHistory.pipe(
         Effect.flatMap((h) =>
           Effect.all([
@@ -400,5 +402,63 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
       )
       expect(error).toMatchObject([{ _tag: "RateLimited" }, { _tag: "RateLimited" }])
       expect(requests).toEqual([T0, T0])
+    }))
+
+  it.effect("many streams refused at once during an outage: one line for the outage, one for the wait, one for the end", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const names = ["a", "b", "c", "d"]
+      const rows: Record<string, Array<Row>> = Object.fromEntries(
+        names.map((n) => [n, [{ tranId: `${n}1`, timestamp: T0 - 5_000, status: "SUCCESS" }]])
+      )
+      const services = Object.fromEntries(names.map((n) => [n, transferService(rows[n]!)]))
+      const failing = new BrokerError.ServerError({
+        request: { endpoint: "transferHistory" },
+        status: 503,
+        attempts: 4
+      })
+      // 503 from 30 s to 90 s, then a 5-minute Retry-After for every request until 3 minutes.
+      const byStream: Array<{ readonly stream: string; readonly at: number }> = []
+      const refuse = (seen: Seen) => {
+        byStream.push({ stream: seen.params.get("toAccount")!, at: seen.at })
+        return seen.at >= T0 + 30_000 && seen.at < T0 + 90_000
+          ? failing
+          : seen.at >= T0 + 90_000 && seen.at < T0 + 3 * minute
+          ? longRetryAfter
+          : undefined
+      }
+      const requests: Array<number> = []
+      const lines: Array<Line> = []
+      const seen: Array<string> = []
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) =>
+          h.followTransfers(
+            names.map((name) => ({ stream: name, query: { ...base, toAccount: name, since: 0 } })),
+            { minInterval: "5 seconds", maxInterval: "10 seconds", settlement: "1 minute" }
+          ).pipe(Stream.runForEach((c) => Effect.sync(() => seen.push(c.record.tranId))))
+        ),
+        Effect.provide(
+          refusingLayer((seen) => services[seen.params.get("toAccount")!]!(seen), refuse, requests)
+        ),
+        logged(lines),
+        Effect.fork
+      )
+      for (const name of names) rows[name]!.push({ tranId: `${name}2`, timestamp: T0 + 2 * minute, status: "SUCCESS" })
+      for (let s = 0; s < 10 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      expect([...seen].sort()).toEqual(names.flatMap((n) => [`${n}1`, `${n}2`]))
+      expect(unavailable(lines)).toHaveLength(1)
+      expect(unavailable(lines)[0]!.annotations.error).toBe("ServerError")
+      const waits = lines.filter((l) => l.message.startsWith("broker service asks to wait"))
+      expect(waits).toHaveLength(1)
+      expect(waits[0]).toMatchObject({ level: "WARN", annotations: { error: "RateLimited", retryMillis: 5 * minute } })
+      expect(availableAgain(lines)).toHaveLength(1)
+      // Several streams were refused, and each asked again exactly 5 minutes later.
+      const refused = byStream.filter(({ at }) => at >= T0 + 90_000 && at < T0 + 3 * minute)
+      expect(new Set(refused.map((r) => r.stream)).size).toBeGreaterThan(1)
+      for (const { at, stream } of refused) {
+        expect(byStream.find((r) => r.stream === stream && r.at > at)?.at).toBe(at + 5 * minute)
+      }
+      yield* Fiber.interrupt(fiber)
     }))
 })

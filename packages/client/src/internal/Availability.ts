@@ -2,7 +2,8 @@
  * Whether one layer's service is answering: when a request last succeeded and, during an outage,
  * when it started and which failure started it. A value and three events, value in, value out:
  * `succeeded` (a request answered), `failed` (a request failed after its retries with a transient
- * error) and `announced` (a follow stream rides the failure out: the outage's start is logged once).
+ * error), `announced` (a follow stream rides the failure out: the outage's start is logged once) and
+ * `waiting` (a follow stream waits a long `Retry-After`: logged once per wait, not once per stream).
  *
  * An outage starts with the first transient failure and ends with the next success. A failure of a
  * request that began before the last success is not news (the service answered since it began; its
@@ -24,6 +25,8 @@ export interface Outage {
   readonly failures: number
   /** Its start was logged (a follow stream rides it out): its end is logged too. */
   readonly announced: boolean
+  /** The end of the long `Retry-After` wait last logged, if any. */
+  readonly resumesAt: number | undefined
 }
 
 export interface State {
@@ -68,7 +71,14 @@ export const failed = (state: State, failure: Failure, successes: number): State
   return {
     ...state,
     outage: outage === undefined
-      ? { since: failure.at, failure: firstLine(failure.message), tag: failure.tag, failures: 1, announced: false }
+      ? {
+        since: failure.at,
+        failure: firstLine(failure.message),
+        tag: failure.tag,
+        failures: 1,
+        announced: false,
+        resumesAt: undefined
+      }
       : { ...outage, failures: outage.failures + 1 }
   }
 }
@@ -78,6 +88,20 @@ export const announced = (state: State): readonly [State, Outage | undefined] =>
   const outage = state.outage
   if (outage === undefined || outage.announced) return [state, undefined]
   return [{ ...state, outage: { ...outage, announced: true } }, outage]
+}
+
+/**
+ * A follow stream waits a long `Retry-After` until `resumesAt`: whether to log it, which is when no
+ * logged wait of this outage is still running (every stream refused at once gets its own wait, ending
+ * a few ms apart: one line). Outside an outage (a stale failure) nothing is logged.
+ */
+export const waiting = (state: State, now: number, resumesAt: number): readonly [State, boolean] => {
+  const outage = state.outage
+  if (outage === undefined) return [state, false]
+  if (outage.resumesAt !== undefined && now < outage.resumesAt) {
+    return resumesAt > outage.resumesAt ? [{ ...state, outage: { ...outage, resumesAt } }, false] : [state, false]
+  }
+  return [{ ...state, outage: { ...outage, resumesAt } }, true]
 }
 
 /** What a supervisor sees. */

@@ -75,18 +75,25 @@ export const make = (retry: Settings["retry"]): Tracker => {
       })
     })
 
-  // Logs each retry's wait: the outage's start once (a warning), every other failure at debug level.
+  const maxRetryAfter = Duration.toMillis(retry.maxRetryAfter)
+  // Logs each retry's wait: the outage's start once (a warning), a long Retry-After wait once per
+  // wait (a warning), every other failure at debug level.
   const retries = Schedule.delays(schedule(retry)).pipe(
     Schedule.intersect(Schedule.identity<BrokerError>()),
     Schedule.onDecision(([delay, error], decision): Effect.Effect<void> => {
       if (ScheduleDecision.isDone(decision)) return Effect.void
-      const [next, started] = Availability.announced(state)
-      state = next
-      return started === undefined
-        ? logRetry(error, delay)
-        : Effect.clockWith((clock) =>
-          logStarted(started, error, delay, retry.followMaxDelay, clock.unsafeCurrentTimeMillis())
-        )
+      return Effect.clockWith((clock) => {
+        const now = clock.unsafeCurrentTimeMillis()
+        const [next, started] = Availability.announced(state)
+        const long = error._tag === "RateLimited" && error.retryAfterMillis > maxRetryAfter
+        const [after, wait] = long ? Availability.waiting(next, now, now + Duration.toMillis(delay)) : [next, false]
+        state = after
+        return started !== undefined
+          ? logStarted(started, error, delay, retry.followMaxDelay, now)
+          : wait
+          ? logWait(error, delay, now)
+          : logRetry(error, delay)
+      })
     })
   )
 
@@ -118,6 +125,23 @@ const logStarted = (
       since: new Date(outage.since).toISOString(),
       retryMillis: Duration.toMillis(delay),
       ...(retryAfter ? { resumesAt } : { maxRetryMillis: Duration.toMillis(maxDelay) })
+    })
+  )
+}
+
+/** A long Retry-After during an outage already logged: its length and when the streams resume. */
+const logWait = (error: BrokerError, delay: Duration.Duration, now: number) => {
+  const resumesAt = new Date(now + Duration.toMillis(delay)).toISOString()
+  return Effect.logWarning(
+    `broker service asks to wait (${error._tag}): ${
+      Availability.firstLine(error.message)
+    } Follow streams wait the service's Retry-After of ${Duration.format(delay)}, resuming at ${resumesAt}.`
+  ).pipe(
+    Effect.annotateLogs({
+      error: error._tag,
+      failure: Availability.firstLine(error.message),
+      retryMillis: Duration.toMillis(delay),
+      resumesAt
     })
   )
 }

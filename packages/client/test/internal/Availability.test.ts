@@ -104,6 +104,19 @@ describe("Availability", () => {
     expect(Availability.announced(stale)[1]).toBeUndefined()
   })
 
+  it("a long Retry-After is logged once per wait, however many streams meet it", () => {
+    expect(Availability.waiting(Availability.initial, 0, 100)[1]).toBe(false)
+    const down = Availability.failed(Availability.initial, failure(10), 0)
+    const [first, logFirst] = Availability.waiting(down, 10, 310)
+    expect(logFirst).toBe(true)
+    // Other streams refused while it runs: no line, the latest end kept.
+    const [second, logSecond] = Availability.waiting(first, 12, 312)
+    expect(logSecond).toBe(false)
+    expect(second.outage?.resumesAt).toBe(312)
+    // Refused again after it ended: a new wait, a new line.
+    expect(Availability.waiting(second, 312, 612)[1]).toBe(true)
+  })
+
   it("property: any interleaving of concurrent requests logs starts and ends alternately, each end after its start", () =>
     fc.assert(fc.property(eventsArb, (events) => {
       const { checks, logged, state } = run(events)
