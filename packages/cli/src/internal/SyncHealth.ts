@@ -78,12 +78,13 @@ export const readyGauge = Metric.gauge("broker_history_sync_ready", {
   description: "1 while the profile of a following sync has caught up and its last poll is recent, else 0"
 })
 
-/** Doubling from `baseDelay`, capped at `maxDelay`, each wait jittered to 50–100 %. */
+/** Doubling from `baseDelay`, capped at `maxDelay`, each wait jittered to 50–100 % (whole ms). */
 export const backoff = (retry: Retry): Schedule.Schedule<Duration.Duration> =>
   Schedule.delays(
     Schedule.exponential(retry.baseDelay).pipe(
       Schedule.union(Schedule.spaced(retry.maxDelay)),
-      Schedule.jitteredWith({ min: 0.5, max: 1 })
+      Schedule.jitteredWith({ min: 0.5, max: 1 }),
+      Schedule.modifyDelay((_, delay) => Duration.millis(Math.round(Duration.toMillis(delay))))
     )
   )
 
@@ -93,33 +94,38 @@ const plain = <A, E, R>(log: Effect.Effect<A, E, R>) =>
 
 /**
  * `attempt` retried after transient failures with `retry`'s backoff, without limit; `cell` holds the
- * outage, whose start and end are logged once each as `what`'s.
+ * outage, whose start and end are logged once each as `what`'s. The outage starts when the failed
+ * attempt began (`fromAttempt`: a short operation, such as a write that waited for SQLite's lock)
+ * or when it failed (a long read).
  */
 const ridingOut = (
   cell: { state: Outage.State },
   what: string,
   retry: Retry,
-  annotations: Record<string, string>
+  annotations: Record<string, string>,
+  fromAttempt: boolean
 ) =>
 <A, E>(
   attempt: Effect.Effect<A, E>,
   isTransient: (error: E) => boolean,
   describe: (error: E) => string
 ): Effect.Effect<A, E> => {
-  const once = Effect.suspend(() => {
-    const successes = cell.state.successes
-    return Effect.tapBoth(attempt, {
-      onSuccess: () => answered(cell, what, annotations),
-      onFailure: (error) =>
-        isTransient(error)
-          ? Effect.clockWith((clock) =>
-            Effect.sync(() => {
-              cell.state = Outage.failed(cell.state, clock.unsafeCurrentTimeMillis(), describe(error), successes)
+  const once = Effect.clockWith((clock) =>
+    Effect.suspend(() => {
+      const successes = cell.state.successes
+      const began = clock.unsafeCurrentTimeMillis()
+      return Effect.tapBoth(attempt, {
+        onSuccess: () => answered(cell, what, annotations),
+        onFailure: (error) =>
+          isTransient(error)
+            ? Effect.sync(() => {
+              const at = fromAttempt ? began : clock.unsafeCurrentTimeMillis()
+              cell.state = Outage.failed(cell.state, at, describe(error), successes)
             })
-          )
-          : Effect.void
+            : Effect.void
+      })
     })
-  })
+  )
   const maxMillis = Duration.toMillis(Duration.decode(retry.maxDelay))
   const schedule = backoff(retry).pipe(
     Schedule.intersect(Schedule.identity<E>()),
@@ -201,7 +207,7 @@ export const make = (options: Options): Effect.Effect<Service, never, Scope> =>
             Effect.sync(() => {
               created.availability = availability
             }),
-          service: ridingOut(service, what, options.retry, annotations),
+          service: ridingOut(service, what, options.retry, annotations, false),
           serviceAnswered: answered(service, what, annotations)
         }
       }
@@ -239,7 +245,7 @@ export const make = (options: Options): Effect.Effect<Service, never, Scope> =>
       }))
     yield* Effect.forkScoped(Effect.repeat(gauges, Schedule.spaced(Duration.seconds(1))))
 
-    const databaseRetry = ridingOut(database, "database", options.retry, {})
+    const databaseRetry = ridingOut(database, "database", options.retry, {}, true)
     return {
       interval: options.interval,
       database: (operation) => databaseRetry(operation, DatabaseFailure.isTransient, DatabaseFailure.describe),
