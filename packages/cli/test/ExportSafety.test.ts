@@ -92,12 +92,12 @@ describe("--out FILE is replaced only by a completed export", () => {
     expect(listing(dir)).toEqual(["deposits.ndjson"])
   })
 
-  it("SIGINT during an export keeps the old file and removes the temporary one", async () => {
+  it("SIGINT during an export: exit 130, one line says so, the old file kept, the temporary one removed", async () => {
     const dir = Fs.mkdtempSync(Path.join(temp.dir, "out-"))
     const file = Path.join(dir, "deposits.ndjson")
     Fs.writeFileSync(file, previous)
-    // Two requests a second: the export is still running when the signal comes.
-    const child = spawn(["deposits", "--since", "3y", "--out", file], { ...env, BROKER_RATE_LIMIT: "2" })
+    // One request a second: the export is still running when the signal comes.
+    const child = spawn(["deposits", "--since", "1y", "--out", file], { ...env, BROKER_RATE_LIMIT: "1" })
     await until(() => listing(dir).length === 2, 20_000, "the temporary file")
     await until(
       () => {
@@ -109,8 +109,8 @@ describe("--out FILE is replaced only by a completed export", () => {
     )
     child.process.kill("SIGINT")
     const result = await child.done
-    expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toContain("left unchanged")
+    expect(result.code, result.stderr).toBe(130)
+    expect(result.stderr).toBe(`broker-history: interrupted: the export is incomplete; ${file} was left untouched\n`)
     expect(Fs.readFileSync(file, "utf8")).toBe(previous)
     expect(listing(dir)).toEqual(["deposits.ndjson"])
   }, 60_000)
