@@ -28,7 +28,11 @@ import * as SyncDatabaseName from "./internal/SyncDatabaseName.js"
  * @category constants
  */
 export const codes = {
-  /** Done (also: the reader of stdout went away, as with `| head`; or stopped by SIGINT/SIGTERM). */
+  /**
+   * Done (also: the reader of stdout went away, as with `| head`; a command whose clean stop is a
+   * signal, `sync --follow` and `serve`, stopped by SIGINT/SIGTERM). Work that a signal cut short
+   * ends with 130 or 143 instead (`interruptedCode`).
+   */
   ok: 0,
   /** The service refused or failed, the database or the output file failed, or anything unexpected. */
   other: 1,
@@ -123,6 +127,75 @@ export class Failure extends Data.TaggedError("CommandFailure")<{ readonly code:
  * @category errors
  */
 export class PipeClosed extends Data.TaggedError("PipeClosed")<{}> {}
+
+/**
+ * The exit codes of work that a signal cut short, by the shell's convention (128 + the signal's
+ * number): 130 for SIGINT (Ctrl-C), 143 for SIGTERM (`kill`, systemd, `docker stop`).
+ *
+ * @example
+ * ```ts
+ * import { ExitCode } from "@broker-history/cli"
+ *
+ * assert.deepStrictEqual(ExitCode.signalCodes, { SIGINT: 130, SIGTERM: 143 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const signalCodes = { SIGINT: 130, SIGTERM: 143 } as const
+
+/** Whether a command's work was cut short by an interruption (see `interrupted`): one program, one command. */
+let cutShort = false
+
+/**
+ * Says that an interruption (SIGINT/SIGTERM) cut the command's work short: writes
+ * `broker-history: interrupted: <what>` on stderr, and the program then ends with 130 or 143
+ * (`interruptedCode`) instead of 0. A command calls it where it knows what was left incomplete (the
+ * export's output does); a command whose clean stop is a signal (`sync --follow`, `serve`) does not.
+ *
+ * @example
+ * ```ts
+ * import { ExitCode } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const written: Array<string> = []
+ * const stderrWrite = process.stderr.write
+ * process.stderr.write = ((line: string) => written.push(line) > 0) as typeof process.stderr.write
+ * const exit = Effect.runSyncExit(
+ *   Effect.interrupt.pipe(Effect.onInterrupt(() => ExitCode.interrupted("the export on stdout is incomplete")))
+ * )
+ * process.stderr.write = stderrWrite
+ * assert.deepStrictEqual(written, ["broker-history: interrupted: the export on stdout is incomplete\n"])
+ * assert.strictEqual(ExitCode.interruptedCode("SIGTERM"), 143)
+ * ```
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const interrupted = (what: string): Effect.Effect<void> =>
+  Effect.sync(() => {
+    cutShort = true
+    process.stderr.write(`broker-history: interrupted: ${what}\n`)
+  })
+
+/**
+ * The exit code of an interrupted program, given the signal that stopped it: 130 (SIGINT) or 143
+ * (SIGTERM) once `interrupted` said the work was cut short (1 when no signal was received), 0
+ * otherwise: a clean stop. `main` gives it to `ProgramExit.runMain`.
+ *
+ * @example
+ * ```ts
+ * import { ExitCode } from "@broker-history/cli"
+ *
+ * // Nothing was cut short (`sync --follow`, `serve`): a signal is a clean stop.
+ * assert.strictEqual(ExitCode.interruptedCode("SIGTERM"), 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const interruptedCode = (signal: keyof typeof signalCodes | undefined): number =>
+  !cutShort ? codes.ok : signal === undefined ? codes.other : signalCodes[signal]
 
 /** Flags that stand in for the client's environment variables, for messages. */
 const flagOfVariable: Record<string, string> = {
@@ -271,7 +344,8 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
 
 /**
  * Reports a command's failure on stderr (one sentence; the full cause too with `verbose`) and turns it
- * into a `Failure` with the exit code; interruption (SIGINT/SIGTERM) and a closed stdout succeed.
+ * into a `Failure` with the exit code; a closed stdout succeeds. An interruption is not a failure and
+ * is not reported here: a command says what it cut short with `interrupted`.
  *
  * @example
  * ```ts

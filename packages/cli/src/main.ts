@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `broker-history` program: runs the command line and exits with the code of the outcome
- * (`ExitCode.codes`). Log lines go to stderr (stdout carries records only), and the command line
- * parser's own errors are written like every other failure: one `broker-history: …` sentence.
+ * (`ExitCode.codes`; 130/143 when SIGINT/SIGTERM cut the work short, `ExitCode.interruptedCode`). Log
+ * lines go to stderr (stdout carries records only), and the command line parser's own errors are
+ * written like every other failure: one `broker-history: …` sentence.
  *
  * @since 0.1.0
  */
@@ -27,5 +28,7 @@ ProgramExit.runMain(program, {
   unexpected: (defect) => {
     process.stderr.write(`broker-history: ${ExitCode.describe(defect).message}\n`)
     return ExitCode.codes.other
-  }
+  },
+  // 130/143 if a command said a signal cut its work short (an export), 0 for a clean stop (sync --follow, serve).
+  interrupted: ExitCode.interruptedCode
 })
