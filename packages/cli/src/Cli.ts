@@ -33,8 +33,10 @@ export const command = Command.make("broker-history").pipe(
   Command.withDescription(
     "Export a broker's sub-account transfer and deposit histories, keep them synced in SQLite or PostgreSQL, " +
       "or run the reference service and the demo. Run a subcommand with --help for its flags. Exit codes: " +
-      "0 done (also a closed stdout and SIGINT/SIGTERM), 1 the service, database or output failed, 2 usage, " +
-      "3 authentication (credentials missing or refused), 4 network (unreachable after the retries)."
+      "0 done (also a closed stdout, and sync --follow or serve stopped by SIGINT/SIGTERM), 1 the service, " +
+      "database or output failed, 2 usage, 3 authentication (credentials missing or refused), 4 network " +
+      "(unreachable after the retries), 130/143 interrupted by SIGINT/SIGTERM before the work was done (an export: " +
+      "its output is incomplete, --out FILE left as it was; sync without --follow; demo)."
   ),
   Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command, Serve.command, Demo.command])
 )
