@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Consumer test: the four public packages as a user gets them. Builds and packs them, installs the
-# tarballs into a fresh project outside the repository with npm, and checks there that:
+# tarballs into a fresh project outside the repository with npm, by README.md's own install line
+# (the tarballs standing in for the @broker-history packages it names), and checks there that:
 #   - publint and attw find no packaging or type-resolution problem in any tarball;
 #   - a TypeScript consumer type-checks under nodenext and bundler resolution (every .d.ts checked);
 #   - plain Node reads full histories through the installed client (undici and fetch agree) and the
@@ -115,12 +116,17 @@ npm pkg set type=module
 # npm 11 asks for install scripts to be approved: better-sqlite3 compiles (or fetches) its binding,
 # bun and deno link their platform binaries. Older npm ignores the field.
 npm pkg set allowScripts.better-sqlite3=true allowScripts.bun=true allowScripts.deno=true --json
+# The README's own install line (read out of README.md, so the two cannot drift), the tarballs in
+# place of the @broker-history packages it names and the other packed ones added; then the tools.
+mapfile -t README_INSTALL < <(node "$HERE/readme-install.mjs" "$ROOT/README.md" "$PACKS")
+[[ ${#README_INSTALL[@]} -gt 0 ]] || { echo "no install line read from README.md" >&2; exit 1; }
+echo "   README.md's install line: npm install ${README_INSTALL[*]#"$PACKS/"}"
 T_INSTALL=$(now_ms)
-bounded 600 npm install --no-audit --no-fund "$PACKS"/*.tgz \
-  "effect@^3.22" "@effect/platform@^0.97" "@effect/platform-node@^0.108" \
+bounded 600 npm install --no-audit --no-fund "${README_INSTALL[@]}"
+bounded 300 npm install --no-audit --no-fund --save-dev \
   "typescript@~5.9" "@types/node@^20" publint "@arethetypeswrong/cli"
 INSTALL_MS=$(($(now_ms) - T_INSTALL))
-echo "   scratch install (4 tarballs + effect, platform, typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
+echo "   scratch install (the README's line with 4 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
 cp "$HERE"/{read-history.mjs,neutral.mjs,neutral-runtime.mjs,record-loads.mjs,record-loads-register.mjs} .
 cp "$HERE"/{consumer.ts,consumer-node.ts,tsconfig.nodenext.json,tsconfig.bundler.json} .
 
