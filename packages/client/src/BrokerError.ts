@@ -79,6 +79,19 @@ const credentialSource = (option: string, variable: string): string =>
 
 const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attempts`
 
+// A wait in days, hours, minutes and seconds (rounded up), as `Duration.format` writes whole seconds.
+const waitText = (millis: number): string => {
+  if (millis < 1000) return `${millis}ms`
+  let seconds = Math.ceil(millis / 1000)
+  const parts: Array<string> = []
+  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60]] as const) {
+    if (seconds >= size) parts.push(`${Math.floor(seconds / size)}${unit}`)
+    seconds %= size
+  }
+  if (seconds > 0) parts.push(`${seconds}s`)
+  return parts.join(" ")
+}
+
 /**
  * A query broke a parameter rule. Nothing was sent. Fix the named parameter.
  *
@@ -188,8 +201,10 @@ export class TimestampRejected
 }
 
 /**
- * The service answered 429 (or 418) and the retry budget ran out. `retryAfterMillis` is what the
- * service asked for last. Lower the client's rate-limit budget or run fewer streams at once.
+ * The service answered 429 (or 418) and the retry budget ran out, or it asked for a longer wait than
+ * `retry.maxRetryAfter` allows (`maxRetryAfterMillis` is then set, and the request failed at once
+ * without waiting). `retryAfterMillis` is what the service asked for last (0: nothing usable). Lower
+ * the client's rate-limit budget or run fewer streams at once; for a long wait, try again later.
  *
  * @example
  * ```ts
@@ -205,6 +220,19 @@ export class TimestampRejected
  * })
  * assert.ok(error.message.includes("retry after 1000 ms) after 6 attempts"))
  * assert.strictEqual(BrokerError.isRetryable(error), true)
+ *
+ * // A wait longer than retry.maxRetryAfter: the request failed at once.
+ * const tooLong = new BrokerError.RateLimited({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 429,
+ *   code: 429,
+ *   msg: "Too many requests.",
+ *   retryAfterMillis: 100_000_000,
+ *   maxRetryAfterMillis: 60_000,
+ *   attempts: 1
+ * })
+ * assert.ok(tooLong.message.includes("the service asked to wait 1d 3h 46m 40s, longer than the 1m the client waits"))
+ * assert.ok(tooLong.message.includes("BROKER_MAX_RETRY_AFTER"))
  * ```
  *
  * @since 0.1.0
@@ -213,9 +241,23 @@ export class TimestampRejected
 export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-history/client/RateLimited")("RateLimited", {
   ...refusal,
   retryAfterMillis: Schema.Number,
+  /**
+   * Set when the wait asked for was longer than `retry.maxRetryAfter` (this many ms): the request
+   * failed at once, without waiting.
+   */
+  maxRetryAfterMillis: Schema.optional(Schema.Number),
   attempts: Schema.Number
 }) {
   override get message(): string {
+    if (this.maxRetryAfterMillis !== undefined) {
+      return `${describe(this.request)} was rate limited (${this.status} ${this.msg}): the service asked to wait ${
+        waitText(this.retryAfterMillis)
+      }, longer than the ${
+        waitText(this.maxRetryAfterMillis)
+      } the client waits (retry.maxRetryAfter), so it gave up at once after ${
+        attemptsText(this.attempts)
+      }; try again later, or raise BROKER_MAX_RETRY_AFTER to wait that long.`
+    }
     return `${
       describe(this.request)
     } was rate limited (${this.status} ${this.msg}, retry after ${this.retryAfterMillis} ms) after ${
@@ -290,8 +332,10 @@ export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/clie
 }
 
 /**
- * The request did not complete: connection refused or reset, timeout, or the body was cut off.
- * Retried; this is the last attempt's failure. Check the network and BROKER_BASE_URL.
+ * The request did not complete: connection refused or reset, timeout, or the body was cut off
+ * (retried; this is the last attempt's failure: check the network and BROKER_BASE_URL), or the
+ * service answered with a redirect (`Redirect`: 3xx, not followed and not retried; `description` names
+ * the status and the `Location`, without its query: BROKER_BASE_URL is not the service's API address).
  *
  * @example
  * ```ts
@@ -308,6 +352,15 @@ export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/clie
  *     "transferHistory did not complete (Timeout: no answer within 10 seconds) after 6 attempts"
  *   )
  * )
+ *
+ * const redirected = new BrokerError.TransportError({
+ *   request: { endpoint: "transferHistory" },
+ *   reason: "Redirect",
+ *   description: "the service answered 301 redirecting to https://www.example.com/api/v3/broker/sub-account/universalTransfer?…",
+ *   attempts: 1
+ * })
+ * assert.ok(redirected.message.includes("check BROKER_BASE_URL"))
+ * assert.strictEqual(BrokerError.isRetryable(redirected), false)
  * ```
  *
  * @since 0.1.0
@@ -317,12 +370,16 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
   "TransportError",
   {
     request: RequestContext,
-    reason: Schema.Literal("Connect", "Timeout", "Body", "Other"),
+    reason: Schema.Literal("Connect", "Timeout", "Body", "Redirect", "Other"),
     description: Schema.String,
     attempts: Schema.Number
   }
 ) {
   override get message(): string {
+    if (this.reason === "Redirect") {
+      return `${describe(this.request)} was redirected (${this.description}); the client does not follow ` +
+        "redirects: check BROKER_BASE_URL (baseUrl in BrokerConfig), which must be the service's API address itself."
+    }
     return `${describe(this.request)} did not complete (${this.reason}: ${this.description}) after ${
       attemptsText(this.attempts)
     }; check the network and BROKER_BASE_URL, or raise the request timeout.`
@@ -350,6 +407,16 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
  * })
  * assert.ok(error.message.includes(`body starts: "[{\\"amount\\":1}]"`))
  * assert.strictEqual(BrokerError.isRetryable(error), false)
+ *
+ * const tooLarge = new BrokerError.ResponseDecodeError({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 200,
+ *   reason: "TooLarge",
+ *   description: "Content-Length 10737418240 is more than maxResponseBytes (16777216 bytes); nothing was read",
+ *   excerpt: "",
+ *   attempts: 1
+ * })
+ * assert.ok(tooLarge.message.includes("raise maxResponseBytes (BROKER_MAX_RESPONSE_BYTES)"))
  * ```
  *
  * @since 0.1.0
@@ -369,6 +436,16 @@ export class ResponseDecodeError
   )
 {
   override get message(): string {
+    if (this.reason === "TooLarge") {
+      return `${describe(this.request)} returned a body too large to read (TooLarge: ${this.description}); ` +
+        "raise maxResponseBytes (BROKER_MAX_RESPONSE_BYTES) if the service's pages are that large, " +
+        "otherwise check BROKER_BASE_URL."
+    }
+    if (this.reason === "OutsideQuery") {
+      return `${describe(this.request)} returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
+        "the service ignored the query's window or filters, so nothing it sent can be taken as the history asked " +
+        `for: check BROKER_BASE_URL, or report it to the service with this record: ${JSON.stringify(this.excerpt)}.`
+    }
     return `${
       describe(this.request)
     } returned an answer that could not be read (${this.reason}: ${this.description}); body starts: ${
@@ -468,7 +545,9 @@ export type BrokerError =
 
 /**
  * True for failures worth another attempt: 5xx, 429/418, transport failures and damaged (non-JSON)
- * bodies. 4xx refusals and unexpected shapes are final.
+ * bodies. 4xx refusals, redirects, unexpected shapes and bodies over `maxResponseBytes` are final. (A
+ * 429/418 asking for more than `retry.maxRetryAfter` is worth another attempt, later: the request
+ * pipeline gives up on it at once; a follow stream waits it out.)
  *
  * @example
  * ```ts
@@ -491,8 +570,9 @@ export const isRetryable = (error: BrokerError): boolean => {
   switch (error._tag) {
     case "ServerError":
     case "RateLimited":
-    case "TransportError":
       return true
+    case "TransportError":
+      return error.reason !== "Redirect"
     case "ResponseDecodeError":
       return error.reason === "InvalidJson"
     default:

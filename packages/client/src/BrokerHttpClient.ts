@@ -113,13 +113,13 @@ export const make: Effect.Effect<
   BrokerHttpClient["Type"],
   never,
   BrokerConfig | Signer | ServerClock | HttpClient.HttpClient
-> = Effect.flatMap(HttpClient.HttpClient, (client) => {
-  const http = client.pipe(
-    HttpClient.withTracerDisabledWhen(() => true),
-    HttpClient.withTracerPropagation(false)
-  )
-  return Pipeline.make((config) => Exchange.platform(http, config.requestTimeout, config.apiKeyHeader))
-})
+> = Effect.flatMap(
+  HttpClient.HttpClient,
+  (http) =>
+    Pipeline.make((config) =>
+      Exchange.platform(http, config.requestTimeout, config.apiKeyHeader, config.maxResponseBytes)
+    )
+)
 
 /**
  * The pipeline over a platform `HttpClient` (provide `FetchHttpClient.layer`,

@@ -97,7 +97,8 @@ export const makeHttpClient: Effect.Effect<
   BrokerConfig | Signer | ServerClock.ServerClock | NodeHttpClient.Dispatcher
 > = Effect.flatMap(
   NodeHttpClient.Dispatcher,
-  (dispatcher) => Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout))
+  (dispatcher) =>
+    Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes))
 )
 
 /**

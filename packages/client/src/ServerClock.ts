@@ -7,9 +7,9 @@
  */
 import { Endpoint } from "@broker-history/domain"
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import { BrokerConfig } from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
 import * as Answer from "./internal/Answer.js"
+import * as Exchange from "./internal/Exchange.js"
 import * as Retry from "./internal/Retry.js"
 
 /**
@@ -90,42 +91,38 @@ const decodeServerTime = Schema.decodeUnknownEither(ServerTime)
 export const make: Effect.Effect<Context.Tag.Service<ServerClock>, never, BrokerConfig | HttpClient.HttpClient> = Effect
   .gen(function*() {
     const config = yield* BrokerConfig
-    const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerPropagation(false))
+    // The same exchange as every page: the body bounded by maxResponseBytes, redirects reported.
+    const exchange = Exchange.platform(
+      yield* HttpClient.HttpClient,
+      config.requestTimeout,
+      config.apiKeyHeader,
+      config.maxResponseBytes
+    )
     const offsetRef = yield* Ref.make(0)
     const synced = yield* Ref.make(false)
     const ctx = Answer.requestContext("serverTime", [])
-    const url = config.baseUrl + Endpoint.timePath
+    const { origin, pathname } = new URL(config.baseUrl)
+    const pathAndQuery = (pathname === "/" ? "" : pathname.replace(/\/$/, "")) + Endpoint.timePath
+    const headers = { accept: "application/json" }
+    const maxRetryAfterMillis = Duration.toMillis(config.retry.maxRetryAfter)
+    const decode = (u: unknown) => Either.mapLeft(decodeServerTime(u), (e) => e as ParseResult.ParseError)
 
     const attempt = (n: number): Effect.Effect<number, BrokerError> =>
       Effect.gen(function*() {
         const before = yield* Clock.currentTimeMillis
-        const response = yield* http.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.acceptJson))
-        const text = yield* response.text
+        const reply = yield* exchange(origin, pathAndQuery, headers, ctx, n)
         const after = yield* Clock.currentTimeMillis
-        if (response.status < 200 || response.status >= 300) {
+        const body = Answer.read(ctx, reply, decode, n)
+        if (Either.isLeft(body)) {
           return yield* Effect.fail(
-            Answer.refusal(
-              ctx,
-              response.status,
-              text,
-              Answer.retryAfterMillis(response.headers["retry-after"], after),
-              n
-            )
+            body.left._tag === "Refused"
+              ? Answer.refusal(ctx, body.left, reply, after, n, maxRetryAfterMillis)
+              : body.left
           )
         }
-        const body = Answer.decodeBody(
-          ctx,
-          response.status,
-          text,
-          (u) => Either.mapLeft(decodeServerTime(u), (e) => e as ParseResult.ParseError),
-          n
-        )
-        if (Either.isLeft(body)) return yield* Effect.fail(body.left)
         // The server read its clock somewhere between sending and receiving: assume the middle.
         return Math.round(body.right.serverTime - (before + after) / 2)
-      }).pipe(
-        (exchange) => Answer.withinDeadline(exchange, ctx, n, config.requestTimeout)
-      )
+      })
 
     const sync = Retry.retrying(config.retry, attempt, () => Effect.void).pipe(
       Effect.tap((offset) => Effect.zipRight(Ref.set(offsetRef, offset), Ref.set(synced, true))),

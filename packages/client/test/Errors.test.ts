@@ -263,3 +263,170 @@ describe("client rate limiter", () => {
       expect(times[11]! - times[0]!).toBeGreaterThanOrEqual(2000)
     }))
 })
+
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u001f\u007f-\u009f]/
+
+describe("a 2xx whose body is a {code,msg} refusal is classified by the error table", () => {
+  it.effect.each(
+    [
+      ["700001", { code: 700001, msg: "API-key format invalid." }, "AuthenticationError", "ApiKey"],
+      [
+        "700002 as text",
+        { code: "700002", msg: "Signature for this request is not valid." },
+        "AuthenticationError",
+        "Signature"
+      ],
+      ["700007", { code: 700007, msg: "No permission to access the endpoint." }, "AuthenticationError", "Permission"],
+      ["33333", { code: 33333, msg: "Param is error: limit" }, "ApiError", undefined]
+    ] as const
+  )("200 {code: %s} → %s, sent once", ([_name, body, tag, reason]) =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ status: 200, body }))
+      expect(error._tag).toBe(tag)
+      if (reason !== undefined) expect((error as BrokerError.AuthenticationError).reason).toBe(reason)
+      expect(error).toMatchObject({ status: 200, code: Number(body.code), msg: body.msg })
+      expect(mock.seen.length).toBe(1)
+    }))
+
+  it.effect("200 {code:700003} → clock resync and one re-signed retry, then TimestampRejected", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ status: 200, body: { code: 700003, msg: "outside" } }))
+      expect(error).toMatchObject({ _tag: "TimestampRejected", status: 200, code: 700003 })
+      expect(mock.seen.length).toBe(2)
+      expect(mock.timeRequests.length).toBe(1)
+    }))
+
+  it.effect("200 {code:429} → RateLimited, retried as a 429 is", () =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => ({ status: 200, body: { code: 429, msg: "Too many requests." } }))
+      expect(error).toMatchObject({ _tag: "RateLimited", status: 200, code: 429, attempts: 4 })
+      expect(mock.seen.length).toBe(4)
+    }))
+
+  it.effect("anything else of the wrong shape is a ResponseDecodeError with a short description", () =>
+    Effect.gen(function*() {
+      for (const body of [{ code: "abc", msg: "x" }, { code: 1 }, { foo: 1, bar: [1, 2, 3] }, [1, 2, 3]]) {
+        const { error, mock } = yield* failure(() => ({ status: 200, body }))
+        expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "UnexpectedShape" })
+        expect(mock.seen.length).toBe(1)
+        expect((error as BrokerError.ResponseDecodeError).description.length).toBeLessThanOrEqual(200)
+        expect(error.message).not.toContain("\n")
+      }
+      const { error } = yield* failure(() => ({ status: 200, body: { foo: 1 } }))
+      expect((error as BrokerError.ResponseDecodeError).description).toBe(
+        "body: expected an array, got an object with fields foo"
+      )
+    }))
+
+  it.effect("a record field holding 100,000 nested arrays is described in one bounded line", () =>
+    Effect.gen(function*() {
+      const deep = "[".repeat(100_000) + "]".repeat(100_000)
+      const { error } = yield* failure(() => ({
+        status: 200,
+        text: `[{"tranId":${deep},"asset":"USDT","amount":"1","timestamp":1}]`
+      }))
+      expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "UnexpectedShape" })
+      expect((error as BrokerError.ResponseDecodeError).description).toBe(
+        "[0].tranId: expected a non-empty identifier, got an array of 1 element"
+      )
+      expect(error.message.length).toBeLessThanOrEqual(600)
+    }))
+})
+
+describe("server text in errors", () => {
+  it.effect("a refusal's msg loses its control characters and is cut to a few hundred characters", () =>
+    Effect.gen(function*() {
+      const msg = "\u001b[2J\u001b]0;owned\u0007bad\r\nline\u009b" + "y".repeat(10_000)
+      const { error } = yield* failure(() => ({ status: 400, body: { code: 33333, msg } }))
+      const refused = error as BrokerError.ApiError
+      expect(refused.msg).not.toMatch(controls)
+      expect(refused.msg.startsWith("\uFFFD[2J\uFFFD]0;owned\uFFFDbad\uFFFD\uFFFDline\uFFFDyyy")).toBe(true)
+      expect(refused.msg.length).toBeLessThanOrEqual(301)
+      expect(refused.msg.endsWith("…")).toBe(true)
+      expect(error.message).not.toMatch(controls)
+    }))
+
+  it.effect("a damaged body's excerpt and the parser's description carry no control characters", () =>
+    Effect.gen(function*() {
+      const { error } = yield* failure(() => ({ status: 200, text: "\u001b[31m{oops\u0085" }), {
+        retry: { maxRetries: 0 }
+      })
+      expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "InvalidJson" })
+      const decodeError = error as BrokerError.ResponseDecodeError
+      expect(decodeError.excerpt).not.toMatch(controls)
+      expect(decodeError.description).not.toMatch(controls)
+      expect(error.message).not.toMatch(controls)
+    }))
+})
+
+describe("Retry-After beyond retry.maxRetryAfter, and absurd ones", () => {
+  const retry = { maxRetries: 3, baseDelay: "100 millis", maxDelay: "1 second", maxRetryAfter: "5 seconds" } as const
+  const limited = (retryAfter: string): Answer => ({
+    status: 429,
+    body: { code: 429, msg: "Too many requests." },
+    headers: { "retry-after": retryAfter }
+  })
+
+  it.effect("a wait within maxRetryAfter is obeyed; a longer one fails at once, carrying the wait", () =>
+    Effect.gen(function*() {
+      const within = yield* failure(() => limited("5"), { retry })
+      expect(within.error).toMatchObject({ _tag: "RateLimited", retryAfterMillis: 5000, attempts: 4 })
+      expect(within.mock.seen.length).toBe(4)
+      const beyond = yield* failure(() => limited("6"), { retry })
+      expect(beyond.error).toMatchObject({
+        _tag: "RateLimited",
+        retryAfterMillis: 6000,
+        maxRetryAfterMillis: 5000,
+        attempts: 1
+      })
+      expect(beyond.mock.seen.length).toBe(1)
+      expect(beyond.error.message).toContain("asked to wait 6s")
+      expect(beyond.error.message).toContain("BROKER_MAX_RETRY_AFTER")
+      expect(beyond.error.message).not.toContain("\n")
+    }))
+
+  it.effect.each([
+    ["a date far in the future", "Fri, 31 Dec 9999 23:59:59 GMT"],
+    ["a number of seconds beyond any date", "99999999999999999999999"]
+  ])("%s fails at once", ([_name, value]) =>
+    Effect.gen(function*() {
+      const { error, mock } = yield* failure(() => limited(value), { retry })
+      expect(error).toMatchObject({ _tag: "RateLimited", maxRetryAfterMillis: 5000, attempts: 1 })
+      expect((error as BrokerError.RateLimited).retryAfterMillis).toBeGreaterThan(5000)
+      expect(mock.seen.length).toBe(1)
+    }))
+
+  it.effect.each([["-5"], ["NaN"], ["1.5"], ["soon"], ["Thu, 01 Jan 1970 00:00:00 GMT"], [""]])(
+    "Retry-After %j asks for no usable wait: retried with backoff",
+    ([value]) =>
+      Effect.gen(function*() {
+        // A fixed budget, so only the backoff spaces the attempts (100, 200, 400 ms at most).
+        const rateLimit = { limit: 1000, interval: "1 second", adaptive: false } as const
+        const { error, mock } = yield* failure(() => limited(value), { retry, rateLimit })
+        expect(error).toMatchObject({ _tag: "RateLimited", retryAfterMillis: 0, attempts: 4 })
+        expect(mock.seen.length).toBe(4)
+        const gaps = mock.seen.slice(1).map((s, i) => s.at - mock.seen[i]!.at)
+        for (const gap of gaps) expect(gap).toBeLessThanOrEqual(400)
+      })
+  )
+
+  it.effect("a 418 ban longer than maxRetryAfter fails its request at once and does not hold back the next", () =>
+    Effect.gen(function*() {
+      const mock = mockService((s) =>
+        s.n === 1
+          ? { status: 418, body: { code: 418, msg: "banned" }, headers: { "retry-after": "100000" } }
+          : { status: 200, body: [] }
+      )
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) => Effect.zip(Effect.flip(h.transferHistory(transfers)), h.transferHistory(transfers))),
+        Effect.provide(historyLayerSyncSigning(mock, { retry })),
+        Effect.fork
+      )
+      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      const [banned, page] = yield* Fiber.join(fiber)
+      expect(banned).toMatchObject({ _tag: "RateLimited", status: 418, retryAfterMillis: 100_000_000, attempts: 1 })
+      expect(page).toEqual([])
+      expect(mock.seen.length).toBe(2)
+    }))
+})

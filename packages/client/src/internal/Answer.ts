@@ -9,11 +9,15 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import type { RequestContext } from "../BrokerError.js"
 import * as BrokerError from "../BrokerError.js"
+import type { Reply } from "./Exchange.js"
 import * as JsonBody from "./JsonBody.js"
+import * as ServerText from "./ServerText.js"
 
 /** The request context of a query: endpoint, plus window and page when the query has them. */
 export const requestContext = (
@@ -39,43 +43,137 @@ const parseJson = (body: JsonBody.Body): Either.Either<unknown, string> => {
   }
 }
 
-const excerpt = (body: JsonBody.Body): string => {
-  const text = typeof body === "string" ? body : JsonBody.text(body.length <= 1024 ? body : body.subarray(0, 1024))
-  return text.length <= 200 ? text : text.slice(0, 200) + "…"
-}
+/** The start of a body for an error: at most 200 characters of its text, made safe (at most 1 KiB decoded). */
+const excerpt = (body: JsonBody.Body): string =>
+  ServerText.sanitize(
+    typeof body === "string" ? body : JsonBody.text(body.length <= 1024 ? body : body.subarray(0, 1024)),
+    200
+  )
 
-/** Retry-After in ms from delta-seconds or an HTTP date; `undefined` when absent or unreadable. */
+const deltaSeconds = /^\d+$/
+// The three date formats of RFC 9110 (IMF-fixdate, RFC 850, asctime), all GMT: `Date.parse` alone
+// would also read "-5" or "1.5" as dates.
+const httpDate =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/
+
+/**
+ * Retry-After in ms: whole delta-seconds, or an HTTP date (one in the past is 0: no wait). `undefined`
+ * when absent or unreadable (negative, fractional, any other text): the retry then backs off as after
+ * any failure. Seconds beyond 2^53 ms are read as 2^53 ms (longer than any `retry.maxRetryAfter`).
+ */
 export const retryAfterMillis = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined || value.trim() === "") return undefined
-  const seconds = Number(value)
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000))
-  const date = Date.parse(value)
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (deltaSeconds.test(text)) return Math.min(Number(text) * 1000, Number.MAX_SAFE_INTEGER)
+  if (!httpDate.test(text)) return undefined
+  const date = Date.parse(text.endsWith("GMT") ? text : text + " GMT")
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
 /**
- * A non-2xx answer as a typed error. The body is read as `{code,msg}` when it is one.
+ * An answer that is the service's refusal: any status outside 2xx, or a 2xx whose body is a
+ * `{code,msg}` failure body where a value was expected. `code` and `msg` come from the body when it is
+ * one (`msg` made safe), otherwise `msg` is the body's start.
+ */
+export interface Refused {
+  readonly _tag: "Refused"
+  readonly status: number
+  readonly code: number | undefined
+  readonly msg: string
+}
+
+const refused = (status: number, code: number | undefined, msg: string): Refused => ({
+  _tag: "Refused",
+  status,
+  code,
+  msg: ServerText.sanitize(msg)
+})
+
+/**
+ * What an answer says: the body decoded with `decode` (2xx), a `ResponseDecodeError` when a 2xx body
+ * is not what was expected, or the refusal to classify with `refusal` (it needs the time, for
+ * `Retry-After`). A 2xx `{code,msg}` body is a refusal: the service said no with a success status.
+ */
+export const read = <A>(
+  ctx: RequestContext,
+  reply: Reply,
+  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  attempts: number
+): Either.Either<A, BrokerError.ResponseDecodeError | Refused> => {
+  const json = parseJson(reply.body)
+  if (reply.status < 200 || reply.status >= 300) {
+    const body = Either.isRight(json) ? decodeErrorBody(json.right) : undefined
+    return Either.left(
+      body !== undefined && Either.isRight(body)
+        ? refused(reply.status, body.right.code, body.right.msg)
+        : refused(reply.status, undefined, excerpt(reply.body))
+    )
+  }
+  if (Either.isLeft(json)) {
+    return Either.left(
+      new BrokerError.ResponseDecodeError({
+        request: ctx,
+        status: reply.status,
+        reason: "InvalidJson",
+        description: ServerText.sanitize(json.left),
+        excerpt: excerpt(reply.body),
+        attempts
+      })
+    )
+  }
+  const value = decode(json.right)
+  if (Either.isRight(value)) return Either.right(value.right)
+  const body = isPlainObject(json.right) ? decodeErrorBody(json.right) : undefined
+  if (body !== undefined && Either.isRight(body)) {
+    return Either.left(refused(reply.status, body.right.code, body.right.msg))
+  }
+  return Either.left(
+    new BrokerError.ResponseDecodeError({
+      request: ctx,
+      status: reply.status,
+      reason: "UnexpectedShape",
+      description: firstIssue(value.left),
+      excerpt: excerpt(reply.body),
+      attempts
+    })
+  )
+}
+
+const isPlainObject = (u: unknown): u is object => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * A refusal as a typed error, by the error table (docs/wire-contract.md, "Errors"): the status, and
+ * the code for a 4xx or a 2xx. A 3xx is a redirect the client does not follow. A `Retry-After` longer
+ * than `maxRetryAfterMillis` marks the `RateLimited` as failing at once.
  */
 export const refusal = (
   ctx: RequestContext,
-  status: number,
-  body: JsonBody.Body,
-  retryAfter: number | undefined,
-  attempts: number
+  answer: Refused,
+  reply: Reply,
+  now: number,
+  attempts: number,
+  maxRetryAfterMillis: number
 ): BrokerError.BrokerError => {
-  const error = Either.flatMap(
-    Either.mapLeft(parseJson(body), () => undefined),
-    (json) => Either.mapLeft(decodeErrorBody(json), () => undefined)
-  )
-  const code = Either.isRight(error) ? error.right.code : undefined
-  const msg = Either.isRight(error) ? error.right.msg : excerpt(body)
-  if (status === 429 || status === 418 || code === ErrorBody.Code.TooManyRequests && status >= 400 && status < 500) {
+  const { code, msg, status } = answer
+  if (status >= 300 && status < 400) {
+    return new BrokerError.TransportError({
+      request: ctx,
+      reason: "Redirect",
+      description: `the service answered ${status} ${
+        reply.location === undefined ? "without a Location" : `redirecting to ${location(reply.location)}`
+      }`,
+      attempts
+    })
+  }
+  if (status === 429 || status === 418 || code === ErrorBody.Code.TooManyRequests && status < 500) {
+    const retryAfter = retryAfterMillis(reply.retryAfter, now) ?? 0
     return new BrokerError.RateLimited({
       request: ctx,
       status,
       code: code ?? status,
       msg,
-      retryAfterMillis: retryAfter ?? 0,
+      retryAfterMillis: retryAfter,
+      ...(retryAfter > maxRetryAfterMillis ? { maxRetryAfterMillis } : {}),
       attempts
     })
   }
@@ -121,43 +219,138 @@ export const refusal = (
   }
 }
 
-/** A 2xx body decoded with `decode`, or a `ResponseDecodeError`. */
-export const decodeBody = <A>(
-  ctx: RequestContext,
-  status: number,
-  body: JsonBody.Body,
-  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
-  attempts: number
-): Either.Either<A, BrokerError.ResponseDecodeError> => {
-  const json = parseJson(body)
-  if (Either.isLeft(json)) {
-    return Either.left(
-      new BrokerError.ResponseDecodeError({
-        request: ctx,
-        status,
-        reason: "InvalidJson",
-        description: json.left,
-        excerpt: excerpt(body),
-        attempts
-      })
-    )
-  }
-  return Either.mapLeft(decode(json.right), (error) =>
-    new BrokerError.ResponseDecodeError({
-      request: ctx,
-      status,
-      reason: "UnexpectedShape",
-      description: firstIssue(error),
-      excerpt: excerpt(body),
-      attempts
-    }))
+/**
+ * A redirect's `Location` as an error shows it: origin and path (relative ones resolved against
+ * nothing, so shown as sent), never its query (an echo of the signed query would carry the signature)
+ * or credentials, made safe.
+ */
+const location = (value: string): string => {
+  const cut = value.search(/[?#]/)
+  const withoutQuery = cut === -1 ? value : value.slice(0, cut) + "?…"
+  return ServerText.sanitize(withoutQuery.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1"), 200)
 }
 
+/** A body over `maxBytes` (`declared`: its `Content-Length`, when that is what showed it), not read. */
+export const tooLarge = (
+  ctx: RequestContext,
+  status: number,
+  maxBytes: number,
+  declared: number | undefined,
+  attempts: number
+): BrokerError.ResponseDecodeError =>
+  new BrokerError.ResponseDecodeError({
+    request: ctx,
+    status,
+    reason: "TooLarge",
+    description: declared === undefined
+      ? `more than maxResponseBytes (${maxBytes} bytes) arrived; the rest was not read`
+      : `Content-Length ${declared} is more than maxResponseBytes (${maxBytes} bytes); nothing was read`,
+    excerpt: "",
+    attempts
+  })
+
+/** A body's `Content-Length` as a number of bytes; `undefined` when absent or not a whole number. */
+export const contentLength = (value: string | undefined): number | undefined =>
+  value !== undefined && deltaSeconds.test(value.trim()) ? Number(value) : undefined
+
+/**
+ * The first issue of a decoding failure as one short line: where (`[0].amount`) and what
+ * (`expected …, got …`). Written here, not with `ParseResult`'s formatters, which render the value
+ * whole: a 5 MB value printed whole, and a deeply nested one overflowing the stack.
+ */
 const firstIssue = (error: ParseResult.ParseError): string => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  if (issue === undefined) return "unexpected shape"
-  const path = issue.path.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
-  return `${path === "" ? "body" : path}: ${issue.message}`
+  const path: Array<PropertyKey> = []
+  let issue: ParseResult.ParseIssue = error.issue
+  // Each step goes one level down the schema (not the value), and `decodeUnknownEither` stops at the
+  // first issue: a handful of steps.
+  for (let steps = 0; steps < 100; steps++) {
+    if (issue._tag === "Pointer") {
+      if (Array.isArray(issue.path)) path.push(...issue.path)
+      else path.push(issue.path as PropertyKey)
+      issue = issue.issue
+    } else if (issue._tag === "Composite") {
+      const first: ParseResult.ParseIssue | undefined = Array.isArray(issue.issues)
+        ? issue.issues[0]
+        : issue.issues as ParseResult.ParseIssue
+      if (first === undefined) break
+      issue = first
+    } else if (issue._tag === "Transformation" || issue._tag === "Refinement" && issue.kind === "From") {
+      issue = issue.issue
+    } else {
+      break
+    }
+  }
+  const where = path.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
+  return ServerText.sanitize(`${where === "" ? "body" : where}: ${issueText(issue)}`, 200)
+}
+
+const issueText = (issue: ParseResult.ParseIssue): string => {
+  switch (issue._tag) {
+    case "Type":
+      return `${issue.message ?? `expected ${expected(issue.ast)}`}, got ${actual(issue.actual)}`
+    case "Refinement":
+      return `expected ${expected(issue.ast)}, got ${actual(issue.actual)}`
+    case "Missing":
+      return "is missing"
+    case "Unexpected":
+      return "is not expected"
+    case "Forbidden":
+      return "could not be checked"
+    default:
+      return "does not decode"
+  }
+}
+
+/** What a schema expects, in a few words. */
+const expected = (ast: AST.AST): string => {
+  const named = Option.getOrUndefined(AST.getIdentifierAnnotation(ast)) ??
+    Option.getOrUndefined(AST.getTitleAnnotation(ast))
+  if (named !== undefined) return ServerText.sanitize(named, 60)
+  switch (ast._tag) {
+    case "TupleType":
+      return "an array"
+    case "TypeLiteral":
+      return "an object"
+    case "StringKeyword":
+      return "text"
+    case "NumberKeyword":
+      return "a number"
+    case "BooleanKeyword":
+      return "true or false"
+    case "Literal":
+      return ServerText.sanitize(JSON.stringify(ast.literal) ?? String(ast.literal), 60)
+    case "Union":
+      return ast.types.slice(0, 4).map(expected).join(" or ") + (ast.types.length > 4 ? " or …" : "")
+    case "Refinement":
+      return expected(ast.from)
+    case "Transformation":
+      return expected(ast.to)
+    default:
+      return ServerText.sanitize(String(ast), 60)
+  }
+}
+
+/** What a value is, in a few words, never rendering it whole. */
+const actual = (u: unknown): string => {
+  if (u === null) return "null"
+  if (u === undefined) return "nothing"
+  if (Array.isArray(u)) return `an array of ${u.length} ${u.length === 1 ? "element" : "elements"}`
+  if (typeof u === "string") return `text ${JSON.stringify(ServerText.sanitize(u, 40))}`
+  if (typeof u === "object") {
+    const names: Array<string> = []
+    let more = false
+    for (const name in u) {
+      if (names.length === 3) {
+        more = true
+        break
+      }
+      names.push(ServerText.sanitize(name, 40))
+    }
+    return names.length === 0
+      ? "an empty object"
+      : `an object with fields ${names.join(", ")}${more ? ", …" : ""}`
+  }
+  return ServerText.sanitize(String(u), 40)
 }
 
 // Platform errors name the request URL, which carries the signature: keep only the cause's text.
@@ -165,7 +358,7 @@ const scrub = (text: string): string => text.replace(/\?[^\s)"']*/g, "?…")
 
 /**
  * A transport failure (`cause` as thrown by the carrier) as a `TransportError`, with no URL (and so
- * no signature) in its description. `reason` is detected from the cause unless given.
+ * no signature) in its description, made safe (a parser's complaint may quote what the service sent). `reason` is detected from the cause unless given.
  */
 export const transportCause = (
   ctx: RequestContext,
@@ -180,7 +373,7 @@ export const transportCause = (
   return new BrokerError.TransportError({
     request: ctx,
     reason: reason ?? (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connect/i.test(causeText) ? "Connect" : "Other"),
-    description: scrub(causeText === "" ? fallback : causeText),
+    description: ServerText.sanitize(scrub(causeText === "" ? fallback : causeText)),
     attempts
   })
 }

@@ -108,7 +108,8 @@ export const make = (
           ...evidence,
           // A ban (418) refuses every request until it ends; after a 429 only the refused request
           // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
-          pauseMillis: error.status === 418 ? error.retryAfterMillis : 0
+          // A ban longer than `retry.maxRetryAfter` pauses nothing: each request meets it and fails at once.
+          pauseMillis: error.status === 418 && error.maxRetryAfterMillis === undefined ? error.retryAfterMillis : 0
         })
         if (state.cutAt !== before.cutAt) cutBefore = before.cutAt
         const logged = Effect.logDebug("broker rate limit refused").pipe(

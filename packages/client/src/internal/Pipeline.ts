@@ -31,6 +31,7 @@ import * as Answer from "./Answer.js"
 import * as Budget from "./Budget.js"
 import type * as Exchange from "./Exchange.js"
 import * as Retry from "./Retry.js"
+import * as ServerText from "./ServerText.js"
 
 /**
  * Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`
@@ -108,6 +109,7 @@ export const make = (
     const clock = yield* ServerClock
     const exchange = exchangeFor(config)
     const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent)
+    const maxRetryAfterMillis = Duration.toMillis(config.retry.maxRetryAfter)
     const apiKeyHeader = config.apiKeyHeader
     const { origin, pathname } = new URL(config.baseUrl)
     const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
@@ -140,19 +142,35 @@ export const make = (
         start: Budget.Start
       ): Effect.Effect<A, BrokerError> => {
         span?.attribute("http.response.status_code", reply.status)
-        if (reply.status >= 200 && reply.status < 300) {
+        const read = Answer.read(ctx, reply, decode, n)
+        if (Either.isRight(read)) {
           budget.accepted(start)
-          const body = Answer.decodeBody(ctx, reply.status, reply.body, decode, n)
-          return Either.isRight(body) ? Effect.succeed(body.right) : Effect.fail(body.left)
+          return Effect.succeed(read.right)
+        }
+        const refused = read.left
+        if (refused._tag === "ResponseDecodeError") {
+          budget.accepted(start)
+          return Effect.fail(refused)
         }
         return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
-          const error = Answer.refusal(ctx, reply.status, reply.body, Answer.retryAfterMillis(reply.retryAfter, now), n)
-          return error._tag === "RateLimited"
+          const error = Answer.refusal(ctx, refused, reply, now, n, maxRetryAfterMillis)
+          if (error._tag !== "RateLimited") {
+            budget.accepted(start)
+            return Effect.fail(error)
+          }
+          const counted = Effect.zipRight(
+            Metric.increment(counters.rateLimited),
+            Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
+          )
+          // An unreadable Retry-After is not obeyed (the retry backs off instead): say so.
+          return reply.retryAfter !== undefined && Answer.retryAfterMillis(reply.retryAfter, now) === undefined
             ? Effect.zipRight(
-              Metric.increment(counters.rateLimited),
-              Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
+              Effect.logDebug("broker Retry-After unreadable; backing off instead").pipe(
+                Effect.annotateLogs({ endpoint: endpoint.name, retryAfter: ServerText.sanitize(reply.retryAfter, 60) })
+              ),
+              counted
             )
-            : (budget.accepted(start), Effect.fail(error))
+            : counted
         })
       }
 

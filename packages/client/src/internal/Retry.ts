@@ -24,9 +24,14 @@ export const delayAfter = (retry: Settings["retry"], error: BrokerError, attempt
     ? Effect.succeed(Duration.millis(error.retryAfterMillis))
     : backoff(retry, attempt)
 
-/** Whether a failure of attempt `n` (1-based, within one round of `retrying`) is retried. */
+/**
+ * Whether a failure of attempt `n` (1-based, within one round of `retrying`) is retried. A refusal
+ * asking for a longer wait than `retry.maxRetryAfter` (its `maxRetryAfterMillis` set) is not: waiting
+ * that long inside one request would hold its caller silently.
+ */
 export const willRetry = (retry: Settings["retry"], error: BrokerError, n: number): boolean =>
-  isRetryable(error) && n <= retry.maxRetries
+  isRetryable(error) && n <= retry.maxRetries &&
+  !(error._tag === "RateLimited" && error.maxRetryAfterMillis !== undefined)
 
 /**
  * Runs `attempt(n)` until it succeeds, fails with a final error, or the retry budget is spent.

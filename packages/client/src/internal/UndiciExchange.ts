@@ -59,14 +59,16 @@ const makeDeadlines = (granularity: number) => {
  * to a real network, the `TestClock` does not drive it) and fires within an eighth of the timeout
  * (at most 1 s) after it passes. Interrupting the attempt aborts the request, which releases its
  * connection. The abort signal is an `EventEmitter` (which undici accepts), lighter than an
- * `AbortController`.
+ * `AbortController`. undici's `request` does not follow redirects. A body is counted as it arrives:
+ * with a `Content-Length` above `maxBytes` nothing is read, and once more than `maxBytes` have arrived
+ * the body is destroyed (which aborts the request and closes its connection) and the attempt fails.
  */
-export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration): Exchange => {
+export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration, maxBytes: number): Exchange => {
   const timeoutMillis = Duration.toMillis(timeout)
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
   const deadlines = makeDeadlines(Math.min(1000, Math.max(5, Math.floor(timeoutMillis / 8))))
   return (origin, pathAndQuery, headers, ctx, attempt) =>
-    Effect.async<Reply, BrokerError.TransportError>((resume) => {
+    Effect.async<Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>((resume) => {
       const signal = new EventEmitter()
       let settled = false
       const deadline = {
@@ -83,7 +85,7 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration):
           signal.emit("abort")
         }
       }
-      const settle = (result: Effect.Effect<Reply, BrokerError.TransportError>) => {
+      const settle = (result: Effect.Effect<Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>) => {
         if (settled) return
         settled = true
         deadlines.remove(deadline)
@@ -100,16 +102,25 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration):
         headersTimeout: 0,
         bodyTimeout: 0
       }).then(
-        (response) =>
-          response.body.bytes().then(
-            (body) =>
+        (response) => {
+          const status = response.statusCode
+          const declared = Answer.contentLength(headerText(response.headers["content-length"]))
+          if (declared !== undefined && declared > maxBytes) {
+            response.body.destroy()
+            return settle(Effect.fail(Answer.tooLarge(ctx, status, maxBytes, declared, attempt)))
+          }
+          readBody(response.body, maxBytes, {
+            done: (body) =>
               settle(Effect.succeed({
-                status: response.statusCode,
+                status,
                 retryAfter: headerText(response.headers["retry-after"]),
+                location: status >= 300 && status < 400 ? headerText(response.headers["location"]) : undefined,
                 body
               })),
-            (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, "Body", cause, attempt)))
-          ),
+            tooLarge: () => settle(Effect.fail(Answer.tooLarge(ctx, status, maxBytes, undefined, attempt))),
+            failed: (cause) => settle(Effect.fail(Answer.transportCause(ctx, "Body", cause, attempt)))
+          })
+        },
         (cause: unknown) => settle(Effect.fail(Answer.transportCause(ctx, undefined, cause, attempt)))
       )
       return Effect.sync(() => {
@@ -118,4 +129,48 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration):
         signal.emit("abort")
       })
     })
+}
+
+/**
+ * Reads `body` whole, counting: past `maxBytes` it is destroyed (aborting the request) and `tooLarge`
+ * called. The bytes are this answer's own copy (`JsonBody.parse` may briefly change a byte in it), made
+ * as undici's own `bytes()` makes it.
+ */
+const readBody = (
+  body: Undici.Dispatcher.ResponseData["body"],
+  maxBytes: number,
+  on: {
+    readonly done: (bytes: Uint8Array) => void
+    readonly tooLarge: () => void
+    readonly failed: (cause: unknown) => void
+  }
+): void => {
+  const chunks: Array<Buffer> = []
+  let size = 0
+  let over = false
+  body.on("data", (chunk: Buffer) => {
+    size += chunk.length
+    if (size <= maxBytes) {
+      chunks.push(chunk)
+    } else if (!over) {
+      over = true
+      chunks.length = 0
+      body.destroy()
+      on.tooLarge()
+    }
+  })
+  body.on("end", () => {
+    if (over) return
+    if (chunks.length === 1) return on.done(new Uint8Array(chunks[0]!))
+    const bytes = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    on.done(bytes)
+  })
+  body.on("error", (cause) => {
+    if (!over) on.failed(cause)
+  })
 }
