@@ -349,7 +349,7 @@ const replace = (
       OutputTarget.temporaryName(base, owner, Crypto.randomBytes(4).toString("hex"))
     )
     const stream = yield* Effect.acquireRelease(
-      // Private while written; a new file gets the usual 0666 less the umask.
+      // A new file gets the usual 0666 less the umask; a replaced one is private until keepAttributes gives it the old mode.
       openStream(temporary, named, { flags: "wx", mode: plan._tag === "Create" ? 0o666 : 0o600, flush: true }),
       (stream) =>
         progress.completed ? Effect.void : Effect.sync(() => {
