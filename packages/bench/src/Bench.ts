@@ -39,7 +39,7 @@ export const full: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 2000 }, { kind: "long", pages: 400 }], rounds: 7, warmupPages: 200 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
   saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
-  soak: { ...Soak.ciOptions, seeds: 100 },
+  soak: { ...Soak.ciOptions, seeds: 100, outage: Soak.outageOptions },
   sync: {
     seed: 42,
     transfers: 100_000,
@@ -302,6 +302,18 @@ export const table = (results: Results): string => {
       `${k.totals.requests} requests, ${k.totals.retries} retries, faults: ${faults}; ${k.totals.transfers} transfers + ${k.totals.deposits} deposits`,
       `${k.totals.exact}/${k.seeds.length} exact`
     ])
+    if (k.outage !== undefined) {
+      const o = k.outage
+      rows.push([
+        `fault soak: outage round (service down ${(o.outageMillis / 1000).toFixed(1)} s during a follow)`,
+        `all ${o.added} records added during and after it stored ${
+          (o.recoverMillis / 1000).toFixed(2)
+        } s after the restart; ${o.records} records checked`,
+        o.missing + o.extra + o.repeated === 0
+          ? "exact: none lost, none repeated"
+          : `${o.missing} missing, ${o.extra} extra, ${o.repeated} repeated`
+      ])
+    }
   }
   if (results.sync !== undefined) rows.push(...SyncThroughput.rows(results.sync))
   if (results.clustered !== undefined) rows.push(...Clustered.rows(results.clustered))

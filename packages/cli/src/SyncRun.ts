@@ -9,10 +9,10 @@
  *
  * @since 0.1.0
  */
-import { BrokerError, BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerError, BrokerHistory } from "@broker-history/client"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Scope } from "effect/Scope"
@@ -98,7 +98,10 @@ export interface Settings {
 }
 
 /** The backoff of a follower's retries when the settings name none: the client's defaults. */
-const defaultOutageRetry = { baseDelay: Duration.millis(200), maxDelay: Duration.minutes(1) }
+const defaultOutageRetry = {
+  baseDelay: BrokerConfig.defaults.baseDelay,
+  maxDelay: BrokerConfig.defaults.followMaxDelay
+}
 
 /** A failure the client gave up on after its own retries that a follower waits out: 5xx, 429, transport. */
 const transientService = (error: BrokerError.BrokerError | SqlError): boolean =>
