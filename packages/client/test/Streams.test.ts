@@ -71,6 +71,8 @@ describe("full-history streams (mocked service)", () => {
         const mock = mockService(transferService(rows, { ordering }))
         const since = 0
         const until = 100_050
+        // The service's now is after `until`, as for any range in the past.
+        yield* TestClock.setTime(until)
         const out = yield* withHistory(
           mock,
           (h) => collect(h.transfers({ ...base, since, until, limit, concurrency })),
@@ -127,6 +129,7 @@ describe("full-history streams (mocked service)", () => {
 
   it.effect("an empty history is an empty stream that still walks to the end", () =>
     Effect.gen(function*() {
+      yield* TestClock.setTime(10 * 86_400_000)
       const mock = mockService(transferService([]))
       const out = yield* withHistory(
         mock,
@@ -139,6 +142,8 @@ describe("full-history streams (mocked service)", () => {
 
   it.effect("is lazy: nothing is sent before it runs, and take(n) sends only what it needs", () =>
     Effect.gen(function*() {
+      // An `until` in the past (by the local clock) needs no request for the server's time.
+      yield* TestClock.setTime(200_000)
       const rows = Array.from(
         { length: 100 },
         (_, i) => ({ tranId: String(1000 + i), timestamp: i * 1000, status: "SUCCESS" })
@@ -205,6 +210,7 @@ describe("full-history streams (mocked service)", () => {
   it.effect("resume without since continues from a checkpoint older than the default lookback", () =>
     Effect.gen(function*() {
       const year = 365 * 86_400_000
+      yield* TestClock.setTime(2 * year + 1)
       const rows = [0, 1, 2].map((i) => ({ tranId: String(10 + i), timestamp: i * year, status: "SUCCESS" }))
       const mock = mockService(transferService(rows))
       const out = yield* withHistory(

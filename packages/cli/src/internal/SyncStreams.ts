@@ -171,13 +171,24 @@ export const catchUp = (
       if (position !== undefined) state.positions.set(spec.id, position)
       if (position !== undefined && settings.settlement > 0) {
         const checkpoint = position.checkpoint
-        yield* spec.plain({
+        const settled = yield* spec.plain({
           since: Math.max(position.coveredSince, checkpoint.time - settings.settlement),
           until: checkpoint.time
         }).pipe(
           full(settings.batchSize),
-          Stream.runForEach((chunk) => writeBatch(Chunk.toReadonlyArray(chunk), undefined))
+          Stream.runForEach((chunk) => writeBatch(Chunk.toReadonlyArray(chunk), undefined)),
+          Effect.as(true),
+          // The client refuses an `until` after the service's now: here, the checkpoint's time.
+          Effect.catchIf(
+            (e): e is BrokerError.InvalidQuery => e._tag === "InvalidQuery" && e.parameter === "until",
+            () =>
+              Effect.sync(() => {
+                state.damaged.set(spec.id, SyncPositions.futureProblem(checkpoint.time))
+                return false
+              })
+          )
         )
+        if (!settled) return
       }
       const coveredSince = position?.coveredSince ?? since
       yield* spec.changes({

@@ -1,8 +1,10 @@
 /**
  * A stream query's range and reading options, checked and with their defaults: `limit`,
  * `concurrency`, `resume`, `follow`, `since` and `until` (pinned here, once, to the server's now when
- * not given). Every check comes first: a bad option fails with `InvalidQuery` before any request,
- * the server's time included.
+ * not given; when given, at most `untilAllowance` after it). Every check that needs no request comes
+ * first: a bad option fails with `InvalidQuery` before any request. The server's time is asked
+ * (once per clock) only to pin `until` or to check a `since` or `until` that may be after it, and
+ * no page is requested before that.
  *
  * @internal
  */
@@ -18,6 +20,15 @@ import * as Checkpoint from "../Checkpoint.js"
 import type * as FullHistory from "../FullHistory.js"
 import type * as ServerClock from "../ServerClock.js"
 import * as StreamOptions from "../StreamOptions.js"
+
+/**
+ * How far `until` may be after the server's now: the caller's clock (with which `until` was likely
+ * computed) may be ahead of the server's by this much. A later `until` would end the stream in a
+ * future the service has not seen yet, so it is refused.
+ */
+export const untilAllowance = 60_000
+
+const isoTime = (ms: number) => new Date(ms).toISOString()
 
 /** What `FullHistory` needs of a query besides the endpoint and the record kind. */
 export type Range = Pick<
@@ -92,7 +103,19 @@ export const resolve = (
     if (since0 !== undefined && until0 !== undefined && since0 > until0) {
       return yield* fail("since", "must not be after until")
     }
-    // Validated everything first: only now may a request (the server's time) be made.
+    // Validated everything first: only now may a request (the server's time) be made. An `until`
+    // not after the clock's estimate of the server's now (no request) is in the past; a later one
+    // is checked against the server's time, as a `since` after it is below.
+    if (until0 !== undefined && until0 > (yield* clock.now)) {
+      const now = yield* clock.serverNow
+      if (until0 > now + untilAllowance) {
+        return yield* fail(
+          "until",
+          `must not be after the server's now (${isoTime(now)}) by more than 1 minute (allowed for clock skew); ` +
+            `it is ${isoTime(until0)}: omit it to read up to the server's now`
+        )
+      }
+    }
     const until = until0 ?? (yield* clock.serverNow)
     // Resuming without `since` continues from the checkpoint, however old: the default lookback
     // must never open a gap between a stored checkpoint and the records after it.
