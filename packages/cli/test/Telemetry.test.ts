@@ -6,10 +6,11 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import type * as Http from "node:http"
 import * as NodeHttp from "node:http"
+import * as Net from "node:net"
 import * as Path from "node:path"
 import * as Zlib from "node:zlib"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { bin, cli, cliEnv, packageDir, useReferenceServer } from "./support/Harness.js"
+import { bin, cli, cliEnv, packageDir, spawn, useReferenceServer } from "./support/Harness.js"
 
 const { running, temp } = useReferenceServer({ seed: { seed: 5, transfers: 2000, deposits: 300, subAccounts: 2 } })
 
@@ -165,5 +166,82 @@ describe("OpenTelemetry export", () => {
     expect(result.stderr).toContain("OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL")
     expect((await running.run(running.server.stats)).requests).toBe(before)
     expect(received).toEqual([])
+  }, 60_000)
+})
+
+/**
+ * Runs `args` and measures how long the process took to exit after its last record reached stdout:
+ * the wait for the collector when the command ends.
+ */
+const afterLastRecord = async (args: ReadonlyArray<string>, environment: Record<string, string>) => {
+  const child = spawn(args, environment, 60_000)
+  let last = Date.now()
+  child.process.stdout!.on("data", () => {
+    last = Date.now()
+  })
+  const result = await child.done
+  return { result, waited: Date.now() - last }
+}
+
+/** A collector address on 127.0.0.1 that accepts connections and never answers; `close` stops it. */
+const silentCollector = async () => {
+  const sockets = new Set<Net.Socket>()
+  const server = Net.createServer((socket) => {
+    sockets.add(socket)
+    socket.on("error", () => {})
+    socket.on("close", () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as Net.AddressInfo
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+/** A collector address on 127.0.0.1 that refuses connections: a port just released. */
+const refusingCollector = async () => {
+  const server = Net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as Net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return `http://127.0.0.1:${port}`
+}
+
+describe("an unreachable collector", () => {
+  // The documented bound is 5 s; the test allows for a slow machine, and the wait before the bound
+  // was enforced was about 10 s (the exporters' own timeout, then their retries).
+  const bound = 8_000
+
+  it(
+    "one that accepts connections and never answers delays the exit by at most the bound; the export is complete",
+    async () => {
+      const collector = await silentCollector()
+      try {
+        const { result, waited } = await afterLastRecord([...transfers, "--otlp-endpoint", collector.endpoint], env())
+        expect(result.stderr).toBe("")
+        expect(result.code).toBe(0)
+        expect(result.stdout.split("\n").filter((line) => line !== "").length).toBeGreaterThan(0)
+        expect(waited).toBeLessThan(bound)
+      } finally {
+        await collector.close()
+      }
+    },
+    60_000
+  )
+
+  it("one that refuses connections delays the exit by at most the bound", async () => {
+    const endpoint = await refusingCollector()
+    const { result, waited } = await afterLastRecord(
+      ["deposits", "--since", "3y"],
+      env({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+    )
+    expect(result.stderr).toBe("")
+    expect(result.code).toBe(0)
+    expect(waited).toBeLessThan(bound)
   }, 60_000)
 })
