@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import * as CommandLine from "@broker-history/server/CommandLine"
 import * as Command from "@effect/cli/Command"
 import * as Logger from "effect/Logger"
 import * as Demo from "./Demo.js"
@@ -106,7 +107,9 @@ export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logf
   process.stderr.write(line + "\n")
 })
 
-const app = Command.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
+// `@effect/cli`'s runner with plain help off a terminal, a usage error for a flag without its value,
+// and no wizard without a terminal (shared with the server program).
+const app = CommandLine.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
 
 /**
  * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does, with

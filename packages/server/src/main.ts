@@ -24,7 +24,7 @@ const command = Command.make(
     "(or: pnpm --filter @broker-history/server start -- [flags])."
 ))
 
-const program = Command.run(command, { name: "broker-history reference server", version: "0.1.0" })(
+const program = CommandLine.run(command, { name: "broker-history reference server", version: "0.1.0" })(
   process.argv
 ).pipe(
   CommandLine.renderUsageErrors((lines) => `${lines.join("\n")}\n\nRun with --help for every flag.`),
