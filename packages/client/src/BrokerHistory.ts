@@ -15,13 +15,15 @@ import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
-import type { BrokerError } from "./BrokerError.js"
+import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
 import type * as Checkpoint from "./Checkpoint.js"
 import * as FollowScheduler from "./FollowScheduler.js"
 import * as FullHistory from "./FullHistory.js"
+import * as Crowded from "./internal/Crowded.js"
 import * as FollowSettings from "./internal/FollowSettings.js"
 import * as HistoryKind from "./internal/HistoryKind.js"
+import * as QueryCheck from "./internal/QueryCheck.js"
 import * as Range from "./internal/Range.js"
 import * as RideOut from "./internal/RideOut.js"
 import * as ServerClock from "./ServerClock.js"
@@ -128,6 +130,8 @@ export interface Availability {
  *   resume after it; with `follow` it never ends and also emits updates of records already seen.
  * - `followTransfers` / `followDeposits`: many change streams followed on the layer's one budget.
  * - `availability`: whether the service is answering this layer's requests (for a supervisor).
+ * - `incomplete`: how many crowded milliseconds this layer's streams went on without all their
+ *   records (`onIncomplete: "warn"`).
  *
  * A following stream rides out transient failures: a request that failed after its retries is tried
  * again, backing off up to `retry.followMaxDelay`, until the service answers; only a permanent
@@ -195,6 +199,12 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
    * outage, if any (see `Availability`).
    */
   readonly availability: Effect.Effect<Availability>
+  /**
+   * How many crowded milliseconds this layer's streams went on without all their records so far
+   * (`onIncomplete: "warn"`; each also logged and counted in `incompleteMilliseconds`): 0 when every
+   * stream read every record it was asked for.
+   */
+  readonly incomplete: Effect.Effect<number>
 }>() {}
 
 /**
@@ -215,6 +225,27 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
  */
 export const recordsReceived = Metric.counter("broker_history_records_total", {
   description: "records received",
+  incremental: true
+})
+
+/**
+ * Crowded milliseconds a stream went on without all their records (`onIncomplete: "warn"`: the
+ * service did not page through them), tagged with `endpoint`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client"
+ * import { Effect, Metric } from "effect"
+ *
+ * const transfers = Metric.value(Metric.tagged(BrokerHistory.incompleteMilliseconds, "endpoint", "transferHistory"))
+ * assert.strictEqual(Effect.runSync(transfers).count, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category metrics
+ */
+export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_total", {
+  description: "crowded milliseconds a stream went on without all their records",
   incremental: true
 })
 
@@ -245,16 +276,43 @@ export const make = Effect.gen(function*() {
   // The server's now of follow streams (each poll's `until`): its failures are the layer's too, ridden
   // out; its successes are not recorded, since it reads the server only until the offset is measured.
   const followClock: typeof clock = { ...clock, serverNow: tracker.rideOut(clock.serverNow, false) }
+  // The crowded milliseconds this layer's streams went on without (onIncomplete "warn"): logged,
+  // counted in the metric and here, for the layer's own `incomplete`; by default the stream fails.
+  let incompleteCount = 0
+  const onIncomplete = config.onIncomplete === "fail" ?
+    undefined :
+    (incomplete: IncompleteHistory) =>
+      Effect.logWarning(Crowded.warning(incomplete)).pipe(
+        Effect.annotateLogs({
+          endpoint: incomplete.request.endpoint,
+          millisecond: new Date(incomplete.time).toISOString(),
+          received: incomplete.received,
+          pages: incomplete.pages,
+          reason: incomplete.reason
+        }),
+        Effect.zipRight(
+          Metric.increment(Metric.tagged(incompleteMilliseconds, "endpoint", incomplete.request.endpoint))
+        ),
+        Effect.zipRight(Effect.sync(() => void incompleteCount++))
+      )
 
-  /** One page: validated first (nothing sent when invalid), then one request. */
-  const pageOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>) => {
+  /**
+   * One page: validated first (nothing sent when invalid), then one request, whose answer must hold
+   * only what the query asked for (its window, when it has one, and its filters).
+   */
+  const pageOf = <Q extends QueryCheck.PageQuery, A>(history: HistoryKind.HistoryKind<Q, A>) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     return (query: Q) =>
       Effect.suspend(() => {
         const valid = Either.mapLeft(history.validate(query), HistoryKind.invalid(history.endpoint.name))
         if (Either.isLeft(valid)) return Effect.fail(valid.left)
+        const { query: scope, request } = QueryCheck.ofPage(history.endpoint.name, valid.right, history)
         return tracker.track(http.get(history.endpoint, history.toParams(valid.right), history.page)).pipe(
-          Effect.tap((page) => Metric.incrementBy(received, page.length))
+          Effect.tap((page) => Metric.incrementBy(received, page.length)),
+          Effect.flatMap((page) => {
+            const refused = QueryCheck.check(page, scope, request)
+            return refused === undefined ? Effect.succeed(page) : Effect.fail(refused)
+          })
         )
       })
   }
@@ -290,7 +348,11 @@ export const make = Effect.gen(function*() {
           time: history.time,
           key: history.key,
           compare: history.compare,
-          fingerprint: history.fingerprint
+          fingerprint: history.fingerprint,
+          endpoint: history.endpoint.name,
+          filters: history.recordFilters(filters),
+          maxPagesPerMillisecond: config.maxPagesPerMillisecond,
+          onIncomplete
         } satisfies FullHistory.Options<A>
       })
     // Many streams: the schedule's options and every query checked before any request (the range is
@@ -339,7 +401,8 @@ export const make = Effect.gen(function*() {
     deposits: depositHistories.records,
     followTransfers: transferHistories.followMany,
     followDeposits: depositHistories.followMany,
-    availability: tracker.availability
+    availability: tracker.availability,
+    incomplete: Effect.sync(() => incompleteCount)
   })
 })
 

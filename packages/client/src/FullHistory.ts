@@ -7,8 +7,13 @@
  * put in order and emitted. A full page means the window holds more than a page: the window is
  * narrowed and read again, so every window emitted came from a single short page: no page offsets
  * that live inserts could shift, no deep paging, and at most one page in memory. Only a single
- * millisecond that holds more than a page is paged through. Window widths follow the density seen so
- * far, aiming at pages as full as the history's regularity allows.
+ * millisecond that holds more than a page is paged through, at most `maxPagesPerMillisecond` pages.
+ * Window widths follow the density seen so far, aiming at pages as full as the history's regularity
+ * allows.
+ *
+ * Every answer must hold only what its request asked for: a record outside the window (or the
+ * `filters`) fails the walk with `ResponseDecodeError` (`OutsideQuery`), so a service that ignores the
+ * window cannot send the walk round the same records forever.
  *
  * Records come in chunks, one per window, each followed by an empty chunk (so that the stream does
  * not hold the last window's page while the next one is read).
@@ -19,11 +24,42 @@ import type * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { BrokerError } from "./BrokerError.js"
+import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
 import type { Change, Checkpoint } from "./Checkpoint.js"
 import * as Boundary from "./internal/Boundary.js"
 import * as Emission from "./internal/Emission.js"
 import * as Walk from "./internal/Walk.js"
+
+/**
+ * A filter of the query that every record of an answer must match, besides the time window: the
+ * record's `field` (read by `read`) must be `value`. Without a value, the field is an account the
+ * query left to the service (an omitted account means the master account, whose name the client does
+ * not know): every record of one answer must then name the same account there. A record that leaves
+ * the field empty (the service sent nothing or `null`) passes.
+ *
+ * @example
+ * ```ts
+ * import { FullHistory } from "@broker-history/client"
+ * import type { TransferRecord } from "@broker-history/domain"
+ *
+ * // Transfers from the master account (whatever its name) to sub1@example.com:
+ * const toSub1: ReadonlyArray<FullHistory.Filter<TransferRecord.TransferRecord>> = [
+ *   { field: "fromAccount", read: (t) => t.fromAccount, value: undefined },
+ *   { field: "toAccount", read: (t) => t.toAccount, value: "sub1@example.com" }
+ * ]
+ * assert.strictEqual(toSub1.length, 2)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Filter<A> {
+  /** The record's field, as error messages name it. */
+  readonly field: string
+  readonly read: (record: A) => string
+  /** The value the query asked for; `undefined`: one account, named alike by every record of an answer. */
+  readonly value: string | undefined
+}
 
 /**
  * What the walk needs to know about one kind of record and its endpoint.
@@ -84,6 +120,22 @@ export interface Options<A> {
     /** The new "until" of each poll (the server's now). */
     readonly now: Effect.Effect<number, BrokerError>
   } | undefined
+  /** The endpoint's name in the walk's errors (default `"history"`). Since 0.2.0. */
+  readonly endpoint?: string | undefined
+  /**
+   * The query's filters besides the window, which every record must match (default none: only the
+   * window is checked). Since 0.2.0.
+   */
+  readonly filters?: ReadonlyArray<Filter<A>> | undefined
+  /** Most pages read of one millisecond that holds more than a page (default 20). Since 0.2.0. */
+  readonly maxPagesPerMillisecond?: number | undefined
+  /**
+   * What to do when the service does not serve every record of a crowded millisecond. By default the
+   * walk fails with the `IncompleteHistory`; when this effect succeeds instead, the records received
+   * are emitted and the walk goes on (`BrokerHistory` logs a warning and counts it with
+   * `onIncomplete: "warn"`). Since 0.2.0.
+   */
+  readonly onIncomplete?: ((incomplete: IncompleteHistory) => Effect.Effect<void, BrokerError>) | undefined
 }
 
 /**
@@ -166,8 +218,9 @@ export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =
   )
 
 // The parts, each a function of values with its own tests: `internal/WindowPlan` (window widths,
-// with `internal/WindowFill` for the fill to aim at), `internal/PageOrder` (a page in order, each
-// record once), `internal/Boundary` (what was emitted: the dedup state and the checkpoint),
+// with `internal/WindowFill` for the fill to aim at), `internal/QueryCheck` (an answer holds only what
+// its request asked for), `internal/Crowded` (the pages of a crowded millisecond), `internal/PageOrder`
+// (a page in order, each record once), `internal/Boundary` (what was emitted: the dedup state and the checkpoint),
 // `internal/Settlement` (follow mode: new or updated) and `internal/Emission` (the fold of those over
 // the walk's events). `internal/Walk` sequences the requests and emits the events.
 

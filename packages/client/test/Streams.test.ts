@@ -1,13 +1,26 @@
-import type { BrokerConfig, Checkpoint } from "@broker-history/client"
+import type { BrokerConfig, BrokerError, Checkpoint } from "@broker-history/client"
 import { BrokerHistory } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Fiber, Stream, TestClock } from "effect"
+import { Chunk, Effect, Either, Fiber, HashMap, Logger, Metric, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type { Ordering, Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
-import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
+import { historyLayerSyncSigning as historyLayer, mockService, transferWire } from "./support/MockService.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
+const depositWire = {
+  amount: "1.5",
+  coin: "USDT",
+  network: "TRC20",
+  status: 5,
+  address: "T1",
+  addressTag: null,
+  txId: "0xabc",
+  unlockConfirm: 1,
+  confirmTimes: 1,
+  insertTime: 1_000,
+  memo: null
+}
 const fast = { rateLimit: { limit: 10_000, interval: "1 millis" } } as const
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
@@ -116,15 +129,148 @@ describe("full-history streams (mocked service)", () => {
       expect(ids(out)).toEqual(expected(rows, 0, 1000))
     }))
 
-  it.effect("repeated records and records outside the window are emitted once / not at all", () =>
+  it.effect("a record sent twice is emitted once", () =>
     Effect.gen(function*() {
       const rows = Array.from(
         { length: 30 },
         (_, i) => ({ tranId: String(10 + i), timestamp: i * 7, status: "SUCCESS" })
       )
-      const mock = mockService(transferService(rows, { quirks: { repeat: true, outside: true } }))
+      const mock = mockService(transferService(rows, { quirks: { repeat: true } }))
       const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 300, limit: 8 })))
       expect(ids(out)).toEqual(expected(rows, 0, 300))
+    }))
+
+  it.effect("a record outside the window is refused: OutsideQuery naming it and the request it came with", () =>
+    Effect.gen(function*() {
+      const rows = Array.from(
+        { length: 30 },
+        (_, i) => ({ tranId: String(10 + i), timestamp: i * 7, status: "SUCCESS" })
+      )
+      const mock = mockService(transferService(rows, { quirks: { outside: true } }))
+      const error = yield* Effect.flip(
+        withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 300, limit: 8 })))
+      )
+      expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "OutsideQuery", request: { page: 1 } })
+      const { endTime, startTime } = (error as BrokerError.ResponseDecodeError).request
+      expect(error.message).toContain(
+        `record "999999" at ${new Date(endTime! + 1).toISOString()} is outside the query's window ${
+          new Date(startTime!).toISOString()
+        }..${new Date(endTime!).toISOString()}`
+      )
+      // The first short page (with its stray) ends the stream; the full pages before it were narrowed.
+      const last = mock.seen[mock.seen.length - 1]!.params
+      expect([startTime, endTime]).toEqual([Number(last.get("startTime")), Number(last.get("endTime"))])
+    }))
+
+  it.effect("records of another account than the query's are refused, in the streams and the page calls", () =>
+    Effect.gen(function*() {
+      // A service that answers every transfer query with transfers to "sub@x", whatever the query's accounts.
+      const rows = [{ tranId: "1", timestamp: 100, status: "SUCCESS" }]
+      const mock = mockService(transferService(rows, { quirks: { ignoresAccounts: true } }))
+      const streamed = yield* Effect.flip(
+        withHistory(mock, (h) => collect(h.transfers({ ...base, toAccount: "sub2@x", since: 0, until: 300 })))
+      )
+      expect(streamed).toMatchObject({ _tag: "ResponseDecodeError", reason: "OutsideQuery" })
+      expect(streamed.message).toContain(`record "1" at 1970-01-01T00:00:00.100Z has toAccount "sub@x", not "sub2@x"`)
+      const paged = yield* Effect.flip(
+        withHistory(mock, (h) => h.transferHistory({ ...base, fromAccountType: "FUTURES", toAccountType: "SPOT" }))
+      )
+      expect(paged.message).toContain(`has fromAccountType "SPOT", not "FUTURES"`)
+      // The query that matches is answered as it was.
+      const matching = yield* withHistory(mock, (h) => h.transferHistory({ ...base, toAccount: "sub@x" }))
+      expect(matching.map((t) => t.tranId)).toEqual(["1"])
+    }))
+
+  it.effect("an omitted account is the master account: one account across an answer", () =>
+    Effect.gen(function*() {
+      const wire = (tranId: string, toAccount: string) => ({ ...transferWire(tranId, 100), toAccount })
+      const mock = mockService(() => ({ status: 200, body: [wire("1", "sub1@x"), wire("2", "sub2@x")] }))
+      const error = yield* Effect.flip(withHistory(mock, (h) => h.transferHistory(base)))
+      expect(error.message).toContain(
+        `record "2" at 1970-01-01T00:00:00.100Z has toAccount "sub2@x" where record "1" at 1970-01-01T00:00:00.100Z ` +
+          `of the same answer has "sub1@x": the query omitted toAccount, which means the master account, one account`
+      )
+    }))
+
+  it.effect("page calls: a record outside the startTime/endTime asked for, or of another coin, is refused", () =>
+    Effect.gen(function*() {
+      const mock = mockService((seen) =>
+        seen.path.endsWith("subHisrec")
+          ? { status: 200, body: [{ ...depositWire, coin: "BTC" }] }
+          : { status: 200, body: [transferWire("7", 2_000)] }
+      )
+      const outside = yield* Effect.flip(
+        withHistory(mock, (h) => h.transferHistory({ ...base, startTime: 0, endTime: 1_999 }))
+      )
+      expect(outside).toMatchObject({
+        _tag: "ResponseDecodeError",
+        reason: "OutsideQuery",
+        request: { endpoint: "transferHistory", startTime: 0, endTime: 1_999 }
+      })
+      expect(outside.message).toContain(`record "7" at 1970-01-01T00:00:02.000Z is outside the query's window`)
+      // Without a window in the query, any time is the service's to choose.
+      expect(yield* withHistory(mock, (h) => h.transferHistory(base))).toHaveLength(1)
+      const coin = yield* Effect.flip(withHistory(mock, (h) => h.depositHistory({ coin: "USDT" })))
+      expect(coin.message).toContain(`has coin "BTC", not "USDT"`)
+    }))
+
+  /** 12 transfers in millisecond 500 (and one before, one after), pages past 2 empty. */
+  const crowdedService = () => {
+    const rows: Array<Row> = [
+      { tranId: "1", timestamp: 100, status: "SUCCESS" },
+      ...Array.from({ length: 12 }, (_, i) => ({ tranId: String(100 + i), timestamp: 500, status: "SUCCESS" })),
+      { tranId: "2", timestamp: 900, status: "SUCCESS" }
+    ]
+    const honest = transferService(rows)
+    return mockService((seen) => Number(seen.params.get("page")) > 2 ? { status: 200, body: [] } : honest(seen))
+  }
+
+  it.effect("a millisecond the service does not page through fails the stream: IncompleteHistory", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        withHistory(crowdedService(), (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 5 })))
+      )
+      expect(error).toMatchObject({
+        _tag: "IncompleteHistory",
+        time: 500,
+        received: 10,
+        pages: 2,
+        reason: "EmptyPage",
+        request: { endpoint: "transferHistory", startTime: 500, endTime: 500, page: 3 }
+      })
+    }))
+
+  it.effect("onIncomplete warn: a warning, the metric, the layer's count; the records received emitted, the stream goes on", () =>
+    Effect.gen(function*() {
+      const logs: Array<{ level: string; message: unknown; annotations: Record<string, unknown> }> = []
+      const logger = Logger.make(({ annotations, logLevel, message }) => {
+        logs.push({ level: logLevel.label, message, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
+      })
+      const counter = Metric.tagged(BrokerHistory.incompleteMilliseconds, "endpoint", "transferHistory")
+      const before = (yield* Metric.value(counter)).count
+      const [out, count] = yield* withHistory(
+        crowdedService(),
+        (h) =>
+          Effect.zip(
+            collect(h.transfers({ ...base, since: 0, until: 1000, limit: 5 })),
+            h.incomplete
+          ),
+        { onIncomplete: "warn" }
+      ).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+      expect(ids(out)).toHaveLength(12)
+      expect(ids(out)[0]).toBe("1")
+      expect(ids(out)[11]).toBe("2")
+      expect(count).toBe(1)
+      expect((yield* Metric.value(counter)).count - before).toBe(1)
+      const warnings = logs.filter((l) => l.level === "WARN")
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]!.annotations).toMatchObject({
+        endpoint: "transferHistory",
+        millisecond: "1970-01-01T00:00:00.500Z",
+        received: 10,
+        pages: 2,
+        reason: "EmptyPage"
+      })
     }))
 
   it.effect("an empty history is an empty stream that still walks to the end", () =>
@@ -343,7 +489,7 @@ describe("full-history streams (mocked service)", () => {
       const [a, b, c] = yield* Fiber.join(fiber)
       expect(ids(a)).toEqual(expected(rows, 0, 60_000))
       expect(ids(b)).toEqual(ids(a))
-      // The mock sends every record to "sub@x", so the third stream (that account only) is the same set.
+      // The mock has every record for every account, so the third stream (one account only) is the same set.
       expect(ids(c)).toEqual(ids(a))
       expect(mock.seen.some((s) => s.params.get("toAccount") === "sub@x")).toBe(true)
       const times = mock.seen.map((s) => s.at)

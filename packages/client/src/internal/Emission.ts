@@ -14,7 +14,7 @@ import * as Settlement from "./Settlement.js"
 
 /** What the walk read, in output order. */
 export type Event<A> =
-  /** The records of one complete window [start, end], in any order; "poll" when a follow poll read it. */
+  /** The records of one complete window [start, end], in any order, all inside it; "poll" when a follow poll read it. */
   | {
     readonly _tag: "Window"
     readonly start: number
@@ -54,7 +54,7 @@ export const initial = (boundary: Boundary.Boundary): State => ({ boundary, memo
  */
 export const records = <A>(config: Config<A>) => (state: State, event: Event<A>): readonly [State, Chunk.Chunk<A>] => {
   if (event._tag !== "Window") return [state, Chunk.empty()]
-  const inOrder = PageOrder.ascending(config, event.start, event.end, event.records)
+  const inOrder = PageOrder.ascending(config, event.records)
   const out = Boundary.fresh(state.boundary, inOrder, config.time, config.key)
   if (out.length === 0) return [state, Chunk.empty()]
   const boundary = Boundary.after(state.boundary, out, config.time, config.key)
@@ -76,7 +76,7 @@ export const changes =
           ? [state, Chunk.empty()]
           : [{ ...state, memory: Settlement.settle(state.memory, event.until - config.settlement) }, Chunk.empty()]
       case "Window": {
-        const inOrder = PageOrder.ascending(config, event.start, event.end, event.records)
+        const inOrder = PageOrder.ascending(config, event.records)
         return event.mode === "walk" ? walked(config, element, state, inOrder) : polled(config, element, state, inOrder)
       }
     }

@@ -1,7 +1,8 @@
 /**
  * What differs between the two histories: the endpoint, the filters of a stream query, the wire
- * parameters, the record kind and what counts as a change of a record. Also the checks of a stream
- * query's filters (the page query's own rules; an unknown option is an error).
+ * parameters, the record kind, what counts as a change of a record and what a record of a query's
+ * answer must match. Also the checks of a stream query's filters (the page query's own rules; an
+ * unknown option is an error).
  *
  * @internal
  */
@@ -17,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
 import { InvalidQuery } from "../BrokerError.js"
+import type { Filter } from "../FullHistory.js"
 
 /** A rule a query broke. */
 export interface Violation {
@@ -36,6 +38,8 @@ export interface HistoryKind<Q, A> {
   readonly compare: (a: A, b: A) => number
   /** What a change of an emitted record is (follow mode). */
   readonly fingerprint: (record: A) => string
+  /** What every record of the query's answer must match besides its time (`QueryCheck`). */
+  readonly recordFilters: (query: Omit<Q, "startTime" | "endTime" | "page" | "limit">) => ReadonlyArray<Filter<A>>
 }
 
 export const transfers: HistoryKind<TransferHistoryQuery.TransferHistoryQuery, TransferRecordNs.TransferRecord> = {
@@ -47,7 +51,20 @@ export const transfers: HistoryKind<TransferHistoryQuery.TransferHistoryQuery, T
   time: (r) => r.timestamp,
   key: TransferRecord.key,
   compare: TransferRecord.compare,
-  fingerprint: (r) => r.status
+  fingerprint: (r) => r.status,
+  // The service answers one account pair and one account-type pair; an omitted account is the master.
+  recordFilters: (query) => {
+    const filters: Array<Filter<TransferRecordNs.TransferRecord>> = [
+      { field: "fromAccountType", read: (r) => r.fromAccountType, value: query.fromAccountType },
+      { field: "toAccountType", read: (r) => r.toAccountType, value: query.toAccountType },
+      { field: "fromAccount", read: (r) => r.fromAccount, value: query.fromAccount },
+      { field: "toAccount", read: (r) => r.toAccount, value: query.toAccount }
+    ]
+    if (query.clientTranId !== undefined) {
+      filters.push({ field: "clientTranId", read: (r) => r.clientTranId, value: query.clientTranId })
+    }
+    return filters
+  }
 }
 
 export const deposits: HistoryKind<DepositHistoryQuery.DepositHistoryQuery, DepositRecordNs.DepositRecord> = {
@@ -59,7 +76,13 @@ export const deposits: HistoryKind<DepositHistoryQuery.DepositHistoryQuery, Depo
   time: (r) => r.insertTime,
   key: DepositRecord.key,
   compare: DepositRecord.compare,
-  fingerprint: (r) => r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount
+  fingerprint: (r) => r.status + "|" + r.confirmTimes + "|" + r.unlockConfirm + "|" + r.amount,
+  recordFilters: (query) => {
+    const filters: Array<Filter<DepositRecordNs.DepositRecord>> = []
+    if (query.coin !== undefined) filters.push({ field: "coin", read: (r) => r.coin, value: query.coin })
+    if (query.status !== undefined) filters.push({ field: "status", read: (r) => r.status, value: query.status })
+    return filters
+  }
 }
 
 /** The options of `transfers` / `deposits` (`StreamOptions.StreamOptions`). */

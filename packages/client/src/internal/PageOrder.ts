@@ -2,8 +2,8 @@
  * The records of one complete window in ascending order, each once. The service may send a page in
  * any order (docs/wire-contract.md, "Ordering, windows and limits"; the reference service sends newest
  * first): a page in either time order is only checked and, newest first, reversed; anything else is
- * sorted. Records outside the window are dropped, and a record sent twice (same time, same key:
- * adjacent once in order) is kept once.
+ * sorted. A record sent twice (same time, same key: adjacent once in order) is kept once. Every
+ * record is inside its window: the walk refused any answer with a record outside (`QueryCheck`).
  *
  * @internal
  */
@@ -17,21 +17,17 @@ export interface Order<A> {
 }
 
 /**
- * The records of the window [start, end] in `page`, ascending, each once. When the page needs no
- * change it is returned as it is.
+ * The records of `page`, ascending, each once. When the page needs no change it is returned as it is.
  */
-export const ascending = <A>(order: Order<A>, start: number, end: number, page: ReadonlyArray<A>): ReadonlyArray<A> => {
+export const ascending = <A>(order: Order<A>, page: ReadonlyArray<A>): ReadonlyArray<A> => {
   const { compare, time } = order
   let up = true
   let down = true
   let equal = false
   let before = Number.NaN
-  for (let i = 0; i < page.length; i++) {
+  for (let i = 0; i < page.length && (up || down); i++) {
     const t = time(page[i]!)
-    if (t < start || t > end) {
-      return distinct(order, page.filter((r) => time(r) >= start && time(r) <= end).sort(compare))
-    }
-    if (i > 0 && (up || down)) {
+    if (i > 0) {
       const o = before !== t ? (before < t ? -1 : 1) : compare(page[i - 1]!, page[i]!)
       if (o > 0) up = false
       else if (o < 0) down = false

@@ -7,7 +7,13 @@
  * (docs/wire-contract.md: a window is inclusive at both ends, and a short page ends it).
  * A full page means the window holds more than a page: it is narrowed and read again, so every window
  * emitted came from one short page (no page offsets that live inserts could shift, no deep paging, at
- * most one page in memory). Only a single millisecond that holds more than a page is paged through.
+ * most one page in memory). Only a single millisecond that holds more than a page is paged through,
+ * at most `maxPagesPerMillisecond` pages (`Crowded`).
+ *
+ * Every answer is checked against its request (`QueryCheck`): a record outside the window or the
+ * query's filters fails the walk at once. So a window narrowed because its page came back full is
+ * narrowed over records that are really in it, down to one millisecond at most, and the walk ends
+ * whatever the service answers.
  *
  * @internal
  */
@@ -17,8 +23,11 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import type { BrokerError } from "../BrokerError.js"
+import { IncompleteHistory } from "../BrokerError.js"
 import type { Options } from "../FullHistory.js"
+import * as Crowded from "./Crowded.js"
 import * as Emission from "./Emission.js"
+import * as QueryCheck from "./QueryCheck.js"
 import * as WindowPlan from "./WindowPlan.js"
 
 /** Where the sequential walk is: a value handed from one step to the next. */
@@ -164,19 +173,22 @@ const steps = <A>(options: Options<A>) => {
  * The first pass with `options.concurrency` windows fetched ahead, output in order. Windows are
  * planned as the stream is pulled, each from the plan as it is then: the answers of windows in flight
  * update it as they arrive (`shared`). A window that came back full is planned again, the same way,
- * inside its own bounds.
+ * inside its own bounds; its first window there is narrower (`narrowed`), as the sequential walk's is,
+ * whatever the other windows in flight made of the plan.
  */
 const prefetched = <A>(
   options: Options<A>,
   shared: Ref.Ref<WindowPlan.Plan>,
   from: number,
-  to: number
+  to: number,
+  full?: Full
 ): Stream.Stream<Emission.Event<A>, BrokerError> =>
   Stream.unfoldEffect(from, (cursor) =>
     cursor > to
       ? Effect.succeed(Option.none())
       : Effect.map(Ref.get(shared), (plan) => {
-        const window = WindowPlan.window(plan, cursor, to)
+        const planned = WindowPlan.window(plan, cursor, to)
+        const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
         return Option.some([window, window.end + 1] as const)
       })).pipe(
       Stream.mapEffect(
@@ -196,15 +208,63 @@ const prefetched = <A>(
         // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
         // sequentially would fall back to one request per round trip (a first window spanning the
         // whole range comes back full, and the rest of the range would be read one window at a time).
-        if (complete === undefined) return prefetched(options, shared, window.start, window.end)
+        if (complete === undefined) {
+          const repeats = full !== undefined && full.start === window.start ? full.repeats + 1 : 1
+          return prefetched(options, shared, window.start, window.end, {
+            start: window.start,
+            end: window.end,
+            repeats
+          })
+        }
         return Stream.unwrap(
           Effect.map(complete, (records) => released(windowOf(window.start, window.end, records, "walk")))
         )
       })
     )
 
+/** A window that came back full, and how many windows from its start did in a row. */
+interface Full {
+  readonly start: number
+  readonly end: number
+  readonly repeats: number
+}
+
+/** A window from the start of a full one: narrower than it, and at most half of it from the second on. */
+const narrowed = (window: WindowPlan.Window, full: Full): WindowPlan.Window => {
+  let end = Math.min(window.end, full.end - 1)
+  if (full.repeats >= 2) end = Math.min(end, full.start + Math.floor((full.end - full.start + 1) / 2) - 1)
+  end = Math.max(window.start, end)
+  return end === window.end ? window : { start: window.start, end, aim: undefined }
+}
+
 const firstPage = <A>(options: Options<A>, window: WindowPlan.Window) =>
-  options.fetch(window.start, window.end, 1, options.limit)
+  read(options, window.start, window.end, 1, options.limit)
+
+/** One request, its answer checked against it: a record outside the window or the filters fails it. */
+const read = <A>(options: Options<A>, start: number, end: number, page: number, limit: number) =>
+  Effect.flatMap(options.fetch(start, end, page, limit), (records) => {
+    const refused = QueryCheck.check(
+      records,
+      { start, end, time: options.time, key: options.key, filters: options.filters ?? noFilters },
+      requestOf(options, start, end, page)
+    )
+    return refused === undefined ? Effect.succeed(records) : Effect.fail(refused)
+  })
+
+const noFilters: ReadonlyArray<never> = []
+
+const requestOf = <A>(options: Options<A>, startTime: number, endTime: number, page: number) => ({
+  endpoint: options.endpoint ?? defaultEndpoint,
+  startTime,
+  endTime,
+  page
+})
+
+/** What the errors of a walk name as its endpoint when its options do not. */
+const defaultEndpoint = "history"
+
+/** Pages read of one crowded millisecond when the options do not say (`BrokerConfig` has the same default). */
+const defaultMaxPages = 20
 
 /**
  * The records of a window, given its first page: the page when it is short; every page when the
@@ -222,23 +282,54 @@ const completed = <A>(
     ? crowded(options, window.start, page)
     : undefined
 
-/** Every record of one millisecond that holds more than a page: the pages after `first`. */
+/**
+ * Every record of one millisecond that holds more than a page: the pages after `first`, as `Crowded`
+ * decides, each record once. When the service does not serve them all, `options.onIncomplete` is told
+ * (by default it fails the walk); if it goes on, the records received are the millisecond's.
+ */
 const crowded = <A>(options: Options<A>, time: number, first: ReadonlyArray<A>) =>
   Effect.gen(function*() {
-    const all: Array<A> = [...first]
-    const keys = new Set(first.map(options.key))
-    let page = 1
-    let last = first
-    while (last.length >= options.limit) {
-      page++
-      last = yield* options.fetch(time, time, page, options.limit)
+    const all: Array<A> = []
+    const keys = new Set<string>()
+    const add = (records: ReadonlyArray<A>): number => {
       const before = keys.size
-      for (const r of last) keys.add(options.key(r))
-      // A page that brings nothing new would make this loop forever (a service that ignores `page`).
-      if (keys.size === before) break
-      all.push(...last)
+      for (const record of records) {
+        const key = options.key(record)
+        if (keys.has(key)) continue
+        keys.add(key)
+        all.push(record)
+      }
+      return keys.size - before
     }
-    return all
+    add(first)
+    let [state, next] = Crowded.start(options.limit, options.maxPagesPerMillisecond ?? defaultMaxPages)
+    for (;;) {
+      switch (next._tag) {
+        case "Complete":
+          return all
+        case "Incomplete": {
+          const incomplete = new IncompleteHistory({
+            request: requestOf(options, time, time, next.page),
+            time,
+            received: keys.size,
+            pages: state.pages,
+            reason: next.reason
+          })
+          yield* options.onIncomplete === undefined ? Effect.fail(incomplete) : options.onIncomplete(incomplete)
+          return all
+        }
+        case "Page": {
+          const page = yield* read(options, time, time, next.page, next.limit)
+          ;[state, next] = Crowded.afterPage(state, page.length, add(page))
+          break
+        }
+        case "Probe": {
+          const page = yield* read(options, time, time, next.page, next.limit)
+          next = Crowded.afterProbe(state, next, page.length, add(page))
+          break
+        }
+      }
+    }
   })
 
 const windowOf = <A>(

@@ -91,8 +91,8 @@ describe("Emission: what the walk emits for what it read", () => {
     ])
     // Nothing changed since: the next poll emits nothing.
     const again = fold(step, [
-      { _tag: "Settled", until: 1_500 },
-      window(1_401, 1_600, [r(1_200, "n")], "poll")
+      { _tag: "Settled", until: 1_250 },
+      window(1_151, 1_600, [r(1_200, "n")], "poll")
     ], polled.state)
     expect(again.out).toEqual([])
   })

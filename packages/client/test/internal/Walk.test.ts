@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Clock, Duration, Effect, Fiber, Stream, TestClock } from "effect"
+import { Cause, Chunk, Clock, Duration, Effect, Fiber, Option, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type * as FullHistory from "../../src/FullHistory.js"
 import * as Boundary from "../../src/internal/Boundary.js"
@@ -14,14 +14,16 @@ interface R {
 /** An in-memory endpoint over `rows` (newest first), recording every request. */
 const endpoint = (rows: ReadonlyArray<R>, visibleAt: (r: R, now: number) => boolean = () => true) => {
   const requests: Array<string> = []
+  const sizes: Array<string> = []
   const fetch = (startTime: number, endTime: number, page: number, limit: number) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       requests.push(`${startTime}..${endTime}#${page}`)
+      sizes.push(`${startTime}..${endTime}#${page}/${limit}`)
       return rows.filter((r) => r.t >= startTime && r.t <= endTime && visibleAt(r, now))
         .sort((a, b) => b.t - a.t || (a.id < b.id ? 1 : -1))
         .slice((page - 1) * limit, page * limit)
     })
-  return { fetch, requests }
+  return { fetch, requests, sizes }
 }
 
 const options = (
@@ -84,7 +86,7 @@ describe("Walk: the requests of the full-history walk", () => {
       expect(requests).toEqual(["5000..9999#1"])
     }))
 
-  it.effect("a millisecond with more than a page is paged through, until a page brings nothing new", () =>
+  it.effect("a millisecond with more than a page is paged through, to its short page", () =>
     Effect.gen(function*() {
       const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 700 }))
       const { fetch, requests } = endpoint(rows)
@@ -92,11 +94,182 @@ describe("Walk: the requests of the full-history walk", () => {
       const crowded = ws.find((w) => w.start === 700 && w.end === 700)!
       expect(crowded.records.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort())
       expect(requests.filter((q) => q.startsWith("700..700#"))).toEqual(["700..700#1", "700..700#2", "700..700#3"])
-      // A service that ignores `page` (the same page again) ends the paging at once.
-      const stubborn = (s: number, e: number, _page: number, limit: number) => fetch(s, e, 1, limit)
-      const once = windows((yield* chunks(Walk.events(options(stubborn, { until: 999 }), 0))).flat())
-      expect(once.find((w) => w.start === 700 && w.end === 700)!.records).toHaveLength(5)
     }))
+
+  it.effect("an exact multiple of a page in one millisecond: one page of another size tells it from a service that stops", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 10 }, (_, i) => ({ id: `r${i}`, t: 700 }))
+      const { fetch, sizes } = endpoint(rows)
+      const ws = windows((yield* chunks(Walk.events(options(fetch, { until: 999 }), 0))).flat())
+      expect(ws.find((w) => w.start === 700 && w.end === 700)!.records).toHaveLength(10)
+      // Page 3 came back empty: page 3 of 4 (records 9 and 10) shows that nothing follows the tenth.
+      expect(sizes.filter((q) => q.startsWith("700..700#"))).toEqual([
+        "700..700#1/5",
+        "700..700#2/5",
+        "700..700#3/5",
+        "700..700#3/4"
+      ])
+    }))
+
+  /** An endpoint over `rows` whose pages past `pages` come back empty (a service that stops paging). */
+  const stopsAfter = (rows: ReadonlyArray<R>, pages: number) => {
+    const inner = endpoint(rows)
+    return {
+      ...inner,
+      fetch: (s: number, e: number, page: number, limit: number) =>
+        page > pages ? Effect.as(inner.fetch(s, e, page, limit), []) : inner.fetch(s, e, page, limit)
+    }
+  }
+
+  it.effect("a service that stops paging a millisecond fails the walk: IncompleteHistory (EmptyPage)", () =>
+    Effect.gen(function*() {
+      const rows = [...Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 700 })), { id: "later", t: 800 }]
+      const { fetch } = stopsAfter(rows, 2)
+      const error = yield* Effect.flip(chunks(Walk.events(options(fetch, { until: 999 }), 0)))
+      expect(error).toMatchObject({
+        _tag: "IncompleteHistory",
+        time: 700,
+        received: 10,
+        pages: 2,
+        reason: "EmptyPage",
+        request: { endpoint: "history", startTime: 700, endTime: 700, page: 3 }
+      })
+    }))
+
+  it.effect("at most maxPagesPerMillisecond pages of one millisecond: IncompleteHistory (PageLimit)", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, t: 700 }))
+      const { fetch, requests } = endpoint(rows)
+      const error = yield* Effect.flip(
+        chunks(Walk.events(options(fetch, { until: 999, maxPagesPerMillisecond: 3, endpoint: "transferHistory" }), 0))
+      )
+      expect(error).toMatchObject({
+        _tag: "IncompleteHistory",
+        time: 700,
+        received: 15,
+        pages: 3,
+        reason: "PageLimit",
+        request: { endpoint: "transferHistory", startTime: 700, endTime: 700, page: 4 }
+      })
+      expect(requests.filter((q) => q.startsWith("700..700#"))).toEqual(["700..700#1", "700..700#2", "700..700#3"])
+    }))
+
+  it.effect("a service that ignores page (the same page again): IncompleteHistory (NothingNew)", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 700 }))
+      const { fetch } = endpoint(rows)
+      const stubborn = (s: number, e: number, _page: number, limit: number) => fetch(s, e, 1, limit)
+      const error = yield* Effect.flip(chunks(Walk.events(options(stubborn, { until: 999 }), 0)))
+      expect(error).toMatchObject({ _tag: "IncompleteHistory", received: 5, pages: 1, reason: "NothingNew" })
+    }))
+
+  it.effect("onIncomplete that goes on: told once, the records received are emitted, the walk continues", () =>
+    Effect.gen(function*() {
+      const rows = [
+        { id: "early", t: 100 },
+        ...Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 700 })),
+        { id: "later", t: 800 }
+      ]
+      const { fetch } = stopsAfter(rows, 2)
+      const told: Array<unknown> = []
+      const onIncomplete = (e: unknown) => Effect.sync(() => void told.push(e))
+      const ws = windows((yield* chunks(Walk.events(options(fetch, { until: 999, onIncomplete }), 0))).flat())
+      expect(told).toEqual([expect.objectContaining({ _tag: "IncompleteHistory", received: 10, reason: "EmptyPage" })])
+      const ids = ws.flatMap((w) => w.records.map((r) => r.id))
+      expect(ids).toContain("early")
+      expect(ids).toContain("later")
+      expect(ids.filter((id) => id.startsWith("r"))).toHaveLength(10)
+    }))
+
+  it.effect("a service that ignores the window fails at the first page: OutsideQuery naming the record", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, t: i * 200 }))
+      const requests: Array<string> = []
+      // Every record, a page at a time, whatever the window: without the check, the walk narrows each
+      // window to one millisecond and pages the whole history there, for every millisecond.
+      const ignoresWindow = (s: number, e: number, page: number, limit: number) =>
+        requests.length >= 100
+          ? Effect.dieMessage("more than 100 requests")
+          : Effect.sync(() => {
+            requests.push(`${s}..${e}#${page}`)
+            return rows.slice((page - 1) * limit, page * limit)
+          })
+      const error = yield* Effect.flip(
+        chunks(Walk.events(options(ignoresWindow, { since: 1_000, until: 1_999, concurrency: 1 }), 1_000))
+      )
+      expect(error).toMatchObject({
+        _tag: "ResponseDecodeError",
+        reason: "OutsideQuery",
+        request: { startTime: 1_000, endTime: 1_999, page: 1 }
+      })
+      expect((error as Error).message).toContain(
+        `record "r0" at 1970-01-01T00:00:00.000Z is outside the query's window`
+      )
+      expect(requests).toHaveLength(1)
+    }))
+
+  /** A deterministic random source from a seed (mulberry32). */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296
+  }
+
+  it.effect.prop(
+    "property: a hostile fetch (random answers) ends the walk, completed or failed, within a bounded number of requests",
+    {
+      seed: fc.integer(),
+      mode: fc.constantFrom("inside", "strays", "ignoresWindow", "ignoresPage"),
+      limit: fc.integer({ min: 1, max: 6 }),
+      until: fc.integer({ min: 0, max: 300 }),
+      maxPagesPerMillisecond: fc.integer({ min: 1, max: 4 }),
+      concurrency: fc.integer({ min: 1, max: 3 }),
+      goOn: fc.boolean()
+    },
+    ({ concurrency, goOn, limit, maxPagesPerMillisecond, mode, seed, until }) =>
+      Effect.gen(function*() {
+        const next = random(seed)
+        const range = until + 1
+        // Narrowing a window to one millisecond, its pages and the page of another size, for every millisecond.
+        const bound = range * (Math.ceil(Math.log2(range)) + 4 + maxPagesPerMillisecond)
+        // "ignoresWindow": a history of a few pages around the range, paged whatever the window.
+        const history = Array.from(
+          { length: (2 + Math.floor(next() * 20)) * limit },
+          (_, i) => ({ id: `h${i}`, t: Math.floor(next() * (range + 200)) - 100 })
+        )
+        let requests = 0
+        const hostile = (s: number, e: number, page: number) =>
+          Effect.suspend(() => {
+            if (++requests > bound) return Effect.dieMessage(`more than ${bound} requests`)
+            if (mode === "ignoresWindow") return Effect.succeed(history.slice((page - 1) * limit, page * limit))
+            // Mostly full pages (the walk narrows and pages), of records at random times of the window
+            // (some outside it with "strays"), ids from a small pool (repeats); "ignoresPage" answers
+            // every page of a window alike.
+            const draw = mode === "ignoresPage" ? random(seed ^ (s * 31 + e)) : next
+            const n = draw() < 0.7 ? limit : Math.floor(draw() * (limit + 2))
+            return Effect.succeed(Array.from({ length: n }, () => ({
+              id: `r${Math.floor(draw() * 3 * limit)}`,
+              t: mode === "strays" && draw() < 0.05 ? e + 1 : s + Math.floor(draw() * (e - s + 1))
+            })))
+          })
+        const onIncomplete = goOn ? () => Effect.void : undefined
+        const exit = yield* Effect.exit(
+          Stream.runDrain(
+            Walk.events(options(hostile, { limit, until, maxPagesPerMillisecond, concurrency, onIncomplete }), 0)
+          )
+        )
+        // Completed, or failed with what the service did wrong; never the request bound.
+        if (exit._tag === "Failure") {
+          expect(Cause.isDie(exit.cause), Cause.pretty(exit.cause)).toBe(false)
+          const failure = Option.getOrThrow(Cause.failureOption(exit.cause))
+          if (failure._tag === "IncompleteHistory") expect(goOn).toBe(false)
+          else expect(failure).toMatchObject({ _tag: "ResponseDecodeError", reason: "OutsideQuery" })
+        }
+        expect(requests).toBeLessThanOrEqual(bound)
+      }),
+    { fastCheck: { numRuns: 60 } }
+  )
 
   it.effect("take: only the requests needed", () =>
     Effect.gen(function*() {

@@ -9,15 +9,16 @@ export interface Row {
 
 export type Ordering = "newest-first" | "oldest-first" | "shuffled"
 
-const wire = (r: Row) => ({
+/** A row as the service sends it for a query: with the query's accounts and account types. */
+const wire = (r: Row, query: URLSearchParams) => ({
   tranId: r.tranId,
-  fromAccount: null,
-  toAccount: "sub@x",
+  fromAccount: query.get("fromAccount"),
+  toAccount: query.get("toAccount") ?? "sub@x",
   clientTranId: null,
   asset: "USDT",
   amount: "1.00000000",
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
+  fromAccountType: query.get("fromAccountType") ?? "SPOT",
+  toAccountType: query.get("toAccountType") ?? "FUTURES",
   fromSymbol: "",
   toSymbol: "",
   status: r.status,
@@ -28,15 +29,16 @@ const byIdNumber = (a: Row, b: Row) => Number(a.tranId) - Number(b.tranId)
 
 /**
  * A transfer-history service over `rows`: honours startTime/endTime (inclusive), page and limit,
- * in the given order; optionally repeats a record or adds one outside the window, and runs a hook
- * before each answer (live inserts).
+ * in the given order, each record with the query's accounts and account types; optionally repeats a
+ * record, adds one outside the window, or sends every record to "sub@x" whatever the query's
+ * accounts, and runs a hook before each answer (live inserts).
  */
 export const transferService = (
   rows: Array<Row>,
   options: {
     readonly ordering?: Ordering
     readonly maxWindow?: number
-    readonly quirks?: { readonly repeat?: boolean; readonly outside?: boolean }
+    readonly quirks?: { readonly repeat?: boolean; readonly outside?: boolean; readonly ignoresAccounts?: boolean }
     readonly beforeAnswer?: (seen: Seen) => void
   } = {}
 ) =>
@@ -59,10 +61,11 @@ export const transferService = (
     const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_003, 7)
     matching.sort((a, b) => hash(a.tranId) - hash(b.tranId) || byIdNumber(a, b))
   }
-  const body: Array<unknown> = matching.slice((page - 1) * limit, page * limit).map(wire)
+  const query = options.quirks?.ignoresAccounts ? new URLSearchParams() : p
+  const body: Array<unknown> = matching.slice((page - 1) * limit, page * limit).map((r) => wire(r, query))
   if (options.quirks?.repeat && body.length > 0 && body.length < limit) body.push(body[0])
   if (options.quirks?.outside && body.length < limit) {
-    body.push(wire({ tranId: "999999", timestamp: end + 1, status: "SUCCESS" }))
+    body.push(wire({ tranId: "999999", timestamp: end + 1, status: "SUCCESS" }, query))
   }
   return { status: 200, body }
 }
