@@ -1,5 +1,5 @@
 /**
- * Flag values from a set the project knows: account types and deposit statuses. A value outside the
+ * Flag values from a set the project knows: account types, deposit statuses and export formats. A value outside the
  * set is refused before any request, with the allowed values in the message. Matching ignores
  * letter case; what is sent is the exchange's spelling (`spot` → `SPOT`, `success` → `5`).
  *
@@ -66,4 +66,47 @@ export const depositStatus = (flag: string, text: string): Either.Either<string,
       Object.entries(DepositRecord.statusNames).map(([c, name]) => `${c} ${name}`).join(", ")
     }`
   )
+}
+
+/**
+ * The export formats, as `--format` takes them.
+ *
+ * @example
+ * ```ts
+ * import { Choices } from "@broker-history/cli"
+ *
+ * assert.deepStrictEqual(Choices.formats, ["ndjson", "csv", "json"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const formats = ["ndjson", "csv", "json"] as const
+
+/**
+ * Reads an export format (`ndjson`, `csv`, `json`, any letter case) into its lower-case name, or the
+ * message for `flag` that lists the formats.
+ *
+ * @example
+ * ```ts
+ * import { Choices } from "@broker-history/cli"
+ * import { Either } from "effect"
+ *
+ * assert.deepStrictEqual(Choices.format("--format", "CSV"), Either.right("csv"))
+ * assert.deepStrictEqual(Choices.format("--format", "Ndjson"), Either.right("ndjson"))
+ * assert.deepStrictEqual(
+ *   Choices.format("--format", "xml"),
+ *   Either.left(`--format: "xml" is not a format; use one of ndjson, csv, json`)
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const format = (flag: string, text: string): Either.Either<(typeof formats)[number], string> => {
+  const lower = text.trim().toLowerCase()
+  const found = formats.find((f) => f === lower)
+  return found !== undefined
+    ? Either.right(found)
+    : Either.left(`${flag}: ${JSON.stringify(text)} is not a format; use one of ${formats.join(", ")}`)
 }

@@ -7,12 +7,14 @@
  *
  * @since 0.1.0
  */
+import * as CommandLine from "@broker-history/server/CommandLine"
 import * as Command from "@effect/cli/Command"
 import * as CliOptions from "@effect/cli/Options"
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as Either from "effect/Either"
 import * as ExitCode from "./ExitCode.js"
 
 /**
@@ -79,8 +81,42 @@ export interface Options {
 export const defaults: Options = { seed: 42, transfers: 100_000, deposits: 20_000, concurrency: 8 }
 
 /**
+ * The least value of each option: a seed from 0, at least one transfer, one deposit and one stream
+ * at once (a demo over nothing would check nothing).
+ *
+ * @example
+ * ```ts
+ * import { Demo } from "@broker-history/cli"
+ *
+ * assert.deepStrictEqual(Demo.minimums, { seed: 0, transfers: 1, deposits: 1, concurrency: 1 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const minimums: Options = { seed: 0, transfers: 1, deposits: 1, concurrency: 1 }
+
+const variables = {
+  seed: "DEMO_SEED",
+  transfers: "DEMO_TRANSFERS",
+  deposits: "DEMO_DEPOSITS",
+  concurrency: "DEMO_CONCURRENCY"
+} as const
+
+/** The first option below its minimum or not an integer, as an `InvalidData` at `name(option)`. */
+const problem = (options: Options, name: (key: keyof Options) => string): ConfigError.ConfigError | undefined => {
+  for (const key of ["seed", "transfers", "deposits", "concurrency"] as const) {
+    const value = options[key]
+    if (!Number.isSafeInteger(value) || value < minimums[key]) {
+      return ConfigError.InvalidData([name(key)], `must be an integer >= ${minimums[key]}, got ${value}`)
+    }
+  }
+  return undefined
+}
+
+/**
  * The demo's options from the environment: `DEMO_SEED` (42), `DEMO_TRANSFERS` (100000),
- * `DEMO_DEPOSITS` (20000), `DEMO_CONCURRENCY` (8).
+ * `DEMO_DEPOSITS` (20000), `DEMO_CONCURRENCY` (8), each an integer from its `minimums` value.
  *
  * @example
  * ```ts
@@ -91,22 +127,27 @@ export const defaults: Options = { seed: 42, transfers: 100_000, deposits: 20_00
  *   Effect.runSyncExit(Effect.withConfigProvider(Demo.config, ConfigProvider.fromMap(new Map(variables))))
  * assert.deepStrictEqual(read([["DEMO_SEED", "7"]]), Exit.succeed({ ...Demo.defaults, seed: 7 }))
  * assert.ok(Exit.isFailure(read([["DEMO_SEED", "seven"]])))
+ * assert.ok(Exit.isFailure(read([["DEMO_TRANSFERS", "-5"]])))
  * ```
  *
  * @since 0.1.0
  * @category constructors
  */
 export const config: Config.Config<Options> = Config.all({
-  seed: Config.integer("DEMO_SEED").pipe(Config.withDefault(defaults.seed)),
-  transfers: Config.integer("DEMO_TRANSFERS").pipe(Config.withDefault(defaults.transfers)),
-  deposits: Config.integer("DEMO_DEPOSITS").pipe(Config.withDefault(defaults.deposits)),
-  concurrency: Config.integer("DEMO_CONCURRENCY").pipe(Config.withDefault(defaults.concurrency))
-})
+  seed: Config.integer(variables.seed).pipe(Config.withDefault(defaults.seed)),
+  transfers: Config.integer(variables.transfers).pipe(Config.withDefault(defaults.transfers)),
+  deposits: Config.integer(variables.deposits).pipe(Config.withDefault(defaults.deposits)),
+  concurrency: Config.integer(variables.concurrency).pipe(Config.withDefault(defaults.concurrency))
+}).pipe(Config.mapOrFail((options) => {
+  const found = problem(options, (key) => variables[key])
+  return found === undefined ? Either.right(options) : Either.left(found)
+}))
 
 /**
  * Starts the reference service with a seeded history, reads both histories through the client's
  * full-history streams, prints the summary on stdout, and fails with `DemoMismatch` when what came back
- * is not exactly the service's data.
+ * is not exactly the service's data. An option below its `minimums` value fails with a
+ * `ConfigError` naming it before anything starts.
  *
  * @example
  * ```ts
@@ -122,25 +163,30 @@ export const config: Config.Config<Options> = Config.all({
  *   ReferenceServer.StartError | BrokerError.BrokerError | ConfigError.ConfigError | Demo.DemoMismatch
  * > = Demo.run({ ...Demo.defaults, transfers: 1000, deposits: 200 })
  * const checked = small.pipe(Effect.catchTag("DemoMismatch", (mismatch) => Console.error(mismatch.message)))
+ *
+ * // No transfers: refused before anything starts.
+ * const refused = await Effect.runPromise(Effect.flip(Demo.run({ ...Demo.defaults, transfers: 0 })))
+ * assert.strictEqual(String(refused), "(Invalid data at transfers: \"must be an integer >= 1, got 0\")")
  * ```
  *
  * @since 0.1.0
  * @category execution
  */
 export const run = (options: Options) =>
-  // Loaded only now: the program starts the reference service, which the other commands never load.
-  Effect.flatMap(Effect.promise(() => import("./internal/DemoProgram.js")), (program) => program.run(options))
+  Effect.suspend(() => {
+    const found = problem(options, (key) => key)
+    if (found !== undefined) return Effect.fail(found)
+    // Loaded only now: the program starts the reference service, which the other commands never load.
+    return Effect.flatMap(Effect.promise(() => import("./internal/DemoProgram.js")), (program) => program.run(options))
+  })
 
-const optionalInteger = (name: string, env: string, fallback: number, text: string) =>
-  CliOptions.integer(name).pipe(
-    CliOptions.withDescription(`${text} (env ${env}, default ${fallback})`),
-    CliOptions.optional,
-    CliOptions.map(Option.getOrUndefined)
-  )
+const setting = (key: keyof Options, meaning: string) =>
+  CommandLine.integerSetting(key, variables[key], { min: minimums[key] }, defaults[key], meaning)
 
 /**
- * `broker-history demo`: `run` with flags over the `DEMO_*` variables over the defaults, its failure
- * reported as every command's.
+ * `broker-history demo`: `run` with flags over the `DEMO_*` variables over the defaults, each read as
+ * the server's own settings are (an integer from its `minimums` value, or a usage error naming the
+ * flag or the variable, exit 2, before anything starts), its failure reported as every command's.
  *
  * @example
  * ```ts
@@ -156,22 +202,15 @@ const optionalInteger = (name: string, env: string, fallback: number, text: stri
  * @category commands
  */
 export const command = Command.make("demo", {
-  seed: optionalInteger("seed", "DEMO_SEED", defaults.seed, "seed of the generated history"),
-  transfers: optionalInteger("transfers", "DEMO_TRANSFERS", defaults.transfers, "transfers to generate"),
-  deposits: optionalInteger("deposits", "DEMO_DEPOSITS", defaults.deposits, "deposits to generate"),
-  concurrency: optionalInteger("concurrency", "DEMO_CONCURRENCY", defaults.concurrency, "streams read at once"),
+  seed: setting("seed", "seed of the generated history"),
+  transfers: setting("transfers", "transfers to generate"),
+  deposits: setting("deposits", "deposits to generate"),
+  concurrency: setting("concurrency", "streams read at once"),
   verbose: CliOptions.boolean("verbose").pipe(
     CliOptions.withDescription("on failure, print the full cause after the one-line message (default off)")
   )
-}, (flags) =>
-  Effect.flatMap(config, (env) =>
-    run({
-      seed: flags.seed ?? env.seed,
-      transfers: flags.transfers ?? env.transfers,
-      deposits: flags.deposits ?? env.deposits,
-      concurrency: flags.concurrency ?? env.concurrency
-    })).pipe(ExitCode.report(flags.verbose))).pipe(Command.withDescription(
-      "The main job with no set-up: start the reference service on 127.0.0.1 with a seeded two-year history, read both " +
-        "full histories through the client (master↔sub for every sub-account, the master's own transfers, all deposits), " +
-        "print what came back and check it against the service's data."
-    ))
+}, ({ verbose, ...options }) => run(options).pipe(ExitCode.report(verbose))).pipe(Command.withDescription(
+  "The main job with no set-up: start the reference service on 127.0.0.1 with a seeded two-year history, read both " +
+    "full histories through the client (master↔sub for every sub-account, the master's own transfers, all deposits), " +
+    "print what came back and check it against the service's data."
+))

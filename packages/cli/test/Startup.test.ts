@@ -51,7 +51,7 @@ describe("lazy loading", () => {
     const help = loads(["serve", "--help"])
     expect(help.code).toBe(0)
     expect(help.urls.filter((url) => heavy.test(url))).toEqual([])
-    const demo = loads(["demo", "--transfers", "0", "--deposits", "0", "--concurrency", "1"])
+    const demo = loads(["demo", "--transfers", "1", "--deposits", "1", "--concurrency", "1"])
     expect(demo.code, demo.stderr).toBe(0)
     expect(demo.urls.some((url) => /better-sqlite3|sql-sqlite-node/.test(url))).toBe(true)
     // The service's internal modules are caught too, and the flag table's are not.

@@ -3,11 +3,12 @@
 import { BrokerError } from "@broker-history/client"
 import { Prng } from "@broker-history/server"
 import { parse as parseCsv } from "csv-parse/sync"
-import { ConfigError, Duration, Effect, Either, Layer, Stream } from "effect"
+import { ConfigError, ConfigProvider, Duration, Effect, Either, Exit, Layer, Stream } from "effect"
 import { Writable } from "node:stream"
 import { describe, expect, it } from "vitest"
 import * as Choices from "../src/Choices.js"
 import * as Csv from "../src/Csv.js"
+import * as Demo from "../src/Demo.js"
 import * as ExitCode from "../src/ExitCode.js"
 import * as Export from "../src/Export.js"
 import * as Output from "../src/Output.js"
@@ -64,6 +65,45 @@ describe("Choices", () => {
       expect(Either.isLeft(result), bogus).toBe(true)
       if (Either.isLeft(result)) expect(result.left).toContain("5 SUCCESS")
     }
+  })
+})
+
+describe("Choices.format", () => {
+  it("export formats in any letter case, as the lower-case name; anything else refused with the formats", () => {
+    for (const text of ["csv", "CSV", "Csv", " csv "]) {
+      expect(Choices.format("--format", text)).toEqual(Either.right("csv"))
+    }
+    expect(Choices.format("--format", "Ndjson")).toEqual(Either.right("ndjson"))
+    expect(Choices.format("--format", "JSON")).toEqual(Either.right("json"))
+    expect(Choices.format("--format", "xml")).toEqual(
+      Either.left("--format: \"xml\" is not a format; use one of ndjson, csv, json")
+    )
+  })
+})
+
+describe("Demo options", () => {
+  it("a count below its minimum or not an integer is refused before anything starts, naming it", async () => {
+    for (
+      const [options, message] of [
+        [{ transfers: -5 }, "transfers: must be an integer >= 1, got -5"],
+        [{ deposits: 0 }, "deposits: must be an integer >= 1, got 0"],
+        [{ concurrency: 1.5 }, "concurrency: must be an integer >= 1, got 1.5"],
+        [{ seed: -1 }, "seed: must be an integer >= 0, got -1"]
+      ] as const
+    ) {
+      const error = await Effect.runPromise(Effect.flip(Demo.run({ ...Demo.defaults, ...options })))
+      expect(ExitCode.describe(error)).toEqual({ kind: "usage", message })
+    }
+  })
+
+  it("DEMO_* variables are held to the same minimums", () => {
+    const read = (name: string, value: string) =>
+      Effect.runSyncExit(
+        Effect.withConfigProvider(Demo.config, ConfigProvider.fromMap(new Map([[name, value]])))
+      )
+    expect(Exit.isFailure(read("DEMO_TRANSFERS", "0"))).toBe(true)
+    expect(Exit.isFailure(read("DEMO_CONCURRENCY", "-1"))).toBe(true)
+    expect(read("DEMO_TRANSFERS", "1")).toEqual(Exit.succeed({ ...Demo.defaults, transfers: 1 }))
   })
 })
 

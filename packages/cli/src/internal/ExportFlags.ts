@@ -6,9 +6,15 @@
  * @internal
  */
 import { TransferRecord } from "@broker-history/domain"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Choices from "../Choices.js"
 import * as ClientOptions from "../ClientOptions.js"
+import type * as Export from "../Export.js"
 
 /** An optional text flag: its value, or `undefined` when it is not given. */
 export const optionalText = (name: string, description: string): Options.Options<string | undefined> =>
@@ -23,13 +29,26 @@ export const verbose: Options.Options<boolean> = Options.boolean("verbose").pipe
 export const common = {
   since: optionalText(
     "since",
-    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms (0 and up), or 90d for 90 days ago (default: one year before --until)"
+    "start of the range, inclusive: 2024-01-01 (UTC), an ISO date-time, Unix ms (any digits, 0 included, but ten: " +
+      "those are Unix seconds, refused with the ms to write), or 90d for 90 days ago (default: one year before --until)"
   ),
-  until: optionalText("until", "end of the range, inclusive, same forms as --since (default: the service's now)"),
-  format: Options.choice("format", ["ndjson", "csv", "json"]).pipe(
-    Options.withDefault("ndjson" as const),
+  until: optionalText(
+    "until",
+    "end of the range, inclusive, same forms as --since, at most 1 minute (allowed for clock skew) after the " +
+      "service's now (default: the service's now)"
+  ),
+  // Text read by `Choices.format` rather than `Options.choice`, which matches the letter case exactly.
+  format: Options.text("format").pipe(
+    Options.withPseudoName(Choices.formats.join(" | ")),
+    Options.mapEffect((text) =>
+      Either.match(Choices.format("--format", text), {
+        onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+        onRight: Effect.succeed
+      })
+    ),
+    Options.withDefault<Export.Format>("ndjson"),
     Options.withDescription(
-      "ndjson: one JSON record a line; csv: header row + RFC 4180 rows; json: one array (default ndjson)"
+      "ndjson: one JSON record a line; csv: header row + RFC 4180 rows; json: one array; any letter case (default ndjson)"
     )
   ),
   csvRaw: Options.boolean("csv-raw").pipe(
