@@ -461,4 +461,55 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
       }
       yield* Fiber.interrupt(fiber)
     }))
+
+  it.effect("over HTTP: a 429 asking for 5 minutes fails a page call at once, and a follow stream waits it out", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
+      const refusedFrom = T0 + 30_000
+      let refusals = 0
+      const mock = mockService((seen) => {
+        if (seen.at >= refusedFrom && refusals === 0) {
+          refusals++
+          return { status: 429, body: { code: 429, msg: "Too many requests." }, headers: { "retry-after": "300" } }
+        }
+        return transferService(rows)(seen)
+      })
+      const lines: Array<Line> = []
+      const seen: Array<string> = []
+      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) =>
+          h.transferChanges({ ...base, since: 0, follow: { interval: "10 seconds" } }).pipe(
+            Stream.runForEach((c) => Effect.sync(() => seen.push(c.record.tranId)))
+          )
+        ),
+        Effect.provide(historyLayer(mock, options)),
+        logged(lines),
+        Effect.fork
+      )
+      rows.push({ tranId: "2", timestamp: T0 + 60_000, status: "SUCCESS" })
+      for (let s = 0; s < 8 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      expect(seen).toEqual(["1", "2"])
+      const refusedAt = mock.seen.find((s) => s.at >= refusedFrom)!.at
+      // Refused once: the next request exactly when the service asked, not after the backoff.
+      expect(mock.seen.filter((s) => s.at > refusedAt)[0]!.at).toBe(refusedAt + 5 * minute)
+      expect(unavailable(lines)).toHaveLength(1)
+      expect(unavailable(lines)[0]!.annotations).toMatchObject({ error: "RateLimited", retryMillis: 5 * minute })
+      expect(availableAgain(lines)).toHaveLength(1)
+      yield* Fiber.interrupt(fiber)
+
+      // A page call meets the same refusal: it fails at once, after one attempt.
+      const once = mockService(() => ({
+        status: 429,
+        body: { code: 429, msg: "Too many requests." },
+        headers: { "retry-after": "300" }
+      }))
+      const error = yield* BrokerHistory.BrokerHistory.pipe(
+        Effect.flatMap((h) => Effect.flip(h.transferHistory(base))),
+        Effect.provide(historyLayer(once, options))
+      )
+      expect(error).toMatchObject({ _tag: "RateLimited", retryAfterMillis: 5 * minute, attempts: 1 })
+      expect(once.seen).toHaveLength(1)
+    }))
 })
