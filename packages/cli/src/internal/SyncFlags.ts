@@ -41,7 +41,7 @@ export const options = {
   ),
   since: optionalText(
     "since",
-    "where the history starts: 2024-01-01, an ISO date-time, Unix ms (0: everything) or 400d (default: the whole transfer history and one year of deposits); a stream's first run reads from here, and an earlier --since than a stream already holds backfills the difference once"
+    "where the history starts: 2024-01-01, an ISO date-time, Unix ms (0: everything; ten digits are Unix seconds, refused with the ms to write) or 400d (default: the whole transfer history and one year of deposits); a stream's first run reads from here, and an earlier --since than a stream already holds backfills the difference once"
   ),
   resetStream: Options.text("reset-stream").pipe(
     Options.repeated,
