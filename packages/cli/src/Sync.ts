@@ -245,7 +245,9 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
       "Without --pairs it reads, for every sub-account and every ordered pair of --account-types, master→sub and sub→master, " +
       "plus the master's own transfers, and all deposits. A first run reads the whole transfer history and one year of deposits " +
       "(or from --since); an earlier --since later backfills what is missing. A damaged checkpoint skips its stream (exit 1 at the end; " +
-      "--reset-stream repairs it). With --follow it runs until SIGINT/SIGTERM (exit 0 after the current batch commits). " +
+      "--reset-stream repairs it). With --follow it runs until SIGINT/SIGTERM (exit 0 after the current batch commits), " +
+      "waiting out outages of the service and the database (retried without limit, backing off up to BROKER_FOLLOW_RETRY_MAX_DELAY, default 1m); " +
+      "--health ADDR then serves GET /livez and /readyz for a supervisor. " +
       "--profiles FILE syncs several keys at once, each on its own budget, rows and checkpoints kept per profile " +
       "(the single-key flags are the profile default); a refused key stops only its profile, and the exit code is then that of the first profile that failed. " +
       ClientOptions.variablesHelp
