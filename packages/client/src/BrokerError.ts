@@ -444,7 +444,7 @@ export class ResponseDecodeError
     if (this.reason === "OutsideQuery") {
       return `${describe(this.request)} returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
         "the service ignored the query's window or filters, so nothing it sent can be taken as the history asked " +
-        `for: check BROKER_BASE_URL, or report it to the service with this record: ${JSON.stringify(this.excerpt)}.`
+        `for: check BROKER_BASE_URL, or report it to the service with this record: ${this.excerpt}.`
     }
     return `${
       describe(this.request)
