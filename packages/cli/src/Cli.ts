@@ -36,8 +36,10 @@ export const command = Command.make("broker-history").pipe(
       "or run the reference service and the demo. Run a subcommand with --help for its flags. Exit codes: " +
       "0 done (also a closed stdout, and sync --follow or serve stopped by SIGINT/SIGTERM), 1 the service, " +
       "database or output failed, 2 usage, 3 authentication (credentials missing or refused), 4 network " +
-      "(unreachable after the retries), 130/143 interrupted by SIGINT/SIGTERM before the work was done (an export: " +
-      "its output is incomplete, --out FILE left as it was; sync without --follow; demo)."
+      "(unreachable after the retries), 5 the history is incomplete (the service did not serve every record of a " +
+      "crowded millisecond; with --on-incomplete warn: finished without them), 130/143 interrupted by " +
+      "SIGINT/SIGTERM before the work was done (an export: its output is incomplete, --out FILE left as it was; " +
+      "sync without --follow; demo)."
   ),
   Command.withSubcommands([Export.transfersCommand, Export.depositsCommand, Sync.command, Serve.command, Demo.command])
 )

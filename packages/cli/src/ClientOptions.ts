@@ -80,6 +80,13 @@ export const flags = [
     text: "receive window in ms, 1..60000"
   },
   {
+    flag: "on-incomplete",
+    env: BrokerConfig.env.onIncomplete,
+    fallback: d.onIncomplete,
+    text: "when the service does not serve every record of a crowded millisecond: fail (exit 5), or warn " +
+      "(a warning line each, the records served kept, exit 5 at the end)"
+  },
+  {
     flag: "proxy",
     env: HttpProxy.env.proxy,
     fallback: "environment",
@@ -120,8 +127,7 @@ export const variablesOnly: ReadonlyArray<{ readonly env: string; readonly fallb
   { env: BrokerConfig.env.depositMaxWindow, fallback: "10 days" },
   { env: BrokerConfig.env.allowInsecureHttp, fallback: "false (http:// only to loopback)" },
   { env: BrokerConfig.env.maxResponseBytes, fallback: String(d.maxResponseBytes) },
-  { env: BrokerConfig.env.maxPagesPerMillisecond, fallback: String(d.maxPagesPerMillisecond) },
-  { env: BrokerConfig.env.onIncomplete, fallback: d.onIncomplete }
+  { env: BrokerConfig.env.maxPagesPerMillisecond, fallback: String(d.maxPagesPerMillisecond) }
 ]
 
 /**

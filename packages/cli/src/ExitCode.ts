@@ -15,13 +15,14 @@ import * as Option from "effect/Option"
 import * as SyncDatabaseName from "./internal/SyncDatabaseName.js"
 
 /**
- * The exit codes, one per kind of failure: 0 done, 1 other, 2 usage, 3 authentication, 4 network.
+ * The exit codes, one per kind of failure: 0 done, 1 other, 2 usage, 3 authentication, 4 network,
+ * 5 incomplete history.
  *
  * @example
  * ```ts
  * import { ExitCode } from "@broker-history/cli"
  *
- * assert.deepStrictEqual(ExitCode.codes, { ok: 0, other: 1, usage: 2, authentication: 3, network: 4 })
+ * assert.deepStrictEqual(ExitCode.codes, { ok: 0, other: 1, usage: 2, authentication: 3, network: 4, incomplete: 5 })
  * ```
  *
  * @since 0.1.0
@@ -41,7 +42,13 @@ export const codes = {
   /** Credentials missing or refused (API key, secret key, permission). */
   authentication: 3,
   /** The service could not be reached (connection, timeout) after every retry. */
-  network: 4
+  network: 4,
+  /**
+   * The history is incomplete: the service did not serve every record of a crowded millisecond
+   * (`IncompleteHistory`). With `--on-incomplete warn` the command finished without them (each named
+   * in a warning); otherwise it stopped there. Either way running it again meets the same millisecond.
+   */
+  incomplete: 5
 } as const
 
 /**
@@ -109,6 +116,32 @@ export class UsageError extends Data.TaggedError("UsageError")<{ readonly messag
  * @category errors
  */
 export class Failure extends Data.TaggedError("CommandFailure")<{ readonly code: number }> {}
+
+/**
+ * A command with `--on-incomplete warn` finished, but its streams went on without every record of
+ * `milliseconds` crowded milliseconds (each named in a warning on stderr): exit code 5.
+ *
+ * @example
+ * ```ts
+ * import { ExitCode } from "@broker-history/cli"
+ *
+ * const error = new ExitCode.IncompleteRun({ milliseconds: 2 })
+ * assert.strictEqual(ExitCode.describe(error).kind, "incomplete")
+ * assert.ok(error.message.startsWith("finished, but the history is incomplete: the service did not serve every record of 2 crowded milliseconds"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class IncompleteRun extends Data.TaggedError("IncompleteRun")<{ readonly milliseconds: number }> {
+  override get message(): string {
+    const n = this.milliseconds
+    return `finished, but the history is incomplete: the service did not serve every record of ${n} crowded ${
+      n === 1 ? "millisecond" : "milliseconds"
+    } (each named in a warning above); raise BROKER_MAX_PAGES_PER_MILLISECOND where a warning says PageLimit, ` +
+      "otherwise report it to the service"
+  }
+}
 
 /**
  * The reader of stdout went away (`EPIPE`, as with `| head -1`): the command stops quietly with exit
@@ -207,6 +240,7 @@ const flagOfVariable: Record<string, string> = {
   [BrokerConfig.env.rateLimitInterval]: "--rate-limit-interval",
   [BrokerConfig.env.requestTimeout]: "--request-timeout",
   [BrokerConfig.env.maxRetries]: "--max-retries",
+  [BrokerConfig.env.onIncomplete]: "--on-incomplete",
   [HttpProxy.env.proxy]: "--proxy"
 }
 
@@ -223,7 +257,8 @@ const brokerTags = new Set([
   "ServerError",
   "ApiError",
   "TransportError",
-  "ResponseDecodeError"
+  "ResponseDecodeError",
+  "IncompleteHistory"
 ])
 
 const isBrokerError = (u: unknown): u is BrokerError.BrokerError =>
@@ -299,6 +334,7 @@ const firstConfigLeaf = (error: ConfigError.ConfigError): Leaf => {
  */
 export const describe = (error: unknown): { readonly kind: Kind; readonly message: string } => {
   if (error instanceof UsageError) return { kind: "usage", message: error.message }
+  if (error instanceof IncompleteRun) return { kind: "incomplete", message: error.message }
   if (ConfigError.isConfigError(error)) return configSentence(error)
   if (isBrokerError(error)) {
     switch (error._tag) {
@@ -308,6 +344,11 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
         return { kind: "authentication", message: error.message }
       case "TransportError":
         return { kind: "network", message: `${withoutPeriod(error.message)}; giving up.` }
+      case "IncompleteHistory":
+        return {
+          kind: "incomplete",
+          message: `${withoutPeriod(error.message)}; on the command line: --on-incomplete warn.`
+        }
       default:
         return { kind: "other", message: error.message }
     }

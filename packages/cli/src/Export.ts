@@ -262,6 +262,11 @@ const runExport = <Q, A extends object>(
     const stream = Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) => open(history, query)))
     const csv = yield* flag(ExportQuery.csvMode(flags.format, flags.csvRaw))
     yield* write(stream, flags.format, what.columns, what.time, csv).pipe(
+      // With --on-incomplete warn, a history the service did not serve whole ends the export with exit 5.
+      Effect.zipRight(Effect.flatMap(BrokerHistory.BrokerHistory, (history) => history.incomplete)),
+      Effect.flatMap((milliseconds) =>
+        milliseconds === 0 ? Effect.void : Effect.fail(new ExitCode.IncompleteRun({ milliseconds }))
+      ),
       Effect.provide(Layer.mergeAll(
         ClientOptions.layer(flags.client, process.env),
         Output.layer(flags.out),

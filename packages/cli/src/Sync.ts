@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { BrokerError } from "@broker-history/client"
-import { BrokerConfig } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import * as Command from "@effect/cli/Command"
 import { SqlError } from "@effect/sql/SqlError"
 import * as ConfigError from "effect/ConfigError"
@@ -122,7 +122,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
         const prefix = plan.profile === undefined ? "" : `profile ${name}: `
         const log = (line: string) => out(prefix + line)
         return Effect.gen(function*() {
-          const result = yield* SyncRun.run({
+          const [result, incomplete] = yield* SyncRun.run({
             profile: name,
             transferStreams: plan.transferStreams,
             since: run.since,
@@ -135,7 +135,12 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
             outageRetry: run.outageRetry,
             log,
             warn: (line) => err(prefix + line)
-          }).pipe(Effect.scoped, Effect.provide(ClientOptions.layer(plan.client, clientEnv)))
+          }).pipe(
+            Effect.scoped,
+            // This profile's crowded milliseconds gone on without (--on-incomplete warn): its own client's count.
+            Effect.zip(Effect.flatMap(BrokerHistory.BrokerHistory, (history) => history.incomplete)),
+            Effect.provide(ClientOptions.layer(plan.client, clientEnv))
+          )
           const counts = yield* Effect.flatMap(SyncStore.SyncStore, (s) => s.forProfile(name).counts)
           // The client's request counts are the process's: one profile's alone are known only without others.
           const requests = plan.profile === undefined
@@ -149,7 +154,8 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
             counts,
             requests,
             seconds: (Date.now() - started) / 1000,
-            profile: plan.profile !== undefined
+            profile: plan.profile !== undefined,
+            incomplete
           }))
           for (
             const line of SyncSummary.coverageLines(result, {
@@ -158,7 +164,13 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
               uncovered: plan.uncovered
             })
           ) log(line)
-          return { prefix, damaged: result.damaged, streams, failed: undefined as ExitCode.Kind | undefined }
+          return {
+            prefix,
+            damaged: result.damaged,
+            streams,
+            incomplete,
+            failed: undefined as ExitCode.Kind | undefined
+          }
         }).pipe(
           // A profile of a file that the service refuses (or cannot serve) stops alone; a database
           // failure stops every profile.
@@ -174,7 +186,7 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
                       ExitCode.describe(e).message.replace(/\.$/, "")
                     }; the other profiles go on`
                 )
-                return { prefix, damaged: [], streams: 0, failed: ExitCode.describe(e).kind }
+                return { prefix, damaged: [], streams: 0, incomplete: 0, failed: ExitCode.describe(e).kind }
               })
           )
         )
@@ -235,10 +247,19 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
         )
       }
     }
+    // A history the service did not serve whole (--on-incomplete warn): one sentence, exit 5 unless
+    // another failure's code comes first.
+    const milliseconds = outcome.reduce((n, o) => n + o.incomplete, 0)
+    if (milliseconds > 0) {
+      yield* Effect.sync(() =>
+        process.stderr.write(`broker-history: ${new ExitCode.IncompleteRun({ milliseconds }).message}\n`)
+      )
+    }
     const first = outcome.find((o) => o.failed !== undefined || o.damaged.length > 0)
     if (first !== undefined) {
       return yield* Effect.fail(new ExitCode.Failure({ code: ExitCode.codes[first.failed ?? "other"] }))
     }
+    if (milliseconds > 0) return yield* Effect.fail(new ExitCode.Failure({ code: ExitCode.codes.incomplete }))
   })).pipe(Command.withDescription(
     "Keep both histories in a database (tables transfers, deposits, sync_checkpoints), idempotently: " +
       "each stream's checkpoint is stored in the transaction of its rows, so a killed sync restarts where it stopped. " +

@@ -145,8 +145,9 @@ const requestsText = (requests: Pick<Snapshot, "requests" | "retries"> | undefin
 
 /**
  * The summary's first line for one key: the streams synced, what was applied, what the tables hold for
- * it, and (when they are its alone) its requests. With `profile` the counts are said to be the
- * profile's, since the tables hold other profiles' rows too.
+ * it, the crowded milliseconds its streams went on without (`--on-incomplete warn`), and (when they
+ * are its alone) its requests. With `profile` the counts are said to be the profile's, since the
+ * tables hold other profiles' rows too.
  *
  * @example
  * ```ts
@@ -165,6 +166,19 @@ const requestsText = (requests: Pick<Snapshot, "requests" | "retries"> | undefin
  *   "synced 5 streams into history.db: applied 120 transfer and 4 deposit records in 6 transactions; " +
  *     "the tables hold 120 transfers and 4 deposits (30 requests, 0 retries, 1.3 s)"
  * )
+ * // With --on-incomplete warn, when the service did not serve every record of a crowded millisecond:
+ * assert.ok(
+ *   SyncSummary.syncedLine({
+ *     streams: 5,
+ *     db: "history.db",
+ *     totals: { transfers: 120, deposits: 4, batches: 6 },
+ *     counts: { transfers: 120, deposits: 4 },
+ *     requests: undefined,
+ *     seconds: 1.25,
+ *     profile: false,
+ *     incomplete: 1
+ *   }).endsWith("4 deposits; incomplete: 1 crowded millisecond not served whole (see its warning) (1.3 s)")
+ * )
  * ```
  *
  * @since 0.2.0
@@ -179,10 +193,19 @@ export const syncedLine = (summary: {
   readonly requests: Pick<Snapshot, "requests" | "retries"> | undefined
   readonly seconds: number
   readonly profile: boolean
+  /** Crowded milliseconds the streams went on without all their records (`--on-incomplete warn`). */
+  readonly incomplete?: number | undefined
 }): string =>
   `synced ${summary.streams} streams into ${summary.db}: applied ${summary.totals.transfers} transfer and ${summary.totals.deposits} deposit records in ${summary.totals.batches} transactions; the tables hold ${summary.counts.transfers} transfers and ${summary.counts.deposits} deposits${
     summary.profile ? " of this profile" : ""
-  } (${requestsText(summary.requests)}${summary.seconds.toFixed(1)} s)`
+  }${incompleteText(summary.incomplete ?? 0)} (${requestsText(summary.requests)}${summary.seconds.toFixed(1)} s)`
+
+const incompleteText = (n: number): string =>
+  n === 0
+    ? ""
+    : n === 1
+    ? "; incomplete: 1 crowded millisecond not served whole (see its warning)"
+    : `; incomplete: ${n} crowded milliseconds not served whole (see their warnings)`
 
 /**
  * The last line of a sync of a profiles file: how many profiles completed, and the requests of all.

@@ -207,13 +207,18 @@ describe("ExitCode", () => {
         "other"
       ],
       [new BrokerError.ApiError({ request, status: 400, code: 33333, msg: "Param is error" }), "other"],
+      [
+        new BrokerError.IncompleteHistory({ request, time: 0, received: 1000, pages: 2, reason: "EmptyPage" }),
+        "incomplete"
+      ],
+      [new ExitCode.IncompleteRun({ milliseconds: 1 }), "incomplete"],
       [new ExitCode.UsageError({ message: "m" }), "usage"],
       [ConfigError.MissingData(["BROKER_API_KEY"], "missing"), "authentication"],
       [ConfigError.InvalidData(["BROKER_RATE_LIMIT"], "BROKER_RATE_LIMIT must be a whole number"), "usage"],
       [new Error("boom"), "other"]
     ] as const
     for (const [error, kind] of kinds) expect(ExitCode.describe(error).kind, String(error)).toBe(kind)
-    expect(new Set(Object.values(ExitCode.codes)).size).toBe(5)
+    expect(new Set(Object.values(ExitCode.codes)).size).toBe(6)
   })
 
   it("says what to do", () => {
