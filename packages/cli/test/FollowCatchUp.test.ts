@@ -9,7 +9,7 @@ import { DepositRecord } from "@broker-history/domain"
 import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Logger, Option, Redacted } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, HashMap, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 
 const day = 86_400_000
 const subAccounts = 3
@@ -83,13 +83,21 @@ const client = (baseUrl: string, secretKey = ApiKeys.demo.secretKey) =>
     retry: { maxRetries: 1, baseDelay: "5 millis", maxDelay: "10 millis" }
   })))
 
-/** Log lines as `LEVEL message`. */
-const capture = () => {
+/**
+ * Log lines as `LEVEL message` (not the debug ones); `seen` is told of every line, debug included,
+ * with its annotations.
+ */
+const capture = (seen: (line: string) => void = () => {}) => {
   const lines: Array<string> = []
-  const logger = Logger.make(({ logLevel, message }) => {
-    lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+  const logger = Logger.make(({ annotations, logLevel, message }) => {
+    const line = `${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`
+    if (logLevel.label !== "DEBUG") lines.push(line)
+    seen(`${line} ${JSON.stringify([...HashMap.entries(annotations)])}`)
   })
-  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
+  return {
+    lines,
+    layer: Layer.merge(Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(LogLevel.Debug))
+  }
 }
 
 /**
@@ -99,13 +107,14 @@ const capture = () => {
 const followUntilCaughtUp = (
   run: SyncRun.Settings,
   store: (inner: SyncStore.Service) => SyncStore.Service,
-  secretKey?: string
+  secretKey?: string,
+  seen?: (line: string) => void
 ) =>
   Effect.gen(function*() {
     const server = yield* ReferenceServer.ReferenceServer
     const inner = yield* SyncStore.SyncStore
     const caughtUp = yield* Deferred.make<void>()
-    const { layer, lines } = capture()
+    const { layer, lines } = capture(seen)
     const fiber = yield* SyncRun.run({
       ...run,
       follow: 1_000,
@@ -169,22 +178,44 @@ describe("SyncRun following: outages while catching up", () => {
         yield* followUntilCaughtUp(settings(now - 20 * day), (inner) => inner)
         const writes: Array<Write> = []
         let cut = false
-        // The service fails every request (5xx) for 400 ms from the deposit stream's first backfill
-        // batch on: its next window's request fails, in the middle of its backfill.
+        // The sync gave up on a deposit request (after the client's retries) and waits to run the
+        // deposit stream's catch-up again; and it logged the outage (a failure that is news: nothing
+        // answered since the failed request began).
+        const depositFailed = yield* Deferred.make<void>()
+        const announced = yield* Deferred.make<void>()
+        const seen = (line: string) => {
+          const retried = /^(WARN broker service unavailable: |DEBUG broker service still unavailable)/.test(line)
+          if (retried && line.includes("depositHistory")) Deferred.unsafeDone(depositFailed, Effect.void)
+          if (line.startsWith("WARN broker service unavailable: ")) Deferred.unsafeDone(announced, Effect.void)
+        }
+        // The service fails every request (5xx) from the deposit stream's first backfill batch on,
+        // until the deposit stream's next request has failed (in the middle of its backfill) and the
+        // outage is logged.
         const before = (_: number, stream: string, position: SyncStore.Position | undefined) =>
           Effect.suspend(() => {
             if (cut || stream !== SyncPlan.depositStreamId || position?._tag !== "Backfill") return Effect.void
             cut = true
             return Effect.zipRight(
               server.setFaults({ seed: 1, serverError: 1 }),
-              Effect.forkDaemon(Effect.zipRight(Effect.sleep("400 millis"), server.setFaults({})))
+              Effect.forkDaemon(
+                Effect.zipRight(
+                  Effect.timeout(Effect.zip(Deferred.await(depositFailed), Deferred.await(announced)), "20 seconds"),
+                  server.setFaults({})
+                )
+              )
             )
           })
         const run = settings(now - 70 * day)
-        const { counts, ended, lines } = yield* followUntilCaughtUp(run, (inner) => watched(inner, before, writes))
+        const { counts, ended, lines } = yield* followUntilCaughtUp(
+          run,
+          (inner) => watched(inner, before, writes),
+          undefined,
+          seen
+        )
         expect(ended, lines.join("\n")).toBeUndefined()
         const backfilled = writes.filter((w) => w.tag === "Backfill")
         expect(cut).toBe(true)
+        expect([yield* Deferred.isDone(depositFailed), yield* Deferred.isDone(announced)]).toEqual([true, true])
         expect(backfilled.filter((w) => w.stream === SyncPlan.depositStreamId).length).toBeGreaterThan(2)
         // Each stream's backfill wrote each record once: after the outage it went on from its last
         // committed batch, not from the range's start.

@@ -122,7 +122,10 @@ if (bin === undefined) {
           await until(
             async () => {
               const tables = await readTables(cluster.url)
-              return [1, 2, 3].every((n) => tables.transfers.some((t) => t.tran_id === lateTransfer(n, 0).tranId))
+              return [1, 2, 3].every((n) =>
+                tables.transfers.some((t) => t.tran_id === lateTransfer(n, 0).tranId) &&
+                tables.deposits.some((d) => d.tx_id === recentDeposit(n, 0).txId)
+              )
             },
             20_000,
             "the records added during and after the outages"
@@ -181,7 +184,11 @@ describe("sync --follow into SQLite", () => {
           await Effect.runPromise(Scope.close(scope, Exit.void))
         }
         await until(
-          async () => (await readTables(db)).transfers.some((t) => t.tran_id === lateTransfer(11, 0).tranId),
+          async () => {
+            const tables = await readTables(db)
+            return tables.transfers.some((t) => t.tran_id === lateTransfer(11, 0).tranId) &&
+              tables.deposits.some((d) => d.tx_id === recentDeposit(11, 0).txId)
+          },
           20_000,
           "the record added while the database was locked"
         )

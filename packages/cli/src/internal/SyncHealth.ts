@@ -93,17 +93,30 @@ const plain = <A, E, R>(log: Effect.Effect<A, E, R>) =>
   Effect.locally(log, FiberRef.currentLogAnnotations, HashMap.empty())
 
 /**
+ * When a failed attempt's outage started, or `undefined` when the failure is not news (the service or
+ * the database answered since it began): `began` and `successes` are the attempt's start and the
+ * successes counted then.
+ */
+type OutageStart = (began: number, successes: number) => Effect.Effect<
+  { readonly since: number; readonly successes: number } | undefined
+>
+
+/**
+ * A short operation (a write, one that waited for SQLite's lock included): the outage starts when
+ * the failed attempt began, unless another succeeded since.
+ */
+const fromAttempt: OutageStart = (began, successes) => Effect.succeed({ since: began, successes })
+
+/**
  * `attempt` retried after transient failures with `retry`'s backoff, without limit; `cell` holds the
- * outage, whose start and end are logged once each as `what`'s. The outage starts when the failed
- * attempt began (`fromAttempt`: a short operation, such as a write that waited for SQLite's lock)
- * or when it failed (a long read).
+ * outage, whose start and end are logged once each as `what`'s; `start` says when it started.
  */
 const ridingOut = (
   cell: { state: Outage.State },
   what: string,
   retry: Retry,
   annotations: Record<string, string>,
-  fromAttempt: boolean
+  start: OutageStart
 ) =>
 <A, E>(
   attempt: Effect.Effect<A, E>,
@@ -118,10 +131,12 @@ const ridingOut = (
         onSuccess: () => answered(cell, what, annotations),
         onFailure: (error) =>
           isTransient(error)
-            ? Effect.sync(() => {
-              const at = fromAttempt ? began : clock.unsafeCurrentTimeMillis()
-              cell.state = Outage.failed(cell.state, at, describe(error), successes)
-            })
+            ? Effect.flatMap(start(began, successes), (outage) =>
+              Effect.sync(() => {
+                if (outage !== undefined) {
+                  cell.state = Outage.failed(cell.state, outage.since, describe(error), outage.successes)
+                }
+              }))
             : Effect.void
       })
     })
@@ -130,13 +145,13 @@ const ridingOut = (
   const schedule = backoff(retry).pipe(
     Schedule.intersect(Schedule.identity<E>()),
     Schedule.whileInput(isTransient),
-    Schedule.onDecision(([delay], decision): Effect.Effect<void> => {
+    Schedule.onDecision(([delay, error], decision): Effect.Effect<void> => {
       if (ScheduleDecision.isDone(decision)) return Effect.void
       const [next, started] = Outage.announced(cell.state)
       cell.state = next
       return started === undefined
         ? Effect.logDebug(`${what} still unavailable; retrying`).pipe(
-          Effect.annotateLogs({ retryMillis: Duration.toMillis(delay) })
+          Effect.annotateLogs({ ...annotations, failure: describe(error), retryMillis: Duration.toMillis(delay) })
         )
         : plain(
           Effect.logWarning(Outage.startedLine(what, started.cause, Duration.toMillis(delay), maxMillis)).pipe(
@@ -207,7 +222,16 @@ export const make = (options: Options): Effect.Effect<Service, never, Scope> =>
             Effect.sync(() => {
               created.availability = availability
             }),
-          service: ridingOut(service, what, options.retry, annotations, false),
+          // A catch-up attempt is long (it writes batches of its own): whether its failure is news,
+          // and since when the service is out, is what the client saw of its requests.
+          service: ridingOut(service, what, options.retry, annotations, () =>
+            Effect.map(
+              created.availability ?? Effect.succeed(undefined),
+              (a) =>
+                a?.unavailableSince === undefined
+                  ? undefined
+                  : { since: a.unavailableSince, successes: service.state.successes }
+            )),
           serviceAnswered: answered(service, what, annotations)
         }
       }
@@ -245,7 +269,7 @@ export const make = (options: Options): Effect.Effect<Service, never, Scope> =>
       }))
     yield* Effect.forkScoped(Effect.repeat(gauges, Schedule.spaced(Duration.seconds(1))))
 
-    const databaseRetry = ridingOut(database, "database", options.retry, {}, true)
+    const databaseRetry = ridingOut(database, "database", options.retry, {}, fromAttempt)
     return {
       interval: options.interval,
       database: (operation) => databaseRetry(operation, DatabaseFailure.isTransient, DatabaseFailure.describe),
