@@ -58,8 +58,20 @@ export const run = <A, E>(
   from: number,
   initial: Emission.State,
   step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
+): Stream.Stream<E, BrokerError> =>
+  Stream.suspend(() => {
+    const walk = reportedOnce(options)
+    if (walk.concurrency > 1) return Stream.flattenChunks(Stream.mapAccum(eventsOf(walk, from), initial, step))
+    return foldedWalk(walk, from, initial, step)
+  })
+
+/** The sequential walk with its events folded by `step` as they come (see `run`). */
+const foldedWalk = <A, E>(
+  options: Options<A>,
+  from: number,
+  initial: Emission.State,
+  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
 ): Stream.Stream<E, BrokerError> => {
-  if (options.concurrency > 1) return Stream.flattenChunks(Stream.mapAccum(events(options, from), initial, step))
   const next = steps(options)
   const start: State = {
     _tag: "Reading",
@@ -88,7 +100,32 @@ export const run = <A, E>(
 }
 
 /** The events of a walk over [from, options.until] (`from`: where the boundary is), then of the polls. */
-export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
+export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> =>
+  Stream.suspend(() => eventsOf(reportedOnce(options), from))
+
+/**
+ * The options of one run of a walk, its `onIncomplete` told once per millisecond: a follow poll reads
+ * the settlement window again, and with it a crowded millisecond it already reported. The times
+ * reported are kept while a poll may read them again (within the settlement window of the latest).
+ */
+const reportedOnce = <A>(options: Options<A>): Options<A> => {
+  const report = options.onIncomplete
+  const follow = options.follow
+  if (report === undefined || follow === undefined) return options
+  const reported = new Set<number>()
+  return {
+    ...options,
+    onIncomplete: (incomplete) =>
+      Effect.suspend(() => {
+        if (reported.has(incomplete.time)) return Effect.void
+        for (const time of reported) if (time < incomplete.time - follow.settlement) reported.delete(time)
+        reported.add(incomplete.time)
+        return report(incomplete)
+      })
+  }
+}
+
+const eventsOf = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
   const plan = WindowPlan.make(options.limit, options.maxWindow)
   if (options.concurrency <= 1) {
     return sequential(options, { _tag: "Reading", cursor: from, to: options.until, mode: "walk", plan, release: false })

@@ -181,6 +181,22 @@ describe("Walk: the requests of the full-history walk", () => {
       expect(ids.filter((id) => id.startsWith("r"))).toHaveLength(10)
     }))
 
+  it.effect("follow: a crowded millisecond that every poll reads again is told once", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, t: 9_500 }))
+      const { fetch, requests } = stopsAfter(rows, 2)
+      const told: Array<number> = []
+      const onIncomplete = (e: { readonly time: number }) => Effect.sync(() => void told.push(e.time))
+      const follow = { interval: Duration.seconds(10), settlement: 2_000, now: Effect.succeed(9_999) }
+      const fiber = yield* Stream.runDrain(Walk.events(options(fetch, { follow, onIncomplete }), 0)).pipe(Effect.fork)
+      yield* TestClock.adjust("1 millis")
+      for (let i = 0; i < 3; i++) yield* TestClock.adjust("10 seconds")
+      yield* Fiber.interrupt(fiber)
+      // The walk and three polls read millisecond 9500 (each its first two pages).
+      expect(requests.filter((q) => q === "9500..9500#2")).toHaveLength(4)
+      expect(told).toEqual([9_500])
+    }))
+
   it.effect("a service that ignores the window fails at the first page: OutsideQuery naming the record", () =>
     Effect.gen(function*() {
       const rows = Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, t: i * 200 }))
