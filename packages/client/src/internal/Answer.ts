@@ -143,8 +143,8 @@ const isPlainObject = (u: unknown): u is object => typeof u === "object" && u !=
 
 /**
  * A refusal as a typed error, by the error table (docs/wire-contract.md, "Errors"): the status, and
- * the code for a 4xx or a 2xx. A 3xx is a redirect the client does not follow. A `Retry-After` longer
- * than `maxRetryAfterMillis` marks the `RateLimited` as failing at once.
+ * the code for a 4xx or a 2xx. A 3xx (or status 0) is a redirect the client does not follow. A
+ * `Retry-After` longer than `maxRetryAfterMillis` marks the `RateLimited` as failing at once.
  */
 export const refusal = (
   ctx: RequestContext,
@@ -155,13 +155,16 @@ export const refusal = (
   maxRetryAfterMillis: number
 ): BrokerError.BrokerError => {
   const { code, msg, status } = answer
-  if (status >= 300 && status < 400) {
+  // Status 0: fetch's manual redirect in a browser (an opaque redirect, its Location hidden).
+  if (status === 0 || status >= 300 && status < 400) {
     return new BrokerError.TransportError({
       request: ctx,
       reason: "Redirect",
-      description: `the service answered ${status} ${
-        reply.location === undefined ? "without a Location" : `redirecting to ${location(reply.location)}`
-      }`,
+      description: status === 0
+        ? "the service answered a redirect the runtime does not show (status 0)"
+        : `the service answered ${status} ${
+          reply.location === undefined ? "without a Location" : `redirecting to ${location(reply.location)}`
+        }`,
       attempts
     })
   }
