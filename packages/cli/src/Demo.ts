@@ -209,8 +209,12 @@ export const command = Command.make("demo", {
   verbose: CliOptions.boolean("verbose").pipe(
     CliOptions.withDescription("on failure, print the full cause after the one-line message (default off)")
   )
-}, ({ verbose, ...options }) => run(options).pipe(ExitCode.report(verbose))).pipe(Command.withDescription(
-  "The main job with no set-up: start the reference service on 127.0.0.1 with a seeded two-year history, read both " +
-    "full histories through the client (master↔sub for every sub-account, the master's own transfers, all deposits), " +
-    "print what came back and check it against the service's data."
-))
+}, ({ verbose, ...options }) =>
+  run(options).pipe(
+    Effect.onInterrupt(() => ExitCode.interrupted("the demo stopped before its check")),
+    ExitCode.report(verbose)
+  )).pipe(Command.withDescription(
+    "The main job with no set-up: start the reference service on 127.0.0.1 with a seeded two-year history, read both " +
+      "full histories through the client (master↔sub for every sub-account, the master's own transfers, all deposits), " +
+      "print what came back and check it against the service's data."
+  ))

@@ -112,8 +112,10 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
           )
         ))
       const started = Date.now()
-      const out = (line: string) => process.stdout.write(line + "\n")
-      const err = (line: string) => process.stderr.write(`broker-history: ${line}\n`)
+      const out = (line: string) =>
+        process.stdout.write(line + "\n")
+      const err = (line: string) =>
+        process.stderr.write(`broker-history: ${line}\n`)
 
       /** One profile synced and summarised; a profile of a file that fails stops alone, with one line. */
       const syncProfile = (run: (typeof runs)[number]) => {
@@ -227,6 +229,12 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
       // A profile's variable that is not set: credentials are missing (exit 3), reported below.
       Effect.catchTag("ProfilesError", (e) =>
         e.kind === "usage" ? Effect.fail(SyncPlans.usage(e.message)) : Effect.succeed(e)),
+      // Following, a signal is the clean stop; a catch-up stopped by one did not finish its job.
+      Effect.onInterrupt(() =>
+        flags.follow ? Effect.void : ExitCode.interrupted(
+          "the sync stopped before it caught up; every batch written is committed: run it again to continue"
+        )
+      ),
       ExitCode.report(flags.verbose)
     )
     if (outcome instanceof Profiles.ProfilesError) {

@@ -75,4 +75,14 @@ describe("demo", () => {
     expect(example.code).toBe(0)
     expect(withoutTimings(example.stdout)).toBe(withoutTimings(result.stdout))
   }, 300_000)
+  it("SIGTERM before its check: exit 143 and a line saying the demo did not finish", async () => {
+    const env = { ...cliEnv("http://unused.invalid"), DEMO_TRANSFERS: "20000", DEMO_DEPOSITS: "2000" }
+    const demo = spawn(["demo"], env, 60_000)
+    await until(() => demo.stdout().includes("seeding"), 30_000, "the demo to start seeding")
+    demo.process.kill("SIGTERM")
+    const result = await demo.done
+    expect(result.code).toBe(143)
+    expect(result.stderr).toBe("broker-history: interrupted: the demo stopped before its check\n")
+    expect(result.stdout).not.toContain("check:")
+  }, 60_000)
 })

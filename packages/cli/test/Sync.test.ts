@@ -160,21 +160,27 @@ describe("sync into SQLite", () => {
     120_000
   )
 
-  it("SIGINT during the catch-up: the current batch commits, exit 0, and a restart completes exactly", async () => {
-    const db = Path.join(temp.dir, "sigint.db")
-    const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "40" })
-    const child = spawn(syncArgs(db), env)
-    await until(
-      async () => Fs.existsSync(db) && (await readTables(db).catch(() => undefined)) !== undefined,
-      30_000,
-      "the database"
-    )
-    child.process.kill("SIGINT")
-    const result = await child.done
-    expect(result.code).toBe(0)
-    expect(result.stderr).toBe("")
-    const again = await cli(syncArgs(db), env)
-    expect(again.code).toBe(0)
-    await expectTablesEqualService(running, db)
-  }, 90_000)
+  it(
+    "SIGINT during the catch-up: the current batch commits, exit 130 saying so, and a restart completes exactly",
+    async () => {
+      const db = Path.join(temp.dir, "sigint.db")
+      const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "40" })
+      const child = spawn(syncArgs(db), env)
+      await until(
+        async () => Fs.existsSync(db) && (await readTables(db).catch(() => undefined)) !== undefined,
+        30_000,
+        "the database"
+      )
+      child.process.kill("SIGINT")
+      const result = await child.done
+      expect(result.code).toBe(130)
+      expect(result.stderr).toBe(
+        "broker-history: interrupted: the sync stopped before it caught up; every batch written is committed: run it again to continue\n"
+      )
+      const again = await cli(syncArgs(db), env)
+      expect(again.code).toBe(0)
+      await expectTablesEqualService(running, db)
+    },
+    90_000
+  )
 })

@@ -59,7 +59,10 @@ export const common = {
   ),
   out: optionalText(
     "out",
-    "write to this file instead of stdout; it is replaced only when the export completes, a failed export leaves it as it was (default stdout; - is stdout)"
+    "write to this file instead of stdout (default stdout; - is stdout): a regular file is replaced only when the export " +
+      "completes, keeping its owner, group and mode (its other hard links keep the old content), and a failed export " +
+      "leaves it as it was; a symlink's target is written; a device, FIFO or /dev/fd/N is written straight into; " +
+      "a file you cannot write is refused before any request"
   ),
   concurrency: Options.integer("concurrency").pipe(
     Options.withDefault(2),
