@@ -425,7 +425,10 @@ export const layer = (db: string): Layer.Layer<SyncStore, SyncSetupError> => {
   const client: Layer.Layer<SqlClient.SqlClient, unknown> = isPostgres(db)
     ? Layer.unwrapEffect(Effect.map(
       Effect.promise(() => import("@effect/sql-pg/PgClient")),
-      (PgClient) => PgClient.layer({ url: Redacted.make(db), applicationName: "broker-history sync" })
+      (PgClient) =>
+        // Without a connect timeout a pool connection to a host that stopped answering waits for the
+        // operating system (minutes); with one it fails as a transient failure a follower retries.
+        PgClient.layer({ url: Redacted.make(db), applicationName: "broker-history sync", connectTimeout: "10 seconds" })
     ))
     : Layer.unwrapEffect(Effect.map(
       Effect.promise(() => import("@broker-history/server/Store")).pipe(

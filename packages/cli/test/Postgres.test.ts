@@ -5,9 +5,13 @@
 // and sets BROKER_TEST_PG_URL. In CI (CI=true) a missing PostgreSQL fails here; locally the tests
 // are skipped with the reason shown.
 import { ApiKeys } from "@broker-history/server"
+import { Effect, Either, Option } from "effect"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import * as DatabaseFailure from "../src/internal/DatabaseFailure.js"
+import * as SyncStore from "../src/SyncStore.js"
 import { expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
 import type { Running } from "./support/Harness.js"
 import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
@@ -172,5 +176,49 @@ if (url === undefined || url === "") {
         /^broker-history: cannot open the PostgreSQL database \S+\/broker_history_no_such_db \(database "broker_history_no_such_db" does not exist\); check --db/
       )
     }, 60_000)
+
+    it(
+      "a server that stops answering: a new connection fails within the connect timeout, as a transient failure",
+      async () => {
+        // A TCP relay to the server that, once frozen, drops its connections and accepts new ones without
+        // answering: a host gone silent. Without a connect timeout the next query waits for the OS.
+        const target = new URL(url)
+        const sockets = new Set<Net.Socket>()
+        let frozen = false
+        const relay = Net.createServer((client) => {
+          sockets.add(client)
+          client.on("close", () => sockets.delete(client))
+          client.on("error", () => {})
+          if (frozen) return
+          const upstream = Net.connect(Number(target.port), target.hostname)
+          sockets.add(upstream)
+          upstream.on("close", () => sockets.delete(upstream))
+          upstream.on("error", () => client.destroy())
+          client.on("error", () => upstream.destroy())
+          client.pipe(upstream).pipe(client)
+        })
+        await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve))
+        const port = (relay.address() as Net.AddressInfo).port
+        const relayed = Object.assign(new URL(url), { port: String(port) }).toString()
+        try {
+          const outcome = await Effect.gen(function*() {
+            const store = yield* SyncStore.SyncStore
+            yield* store.counts
+            frozen = true
+            for (const socket of sockets) socket.destroy()
+            // The pool notices its connection closed and drops it: the next query needs a new one.
+            yield* Effect.sleep("300 millis")
+            return yield* Effect.either(store.counts)
+          }).pipe(Effect.provide(SyncStore.layer(relayed)), Effect.runPromise)
+          expect(Either.isLeft(outcome)).toBe(true)
+          const failure = Either.getLeft(outcome).pipe(Option.getOrUndefined)
+          expect(DatabaseFailure.isTransient(failure)).toBe(true)
+        } finally {
+          for (const socket of sockets) socket.destroy()
+          await new Promise((resolve) => relay.close(resolve))
+        }
+      },
+      40_000
+    )
   })
 }

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import * as SyncDatabaseName from "./SyncDatabaseName.js"
 
 /** Node's socket errors of a connection that could not be made or was lost. */
 const connectionCodes = new Set([
@@ -77,19 +78,13 @@ export const isTransient = (error: unknown): boolean => {
 }
 
 /**
- * The failure in one line for a log: the innermost error's code and message (a PostgreSQL error's
- * SQLSTATE, a socket error's code), else the outermost message. Never the connection URL: drivers
- * name the host and port only.
+ * The failure in one line for a log: `SyncDatabaseName.reason` (the innermost message, bounded, no
+ * password) with the innermost code when the text does not show it (a PostgreSQL error's SQLSTATE, a
+ * socket error's code, `SQLITE_BUSY`).
  */
 export const describe = (error: unknown): string => {
-  const all = chain(error)
-  for (let i = all.length - 1; i >= 0; i--) {
-    const message = fieldOf(all[i], "message")
-    if (typeof message === "string" && message !== "") {
-      const code = fieldOf(all[i], "code")
-      const line = message.split("\n")[0]
-      return typeof code === "string" && !line.includes(code) ? `${line} (${code})` : line
-    }
-  }
-  return String(error)
+  const text = SyncDatabaseName.reason(error)
+  const codes = chain(error).map((u) => fieldOf(u, "code")).filter((c): c is string => typeof c === "string")
+  const code = codes[codes.length - 1]
+  return code === undefined || text.includes(code) ? text : `${text} (${code})`
 }

@@ -109,8 +109,14 @@ describe("DatabaseFailure.describe", () => {
   it("the innermost message, with its code", () => {
     expect(DatabaseFailure.describe(sqlError(pgError("57P01", "terminating connection due to administrator command"))))
       .toBe("terminating connection due to administrator command (57P01)")
-    expect(DatabaseFailure.describe(sqlError(new Error("Connection terminated unexpectedly\nat …"))))
+    expect(DatabaseFailure.describe(sqlError(new Error("Connection terminated unexpectedly."))))
       .toBe("Connection terminated unexpectedly")
+    // Bounded, and never a password (as every database message: SyncDatabaseName.reason).
+    const long = DatabaseFailure.describe(
+      sqlError(new Error(`cannot reach postgres://u:hunter2@h/db ${"x".repeat(500)}`))
+    )
+    expect(long).not.toContain("hunter2")
+    expect(long.length).toBeLessThanOrEqual(200)
     expect(DatabaseFailure.describe(new SqlError({ message: "Failed to acquire connection" })))
       .toBe("Failed to acquire connection")
   })
