@@ -180,7 +180,7 @@ describe("failures: one sentence, exit code by kind", () => {
   it("an unwritable --out → 1", async () => {
     const result = await cli(["deposits", "--out", Path.join(temp.dir, "missing-dir", "x.ndjson")], env)
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^broker-history: cannot open .*x\.ndjson/)
+    expect(result.stderr).toMatch(/^broker-history: cannot create .*x\.ndjson/)
   })
 })
 
