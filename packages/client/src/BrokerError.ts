@@ -442,7 +442,9 @@ export class ResponseDecodeError
         "otherwise check BROKER_BASE_URL."
     }
     if (this.reason === "OutsideQuery") {
-      return `${describe(this.request)} returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
+      return `${
+        describe(this.request)
+      } returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
         "the service ignored the query's window or filters, so nothing it sent can be taken as the history asked " +
         `for: check BROKER_BASE_URL, or report it to the service with this record: ${this.excerpt}.`
     }
