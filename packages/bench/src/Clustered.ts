@@ -149,10 +149,9 @@ const lowerBound = (times: Float64Array, t: number) => {
   return lo
 }
 
+// The master's own SPOT → FUTURES transfers: what the walk queries (it refuses records outside its query).
 const recordJson = (times: Float64Array, i: number) =>
-  `{"tranId":"${10_000_000_000 + i}","clientTranId":null,"fromAccount":null,"toAccount":"sub-${
-    i % 97
-  }@broker.example.com","asset":"USDT","amount":"${
+  `{"tranId":"${10_000_000_000 + i}","clientTranId":null,"fromAccount":null,"toAccount":null,"asset":"USDT","amount":"${
     i % 1000
   }.50000000","fromAccountType":"SPOT","toAccountType":"FUTURES","fromSymbol":"","toSymbol":"","status":"SUCCESS","timestamp":${
     times[i]

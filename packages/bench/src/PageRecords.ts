@@ -1,8 +1,9 @@
 /**
  * The records of the page server's dataset (`PageServer`): `short` ASCII records (about 300 bytes of
  * JSON) or `long` ones with non-ASCII text (a memo of CJK, accented Latin, Cyrillic and emoji over
- * 200 characters in `clientTranId`, long sub-account addresses; about 1 KB), one every `spacing` ms
- * from `start`. Pure: values in, values out.
+ * 200 characters in `clientTranId`, a long master account name; about 850 bytes), one every `spacing`
+ * ms from `start`. Every record is a master SPOT → FUTURES transfer: what the contenders query (the
+ * client refuses records outside its query). Pure: values in, values out.
  *
  * @since 0.2.0
  */
@@ -11,7 +12,7 @@ import * as Prng from "@broker-history/server/Prng"
 
 /**
  * The kinds of record the page server can serve: `short` (ASCII, about 300 bytes of JSON) or `long`
- * (non-ASCII memo and addresses, about 1 KB).
+ * (non-ASCII memo and account name, about 850 bytes).
  *
  * @example
  * import * as PageRecords from "@broker-history/bench/PageRecords"
@@ -84,7 +85,6 @@ const memoWords = [
   " ",
   " "
 ] as const
-const accountWords = ["子账户", "运营", "做市", "trésorerie", "финансы", "チーム", "팀", "🏦", "α", "β"] as const
 
 /** Pieces from `words` (seeded by `seed`) until the text is at least `length` characters long. */
 const longText = (seed: number, words: ReadonlyArray<string>, length: number): string => {
@@ -97,9 +97,10 @@ const longText = (seed: number, words: ReadonlyArray<string>, length: number): s
 const longMaster = "主账户-master-🏦-opérations-de-trésorerie-ＢＲＯＫＥＲ@经纪商.example.com"
 
 /**
- * Record `i` of the dataset as the service sends it: realistic field sizes, about 300 bytes of ASCII
- * JSON; for `kind: "long"` a memo of over 200 non-ASCII characters in `clientTranId` and long
- * non-ASCII addresses in `fromAccount`/`toAccount` (seeded by `i`, about 1 KB).
+ * Record `i` of the dataset as the service sends it for the contenders' query (the master's own SPOT →
+ * FUTURES transfers: the client refuses records outside its query): realistic field sizes, about 300
+ * bytes of ASCII JSON; for `kind: "long"` a memo of over 200 non-ASCII characters in `clientTranId`
+ * and a long non-ASCII master account name (seeded by `i`, about 850 bytes).
  *
  * @example
  * import * as PageRecords from "@broker-history/bench/PageRecords"
@@ -108,29 +109,21 @@ const longMaster = "主账户-master-🏦-opérations-de-trésorerie-ＢＲＯ�
 export const record = (shape: Shape, i: number) => {
   const short = shortRecord(shape, i)
   if (shape.kind !== "long") return short
-  const sub = `${longText(2 * i + 1, accountWords, 40)}-${(i * 7) % 97}@子账户.经纪商.example.com`
-  return {
-    ...short,
-    clientTranId: longText(2 * i + 2, memoWords, 220),
-    fromAccount: i % 3 !== 0 ? longMaster : sub,
-    toAccount: i % 3 !== 0 ? sub : longMaster
-  }
+  return { ...short, clientTranId: longText(2 * i + 2, memoWords, 220), fromAccount: longMaster, toAccount: longMaster }
 }
 
 const shortRecord = (shape: Shape, i: number) => {
-  const sub = `sub-account-${(i * 7) % 97}@broker.example.com`
-  const outward = i % 3 !== 0
   const whole = (i * 7919) % 100_000
   const frac = String((i * 104_729) % 100_000_000).padStart(8, "0")
   return {
     tranId: String(11_945_860_693 + i),
     clientTranId: i % 4 === 0 ? clientId(i) : null,
-    fromAccount: outward ? "master@broker.example.com" : sub,
-    toAccount: outward ? sub : "master@broker.example.com",
+    fromAccount: "master@broker.example.com",
+    toAccount: "master@broker.example.com",
     asset: assets[i % assets.length],
     amount: `${whole}.${frac}`,
-    fromAccountType: i % 2 === 0 ? "SPOT" : "FUTURES",
-    toAccountType: i % 2 === 0 ? "FUTURES" : "SPOT",
+    fromAccountType: "SPOT",
+    toAccountType: "FUTURES",
     fromSymbol: i % 5 === 0 ? "BTCUSDT" : "",
     toSymbol: i % 5 === 0 ? "BTCUSDT" : "",
     status: statuses[i % statuses.length],
