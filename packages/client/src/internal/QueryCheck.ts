@@ -19,10 +19,15 @@ const excerptLength = 200
 /** Most characters of one value quoted in a description. */
 const valueLength = 64
 
-/** What an answer is checked against: the inclusive window (±∞ where the query set no bound) and the filters. */
+/**
+ * What an answer is checked against: the inclusive window (±∞ where the query set no bound), the most
+ * records a page may hold, and the filters.
+ */
 export interface Query<A> {
   readonly start: number
   readonly end: number
+  /** The page size asked for (or the endpoint's largest): an answer with more is not a page of this query. */
+  readonly limit: number
   readonly time: (record: A) => number
   readonly key: (record: A) => string
   readonly filters: ReadonlyArray<Filter<A>>
@@ -41,7 +46,13 @@ export interface Outside {
  * not know) passes when every record of the answer names one account there.
  */
 export const firstOutside = <A>(records: ReadonlyArray<A>, query: Query<A>): Outside | undefined => {
-  const { end, filters, start, time } = query
+  const { end, filters, limit, start, time } = query
+  if (records.length > limit) {
+    return {
+      index: limit,
+      description: `the answer holds ${records.length} records, more than the ${limit} a page of this query may hold`
+    }
+  }
   const n = filters.length
   // For each filter without a value, the record that first named its account (−1: none yet): one
   // array per answer, none per record.
@@ -106,6 +117,7 @@ export interface PageQuery {
   readonly startTime?: number | undefined
   readonly endTime?: number | undefined
   readonly page?: number | undefined
+  readonly limit?: number | undefined
 }
 
 /**
@@ -117,6 +129,7 @@ export const ofPage = <Q extends PageQuery, A>(
   endpoint: string,
   query: Q,
   kind: {
+    readonly endpoint: { readonly maxLimit: number }
     readonly time: (record: A) => number
     readonly key: (record: A) => string
     readonly recordFilters: (query: Q) => ReadonlyArray<Filter<A>>
@@ -125,6 +138,7 @@ export const ofPage = <Q extends PageQuery, A>(
   query: {
     start: query.startTime ?? Number.NEGATIVE_INFINITY,
     end: query.endTime ?? Number.POSITIVE_INFINITY,
+    limit: query.limit ?? kind.endpoint.maxLimit,
     time: kind.time,
     key: kind.key,
     filters: kind.recordFilters(query)

@@ -282,7 +282,7 @@ const read = <A>(options: Options<A>, start: number, end: number, page: number, 
   Effect.flatMap(options.fetch(start, end, page, limit), (records) => {
     const refused = QueryCheck.check(
       records,
-      { start, end, time: options.time, key: options.key, filters: options.filters ?? noFilters },
+      { start, end, limit, time: options.time, key: options.key, filters: options.filters ?? noFilters },
       requestOf(options, start, end, page)
     )
     return refused === undefined ? Effect.succeed(records) : Effect.fail(refused)

@@ -12,9 +12,15 @@ interface R {
 
 const r = (t: number, id: string, from = "master", to = "sub1"): R => ({ id, t, from, to })
 
-const query = (start: number, end: number, filters: ReadonlyArray<Filter<R>> = []): QueryCheck.Query<R> => ({
+const query = (
+  start: number,
+  end: number,
+  filters: ReadonlyArray<Filter<R>> = [],
+  limit = 500
+): QueryCheck.Query<R> => ({
   start,
   end,
+  limit,
   time: (x) => x.t,
   key: (x) => x.id,
   filters
@@ -87,10 +93,25 @@ describe("QueryCheck: an answer holds only what its query asked for", () => {
   })
 
   it("ofPage: the window the page query gave (bounds not given are open), its page, the kind's filters", () => {
-    const kind = { time: (x: R) => x.t, key: (x: R) => x.id, recordFilters: () => [to("sub1")] }
+    const kind = {
+      endpoint: { maxLimit: 500 },
+      time: (x: R) => x.t,
+      key: (x: R) => x.id,
+      recordFilters: () => [to("sub1")]
+    }
     const { query: q, request } = QueryCheck.ofPage("transferHistory", { startTime: 5, page: 3 }, kind)
-    expect([q.start, q.end, q.filters.length]).toEqual([5, Infinity, 1])
+    expect([q.start, q.end, q.limit, q.filters.length]).toEqual([5, Infinity, 500, 1])
     expect(request).toEqual({ endpoint: "transferHistory", startTime: 5, page: 3 })
+    expect(QueryCheck.ofPage("transferHistory", { limit: 20 }, kind).query.limit).toBe(20)
+  })
+
+  it("an answer with more records than the page may hold: refused, whatever the records", () => {
+    const page = [r(1, "a"), r(2, "b"), r(3, "c")]
+    expect(QueryCheck.firstOutside(page, query(0, 5, [], 3))).toBeUndefined()
+    expect(QueryCheck.firstOutside(page, query(0, 5, [], 2))).toEqual({
+      index: 2,
+      description: "the answer holds 3 records, more than the 2 a page of this query may hold"
+    })
   })
 
   it.prop(
