@@ -343,7 +343,10 @@ export const describe = (error: unknown): { readonly kind: Kind; readonly messag
       case "AuthenticationError":
         return { kind: "authentication", message: error.message }
       case "TransportError":
-        return { kind: "network", message: `${withoutPeriod(error.message)}; giving up.` }
+        // A redirect reached a service, the wrong one: a setting to fix, not a network to wait for.
+        return error.reason === "Redirect"
+          ? { kind: "other", message: error.message }
+          : { kind: "network", message: `${withoutPeriod(error.message)}; giving up.` }
       case "IncompleteHistory":
         return {
           kind: "incomplete",

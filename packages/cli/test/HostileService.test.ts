@@ -69,4 +69,13 @@ describe("against a hostile service", () => {
     expect(long.code, long.stderr).toBe(1)
     expect(long.stderr.length).toBeLessThan(1000)
   }, 60_000)
+
+  it("a redirect is not followed: exit 1 (a setting to fix, not the network), naming where it points", async () => {
+    answer = (response) => response.writeHead(302, { location: "https://elsewhere.example/api?x=1" }).end()
+    const result = await cli(transfers, env())
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderr).toContain("https://elsewhere.example/api")
+    expect(result.stderr).toContain("BROKER_BASE_URL")
+    expect(result.stderr).not.toContain("giving up")
+  }, 60_000)
 })
