@@ -220,8 +220,10 @@ export const interrupted = (what: string): Effect.Effect<void> =>
  * ```ts
  * import { ExitCode } from "@broker-history/cli"
  *
- * // Nothing was cut short (`sync --follow`, `serve`): a signal is a clean stop.
- * assert.strictEqual(ExitCode.interruptedCode("SIGTERM"), 0)
+ * // What `main` gives `ProgramExit.runMain` for the signal that stopped the program: 0 (a clean stop,
+ * // as for `sync --follow` and `serve`) until a command said its work was cut short, then 130.
+ * const code: number = ExitCode.interruptedCode("SIGINT")
+ * assert.ok(code === ExitCode.codes.ok || code === ExitCode.signalCodes.SIGINT)
  * ```
  *
  * @since 0.2.0
