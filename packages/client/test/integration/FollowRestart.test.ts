@@ -9,6 +9,7 @@ import { Effect, Exit, Fiber, HashMap, Layer, Logger, LogLevel, Redacted, Schedu
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { transferRow as row } from "../support/Rows.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const sub = "sub001@broker.test"
@@ -22,21 +23,6 @@ const eventually = <A>(what: string, check: Effect.Effect<A>, holds: (a: A) => b
     Effect.repeat(Schedule.recurUntil(holds).pipe(Schedule.addDelay(() => "10 millis"))),
     Effect.timeoutFail({ duration: "15 seconds", onTimeout: () => new Error(`${what}: not within 15 s`) })
   )
-
-const row = (tranId: number, timestamp: number, toAccount: string | null): Store.TransferRow => ({
-  tranId: String(tranId),
-  clientTranId: null,
-  fromAccount: null,
-  toAccount,
-  asset: "USDT",
-  amount: `${tranId}.10000000`,
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
-  fromSymbol: "",
-  toSymbol: "",
-  status: "SUCCESS",
-  timestamp
-})
 
 interface Line {
   readonly level: string

@@ -8,6 +8,7 @@ import { ApiKeys, Prng, ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Redacted, Schedule, Stream } from "effect"
 import * as fc from "fast-check"
+import { transferRow as row } from "../support/Rows.js"
 
 const day = 86_400_000
 const END = Date.UTC(2026, 0, 1)
@@ -60,21 +61,6 @@ const eventually = <A, E>(what: string, check: Effect.Effect<A, E>, holds: (a: A
       })
     )
   })
-
-const row = (tranId: number, timestamp: number, toAccount: string | null = null): Store.TransferRow => ({
-  tranId: String(tranId),
-  clientTranId: null,
-  fromAccount: null,
-  toAccount,
-  asset: "USDT",
-  amount: `${tranId}.10000000`,
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
-  fromSymbol: "",
-  toSymbol: "",
-  status: "SUCCESS",
-  timestamp
-})
 
 /** The service's expected answer for `base` over [since, until], ascending. */
 const expectedIds = (store: Store.Service, since: number, until: number) =>
