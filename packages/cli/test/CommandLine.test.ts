@@ -62,6 +62,25 @@ describe("ten digits in --since / --until", () => {
   }, 60_000)
 })
 
+describe("client settings refused before any request", () => {
+  it(
+    "--rate-limit 1e9 (the budget would remember a billion requests) (exit 2), and a secret with whitespace around it (exit 3, credentials)",
+    async () => {
+      const before = await requests()
+      const huge = await cli([...transfers, "--rate-limit", "1e9"], env())
+      expect(huge.code, huge.stderr).toBe(2)
+      expect(huge.stderr).toBe(
+        "broker-history: BROKER_RATE_LIMIT (or --rate-limit): must be a whole number of requests from 1 to 10000 (for more, shorten the interval)\n"
+      )
+      const spaced = await cli(transfers, env({ BROKER_SECRET_KEY: "secret\n" }))
+      expect(spaced.code, spaced.stderr).toBe(3)
+      expect(spaced.stderr).toContain("BROKER_SECRET_KEY (or --secret-key): has leading or trailing whitespace")
+      expect((await requests()) - before).toBe(0)
+    },
+    30_000
+  )
+})
+
 describe("demo counts", () => {
   it.each([
     [["--transfers", "-5"], "--transfers must be an integer >= 1, got \"-5\""],
