@@ -13,6 +13,7 @@ import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
 import * as Saturation from "./Saturation.js"
 import * as Soak from "./Soak.js"
+import * as SoakOutage from "./SoakOutage.js"
 import * as Staleness from "./Staleness.js"
 import * as SyncThroughput from "./SyncThroughput.js"
 import * as Throughput from "./Throughput.js"
@@ -39,7 +40,7 @@ export const full: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 2000 }, { kind: "long", pages: 400 }], rounds: 7, warmupPages: 200 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
   saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
-  soak: { ...Soak.ciOptions, seeds: 100, outage: Soak.outageOptions },
+  soak: { ...Soak.ciOptions, seeds: 100, outage: SoakOutage.options },
   sync: {
     seed: 42,
     transfers: 100_000,
