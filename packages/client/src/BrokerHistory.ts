@@ -401,7 +401,11 @@ export const make = Effect.gen(function*() {
     deposits: depositHistories.records,
     followTransfers: transferHistories.followMany,
     followDeposits: depositHistories.followMany,
-    availability: tracker.availability,
+    availability: Effect.map(tracker.state, (state): Availability => ({
+      lastSuccess: state.lastSuccess,
+      unavailableSince: state.outage?.since,
+      lastFailure: state.outage?.failure
+    })),
     incomplete: Effect.sync(() => incompleteCount)
   })
 })

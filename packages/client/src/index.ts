@@ -152,6 +152,21 @@ export * as FullHistory from "./FullHistory.js"
  */
 export * as HttpProxy from "./HttpProxy.js"
 /**
+ * One outage of a dependency as a value (start, end, stale failures) and the backoff that rides it
+ * out: what the follow streams use for the service, for an application's own dependencies too.
+ *
+ * @example
+ * ```ts
+ * import { Outage } from "@broker-history/client"
+ *
+ * const down = Outage.failed(Outage.initial, { at: 1_000, message: "connect ECONNREFUSED", tag: "SqlError" }, 0)
+ * assert.strictEqual(down.outage?.since, 1_000)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Outage from "./Outage.js"
+/**
  * The service's clock offset.
  *
  * @example

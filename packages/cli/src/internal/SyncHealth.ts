@@ -15,6 +15,7 @@
  * @internal
  */
 import type { BrokerHistory } from "@broker-history/client"
+import { Outage } from "@broker-history/client"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -27,7 +28,7 @@ import * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import type { Scope } from "effect/Scope"
 import * as DatabaseFailure from "./DatabaseFailure.js"
-import * as Outage from "./Outage.js"
+import * as OutageLines from "./OutageLines.js"
 import * as Readiness from "./Readiness.js"
 
 /** The backoff of a retried outage: doubling from `baseDelay`, capped at `maxDelay`, jittered. */
@@ -78,16 +79,6 @@ export const readyGauge = Metric.gauge("broker_history_sync_ready", {
   description: "1 while the profile of a following sync has caught up and its last poll is recent, else 0"
 })
 
-/** Doubling from `baseDelay`, capped at `maxDelay`, each wait jittered to 50–100 % (whole ms). */
-export const backoff = (retry: Retry): Schedule.Schedule<Duration.Duration> =>
-  Schedule.delays(
-    Schedule.exponential(retry.baseDelay).pipe(
-      Schedule.union(Schedule.spaced(retry.maxDelay)),
-      Schedule.jitteredWith({ min: 0.5, max: 1 }),
-      Schedule.modifyDelay((_, delay) => Duration.millis(Math.round(Duration.toMillis(delay))))
-    )
-  )
-
 /** Outage lines carry no annotation of the fiber that met the failure (a database outage is everyone's). */
 const plain = <A, E, R>(log: Effect.Effect<A, E, R>) =>
   Effect.locally(log, FiberRef.currentLogAnnotations, HashMap.empty())
@@ -134,7 +125,11 @@ const ridingOut = (
             ? Effect.flatMap(start(began, successes), (outage) =>
               Effect.sync(() => {
                 if (outage !== undefined) {
-                  cell.state = Outage.failed(cell.state, outage.since, describe(error), outage.successes)
+                  cell.state = Outage.failed(
+                    cell.state,
+                    { at: outage.since, message: describe(error), tag: tagOf(error) },
+                    outage.successes
+                  )
                 }
               }))
             : Effect.void
@@ -142,7 +137,7 @@ const ridingOut = (
     })
   )
   const maxMillis = Duration.toMillis(Duration.decode(retry.maxDelay))
-  const schedule = backoff(retry).pipe(
+  const schedule = Outage.backoff(retry.baseDelay, retry.maxDelay).pipe(
     Schedule.intersect(Schedule.identity<E>()),
     Schedule.whileInput(isTransient),
     Schedule.onDecision(([delay, error], decision): Effect.Effect<void> => {
@@ -154,7 +149,7 @@ const ridingOut = (
           Effect.annotateLogs({ ...annotations, failure: describe(error), retryMillis: Duration.toMillis(delay) })
         )
         : plain(
-          Effect.logWarning(Outage.startedLine(what, started.cause, Duration.toMillis(delay), maxMillis)).pipe(
+          Effect.logWarning(OutageLines.startedLine(what, started.failure, Duration.toMillis(delay), maxMillis)).pipe(
             Effect.annotateLogs({
               ...annotations,
               since: new Date(started.since).toISOString(),
@@ -168,6 +163,10 @@ const ridingOut = (
   return Effect.retry(once, schedule)
 }
 
+/** A failure's tag (`SqlError`, `ServerError`, …) for the outage it starts. */
+const tagOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : "Error"
+
 /** Something went through: the outage in `cell`, if any, ends (logged when its start was). */
 const answered = (cell: { state: Outage.State }, what: string, annotations: Record<string, string>) =>
   Effect.clockWith((clock) =>
@@ -175,7 +174,7 @@ const answered = (cell: { state: Outage.State }, what: string, annotations: Reco
       const [next, ended] = Outage.succeeded(cell.state, clock.unsafeCurrentTimeMillis())
       cell.state = next
       return ended === undefined ? Effect.void : plain(
-        Effect.logInfo(Outage.endedLine(what, ended.at - ended.since, ended.failures)).pipe(
+        Effect.logInfo(OutageLines.endedLine(what, ended.at - ended.since, ended.failures)).pipe(
           Effect.annotateLogs({
             ...annotations,
             since: new Date(ended.since).toISOString(),

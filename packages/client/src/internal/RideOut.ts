@@ -1,5 +1,5 @@
 /**
- * One layer's availability tracker (the Effect shell over `Availability`): every request of the
+ * One layer's availability tracker (the Effect shell over `Outage`): every request of the
  * layer is recorded (`track`), and the requests of follow streams ride out transient failures
  * (`rideOut`): a request that failed after its own retries with a transient error is tried again
  * without limit, backing off up to `retry.followMaxDelay` (or waiting the service's `Retry-After`).
@@ -13,7 +13,7 @@ import * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import type { Settings } from "../BrokerConfig.js"
 import { type BrokerError, isRetryable } from "../BrokerError.js"
-import * as Availability from "./Availability.js"
+import * as Outage from "../Outage.js"
 
 export interface Tracker {
   /**
@@ -26,8 +26,8 @@ export interface Tracker {
     request: Effect.Effect<A, BrokerError>,
     answered?: boolean
   ) => Effect.Effect<A, BrokerError>
-  /** What a supervisor sees now. */
-  readonly availability: Effect.Effect<Availability.View>
+  /** The layer's outage state now (what a supervisor sees). */
+  readonly state: Effect.Effect<Outage.State>
 }
 
 /**
@@ -36,23 +36,17 @@ export interface Tracker {
  * service asked for. A permanent failure ends it.
  */
 export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerError, BrokerError> =>
-  Schedule.exponential(retry.baseDelay).pipe(
-    Schedule.union(Schedule.spaced(retry.followMaxDelay)),
-    Schedule.jitteredWith({ min: 0.5, max: 1 }),
+  Outage.backoff(retry.baseDelay, retry.followMaxDelay).pipe(
     Schedule.zipRight(Schedule.identity<BrokerError>()),
     Schedule.modifyDelay((error, delay) =>
-      Duration.millis(
-        error._tag === "RateLimited" && error.retryAfterMillis > 0
-          ? error.retryAfterMillis
-          : Math.round(Duration.toMillis(delay))
-      )
+      error._tag === "RateLimited" && error.retryAfterMillis > 0 ? Duration.millis(error.retryAfterMillis) : delay
     ),
     Schedule.whileInput(isRetryable)
   )
 
 /** A tracker for one layer. Its state is a value replaced synchronously (each update is atomic). */
 export const make = (retry: Settings["retry"]): Tracker => {
-  let state = Availability.initial
+  let state = Outage.initial
 
   const track = <A>(request: Effect.Effect<A, BrokerError>, answered = true): Effect.Effect<A, BrokerError> =>
     Effect.suspend(() => {
@@ -60,7 +54,7 @@ export const make = (retry: Settings["retry"]): Tracker => {
       return Effect.tapBoth(request, {
         onSuccess: () =>
           !answered ? Effect.void : Effect.clockWith((clock) => {
-            const [next, ended] = Availability.succeeded(state, clock.unsafeCurrentTimeMillis())
+            const [next, ended] = Outage.succeeded(state, clock.unsafeCurrentTimeMillis())
             state = next
             return ended === undefined ? Effect.void : logEnded(ended)
           }),
@@ -68,7 +62,7 @@ export const make = (retry: Settings["retry"]): Tracker => {
           isRetryable(error)
             ? Effect.clockWith((clock) => {
               const at = clock.unsafeCurrentTimeMillis()
-              state = Availability.failed(state, { at, message: error.message, tag: error._tag }, successes)
+              state = Outage.failed(state, { at, message: error.message, tag: error._tag }, successes)
               return Effect.void
             })
             : Effect.void
@@ -84,9 +78,9 @@ export const make = (retry: Settings["retry"]): Tracker => {
       if (ScheduleDecision.isDone(decision)) return Effect.void
       return Effect.clockWith((clock) => {
         const now = clock.unsafeCurrentTimeMillis()
-        const [next, started] = Availability.announced(state)
+        const [next, started] = Outage.announced(state)
         const long = error._tag === "RateLimited" && error.retryAfterMillis > maxRetryAfter
-        const [after, wait] = long ? Availability.waiting(next, now, now + Duration.toMillis(delay)) : [next, false]
+        const [after, wait] = long ? Outage.waiting(next, now, now + Duration.toMillis(delay)) : [next, false]
         state = after
         return started !== undefined
           ? logStarted(started, error, delay, retry.followMaxDelay, now)
@@ -100,13 +94,13 @@ export const make = (retry: Settings["retry"]): Tracker => {
   return {
     track,
     rideOut: (request, answered) => Effect.retry(track(request, answered), retries),
-    availability: Effect.sync(() => Availability.view(state))
+    state: Effect.sync(() => state)
   }
 }
 
 /** The outage's start: its cause and how the follow streams retry (a Retry-After: until when). */
 const logStarted = (
-  outage: Availability.Outage,
+  outage: Outage.Current,
   error: BrokerError,
   delay: Duration.Duration,
   maxDelay: Duration.Duration,
@@ -134,12 +128,12 @@ const logWait = (error: BrokerError, delay: Duration.Duration, now: number) => {
   const resumesAt = new Date(now + Duration.toMillis(delay)).toISOString()
   return Effect.logWarning(
     `broker service asks to wait (${error._tag}): ${
-      Availability.firstLine(error.message)
+      Outage.firstLine(error.message)
     } Follow streams wait the service's Retry-After of ${Duration.format(delay)}, resuming at ${resumesAt}.`
   ).pipe(
     Effect.annotateLogs({
       error: error._tag,
-      failure: Availability.firstLine(error.message),
+      failure: Outage.firstLine(error.message),
       retryMillis: Duration.toMillis(delay),
       resumesAt
     })
@@ -151,13 +145,13 @@ const logRetry = (error: BrokerError, delay: Duration.Duration) =>
   Effect.logDebug("broker follow request failed again; retrying").pipe(
     Effect.annotateLogs({
       error: error._tag,
-      failure: Availability.firstLine(error.message),
+      failure: Outage.firstLine(error.message),
       retryMillis: Duration.toMillis(delay)
     })
   )
 
 /** The outage's end: how long it lasted. */
-const logEnded = (ended: Availability.Ended) => {
+const logEnded = (ended: Outage.Ended) => {
   const millis = ended.at - ended.since
   const since = new Date(ended.since).toISOString()
   return Effect.logInfo(

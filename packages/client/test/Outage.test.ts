@@ -2,10 +2,17 @@ import { BrokerError } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Duration, Effect, Schedule } from "effect"
 import * as fc from "fast-check"
-import * as Availability from "../../src/internal/Availability.js"
-import * as RideOut from "../../src/internal/RideOut.js"
+import * as RideOut from "../src/internal/RideOut.js"
+import * as Outage from "../src/Outage.js"
 
-const failure = (at: number, message = "transferHistory failed with a server error (503)"): Availability.Failure => ({
+/** What `BrokerHistory.availability` shows of a state. */
+const view = (state: Outage.State) => ({
+  lastSuccess: state.lastSuccess,
+  unavailableSince: state.outage?.since,
+  lastFailure: state.outage?.failure
+})
+
+const failure = (at: number, message = "transferHistory failed with a server error (503)"): Outage.Failure => ({
   at,
   message,
   tag: "ServerError"
@@ -42,13 +49,13 @@ const eventsArb = fc.array(
 
 interface Run {
   readonly logged: Array<string>
-  readonly state: Availability.State
+  readonly state: Outage.State
   readonly checks: Array<string>
 }
 
 /** Folds the events through the state machine, time advancing by 1 per event; records what is logged. */
 const run = (events: ReadonlyArray<Event>): Run => {
-  let state = Availability.initial
+  let state = Outage.initial
   const begun = new Map<number, number>()
   const logged: Array<string> = []
   const checks: Array<string> = []
@@ -58,18 +65,18 @@ const run = (events: ReadonlyArray<Event>): Run => {
         begun.set(event.request, state.successes)
         return
       case "Succeed": {
-        const [next, ended] = Availability.succeeded(state, at)
+        const [next, ended] = Outage.succeeded(state, at)
         if (ended !== undefined) logged.push(`ended:${ended.since}`)
         state = next
-        if (Availability.view(state).unavailableSince !== undefined) checks.push(`outage after a success at ${at}`)
+        if (view(state).unavailableSince !== undefined) checks.push(`outage after a success at ${at}`)
         return
       }
       case "Fail": {
         const before = state
-        state = Availability.failed(state, failure(at), begun.get(event.request)!)
+        state = Outage.failed(state, failure(at), begun.get(event.request)!)
         if (begun.get(event.request)! < before.successes && state !== before) checks.push(`stale failure at ${at}`)
         if (event.announce) {
-          const [next, started] = Availability.announced(state)
+          const [next, started] = Outage.announced(state)
           if (started !== undefined) logged.push(`started:${started.since}`)
           state = next
         }
@@ -79,42 +86,42 @@ const run = (events: ReadonlyArray<Event>): Run => {
   return { logged, state, checks }
 }
 
-describe("Availability", () => {
+describe("Outage", () => {
   it("an outage starts with the first failure and ends with the next success, logged once each", () => {
-    let state = Availability.succeeded(Availability.initial, 10)[0]
-    expect(Availability.view(state)).toEqual({ lastSuccess: 10, unavailableSince: undefined, lastFailure: undefined })
-    state = Availability.failed(state, failure(20, "first line\nmore"), 1)
-    state = Availability.failed(state, failure(30, "second"), 1)
-    expect(Availability.view(state)).toEqual({ lastSuccess: 10, unavailableSince: 20, lastFailure: "first line" })
-    const [announced, started] = Availability.announced(state)
+    let state = Outage.succeeded(Outage.initial, 10)[0]
+    expect(view(state)).toEqual({ lastSuccess: 10, unavailableSince: undefined, lastFailure: undefined })
+    state = Outage.failed(state, failure(20, "first line\nmore"), 1)
+    state = Outage.failed(state, failure(30, "second"), 1)
+    expect(view(state)).toEqual({ lastSuccess: 10, unavailableSince: 20, lastFailure: "first line" })
+    const [announced, started] = Outage.announced(state)
     expect(started).toMatchObject({ since: 20, failure: "first line", tag: "ServerError", failures: 2 })
-    expect(Availability.announced(announced)[1]).toBeUndefined()
-    const [after, ended] = Availability.succeeded(Availability.failed(announced, failure(40), 1), 50)
+    expect(Outage.announced(announced)[1]).toBeUndefined()
+    const [after, ended] = Outage.succeeded(Outage.failed(announced, failure(40), 1), 50)
     expect(ended).toEqual({ since: 20, at: 50, failures: 3 })
-    expect(Availability.view(after)).toEqual({ lastSuccess: 50, unavailableSince: undefined, lastFailure: undefined })
+    expect(view(after)).toEqual({ lastSuccess: 50, unavailableSince: undefined, lastFailure: undefined })
   })
 
   it("an outage no follower rode out ends without a log line; a failure begun before the last success starts none", () => {
-    const down = Availability.failed(Availability.initial, failure(5), 0)
-    expect(Availability.succeeded(down, 6)[1]).toBeUndefined()
-    const [up] = Availability.succeeded(Availability.initial, 10)
+    const down = Outage.failed(Outage.initial, failure(5), 0)
+    expect(Outage.succeeded(down, 6)[1]).toBeUndefined()
+    const [up] = Outage.succeeded(Outage.initial, 10)
     // Begun when no request had succeeded yet: its attempts straddled the success at 10.
-    const stale = Availability.failed(up, failure(12), 0)
+    const stale = Outage.failed(up, failure(12), 0)
     expect(stale).toBe(up)
-    expect(Availability.announced(stale)[1]).toBeUndefined()
+    expect(Outage.announced(stale)[1]).toBeUndefined()
   })
 
   it("a long Retry-After is logged once per wait, however many streams meet it", () => {
-    expect(Availability.waiting(Availability.initial, 0, 100)[1]).toBe(false)
-    const down = Availability.failed(Availability.initial, failure(10), 0)
-    const [first, logFirst] = Availability.waiting(down, 10, 310)
+    expect(Outage.waiting(Outage.initial, 0, 100)[1]).toBe(false)
+    const down = Outage.failed(Outage.initial, failure(10), 0)
+    const [first, logFirst] = Outage.waiting(down, 10, 310)
     expect(logFirst).toBe(true)
     // Other streams refused while it runs: no line, the latest end kept.
-    const [second, logSecond] = Availability.waiting(first, 12, 312)
+    const [second, logSecond] = Outage.waiting(first, 12, 312)
     expect(logSecond).toBe(false)
     expect(second.outage?.resumesAt).toBe(312)
     // Refused again after it ended: a new wait, a new line.
-    expect(Availability.waiting(second, 312, 612)[1]).toBe(true)
+    expect(Outage.waiting(second, 312, 612)[1]).toBe(true)
   })
 
   it("property: any interleaving of concurrent requests logs starts and ends alternately, each end after its start", () =>
@@ -198,5 +205,58 @@ describe("RideOut.schedule", () => {
     // The permanent failure ends the schedule (its step is the last, done, with no wait): nothing after it is retried.
     expect(delays).toHaveLength(3)
     expect(delays[2]).toBe(0)
+  })
+})
+
+describe("Outage: one outage of any dependency", () => {
+  const fail = (at: number, message: string) => ({ at, message, tag: "SqlError" })
+
+  it("starts at the first failure, counts the others, is announced once and ends with a success", () => {
+    let state = Outage.failed(Outage.initial, fail(1_000, "connect ECONNREFUSED"), 0)
+    expect(state.outage).toEqual({
+      since: 1_000,
+      failure: "connect ECONNREFUSED",
+      tag: "SqlError",
+      failures: 1,
+      announced: false,
+      resumesAt: undefined
+    })
+    const [announced, started] = Outage.announced(state)
+    expect(started?.since).toBe(1_000)
+    expect(Outage.announced(announced)[1]).toBeUndefined()
+    state = Outage.failed(announced, fail(2_000, "something else"), 0)
+    expect(state.outage).toMatchObject({ since: 1_000, failure: "connect ECONNREFUSED", failures: 2 })
+    const [after, ended] = Outage.succeeded(state, 21_500)
+    expect(ended).toMatchObject({ since: 1_000, at: 21_500, failures: 2 })
+    expect(after).toEqual({ lastSuccess: 21_500, successes: 1, outage: undefined })
+  })
+
+  it("an outage never announced ends without a line; a success without an outage is just counted", () => {
+    const [, ended] = Outage.succeeded(Outage.failed(Outage.initial, fail(1, "x"), 0), 2)
+    expect(ended).toBeUndefined()
+    expect(Outage.succeeded(Outage.initial, 5)).toEqual([
+      { lastSuccess: 5, successes: 1, outage: undefined },
+      undefined
+    ])
+  })
+
+  it("a failure of an attempt that began before the last success is stale: no new outage", () => {
+    const [recovered] = Outage.succeeded(Outage.initial, 10)
+    expect(Outage.failed(recovered, fail(11, "late"), 0)).toBe(recovered)
+    expect(Outage.failed(recovered, fail(11, "fresh"), 1).outage?.failure).toBe("fresh")
+  })
+
+  it("backoff: doubling from the base delay to the cap, jittered to 50–100 %, whole ms, without limit", () => {
+    const delays = Effect.runSync(
+      Schedule.run(Schedule.delays(Outage.backoff("100 millis", "1 second")), 0, Array.from({ length: 12 }, () => 0))
+    )
+    const millis = Chunk.toReadonlyArray(delays).map(Duration.toMillis)
+    expect(millis).toHaveLength(12)
+    millis.forEach((ms, i) => {
+      const full = Math.min(1_000, 100 * 2 ** i)
+      expect(Number.isInteger(ms)).toBe(true)
+      expect(ms).toBeGreaterThanOrEqual(Math.floor(full / 2))
+      expect(ms).toBeLessThanOrEqual(full)
+    })
   })
 })
