@@ -1,8 +1,8 @@
-// A transfer service on 127.0.0.1 (port 0) that stops paging a crowded millisecond: it answers signed
-// requests without checking them, honours the window, the accounts and the account types, and answers
-// every page past `servedPages` with an empty page. Deposits: none. The time endpoint answers the local time.
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
+// A transfer service on 127.0.0.1 (port 0) that stops paging a crowded millisecond: the workspace's
+// scripted service (`@broker-history/testing/Misbehaving`) honouring the window, the accounts and the
+// account types, and answering every page past `servedPages` with an empty page. Deposits: none.
+import { misbehavingServer, pageOf, transfer } from "@broker-history/testing/Misbehaving"
+import { Effect, Exit, Scope } from "effect"
 
 export const master = "master@broker.test"
 
@@ -15,46 +15,23 @@ export interface Row {
 
 /** The service, started; `close` stops it (every connection dropped). */
 export const cappedService = async (rows: ReadonlyArray<Row>, servedPages: number) => {
-  const server = Http.createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1")
-    const p = url.searchParams
-    const json = (body: unknown) =>
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body))
-    if (url.pathname === "/api/v3/time") return json({ serverTime: Date.now() })
-    if (url.pathname !== "/api/v3/broker/sub-account/universalTransfer") return json([])
-    const page = Number(p.get("page") ?? 1)
-    const limit = Number(p.get("limit") ?? 500)
-    const start = Number(p.get("startTime") ?? 0)
-    const end = Number(p.get("endTime") ?? Number.MAX_SAFE_INTEGER)
-    // Master → sub, SPOT → FUTURES only, newest first.
-    const pair = !p.has("fromAccount") && p.get("fromAccountType") === "SPOT" && p.get("toAccountType") === "FUTURES"
-    const matching = !pair || page > servedPages ? [] : rows
-      .filter((r) => r.toAccount === p.get("toAccount") && r.timestamp >= start && r.timestamp <= end)
-      .sort((a, b) => b.timestamp - a.timestamp || Number(b.tranId) - Number(a.tranId))
-    json(
-      matching.slice((page - 1) * limit, page * limit).map((r) => ({
-        tranId: r.tranId,
-        clientTranId: null,
-        fromAccount: master,
-        toAccount: r.toAccount,
-        asset: "USDT",
-        amount: "1.00000000",
-        fromAccountType: "SPOT",
-        toAccountType: "FUTURES",
-        fromSymbol: "",
-        toSymbol: "",
-        status: "SUCCESS",
-        timestamp: r.timestamp
-      }))
+  const scope = Effect.runSync(Scope.make())
+  const service = await Effect.runPromise(
+    Scope.extend(
+      misbehavingServer((p) => {
+        const start = Number(p.get("startTime") ?? 0)
+        const end = Number(p.get("endTime") ?? Number.MAX_SAFE_INTEGER)
+        // Master → sub, SPOT → FUTURES only, newest first.
+        const pair = !p.has("fromAccount") && p.get("fromAccountType") === "SPOT" &&
+          p.get("toAccountType") === "FUTURES"
+        if (!pair || Number(p.get("page") ?? 1) > servedPages) return []
+        const matching = rows
+          .filter((r) => r.toAccount === p.get("toAccount") && r.timestamp >= start && r.timestamp <= end)
+          .sort((a, b) => b.timestamp - a.timestamp || Number(b.tranId) - Number(a.tranId))
+        return pageOf(matching, p).map((r) => transfer(Number(r.tranId), r.timestamp, r.toAccount))
+      }, Number.POSITIVE_INFINITY),
+      scope
     )
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
+  )
+  return { baseUrl: service.origin, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }

@@ -4,9 +4,9 @@
 // records it served, a warning, the metric and the layer's count).
 import type { BrokerError } from "@broker-history/client"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
+import { misbehavingServer, pageOf, transfer } from "@broker-history/testing/Misbehaving"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, HashMap, Layer, Logger, Metric, Redacted, Stream } from "effect"
-import { misbehavingServer, pageOf, transfer } from "../support/Misbehaving.js"
 
 const day = 86_400_000
 const query = { fromAccountType: "SPOT", toAccountType: "FUTURES", toAccount: "sub001@broker.test" } as const

@@ -1,10 +1,22 @@
-// A service on 127.0.0.1 (port 0) that answers signed requests without checking them, from a script of
-// the query's parameters: for the tests of what the client does when a service ignores its query (the
-// window, `page`). The time endpoint answers the local time. Every answer is counted.
+/**
+ * A service on 127.0.0.1 (port 0) that answers signed requests without checking them, from a script of
+ * the query's parameters: for the tests of what the client and the command do when a service ignores
+ * its query (the window, `page`) or stops paging. The time endpoint answers the local time. Every
+ * answer is counted.
+ *
+ * @since 0.2.0
+ */
 import { Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 
+/**
+ * The running service: its origin and the history requests it answered.
+ *
+ * @example
+ * import type { Misbehaving } from "@broker-history/testing/Misbehaving"
+ * const url = (m: Misbehaving) => m.origin + "/api/v3/time"
+ */
 export interface Misbehaving {
   readonly origin: string
   /** History requests answered so far (the time endpoint not counted). */
@@ -15,6 +27,10 @@ export interface Misbehaving {
  * The service, closed with the scope. `answer` gives the JSON body (status 200) of each history request
  * from its query parameters; past `maxRequests` every request is refused with 400 `{code,msg}`, so a
  * client that would loop ends with an `ApiError` instead.
+ *
+ * @example
+ * import { misbehavingServer } from "@broker-history/testing/Misbehaving"
+ * const empty = misbehavingServer(() => [])
  */
 export const misbehavingServer = (answer: (params: URLSearchParams) => unknown, maxRequests = 1_000) =>
   Effect.acquireRelease(
@@ -40,7 +56,13 @@ export const misbehavingServer = (answer: (params: URLSearchParams) => unknown, 
       })
   ).pipe(Effect.map(({ service }) => service))
 
-/** A transfer as the exchange sends it: master → `toAccount`, SPOT → FUTURES. */
+/**
+ * A transfer as the exchange sends it: master → `toAccount`, SPOT → FUTURES.
+ *
+ * @example
+ * import { transfer } from "@broker-history/testing/Misbehaving"
+ * const first = transfer(1, 1_700_000_000_000)
+ */
 export const transfer = (tranId: number, timestamp: number, toAccount = "sub001@broker.test") => ({
   tranId: String(tranId),
   clientTranId: null,
@@ -56,7 +78,13 @@ export const transfer = (tranId: number, timestamp: number, toAccount = "sub001@
   timestamp
 })
 
-/** Page `page` of `limit` records of `rows` (newest first, as the reference service sends them). */
+/**
+ * Page `page` of `limit` records of `rows` (newest first, as the reference service sends them).
+ *
+ * @example
+ * import { pageOf } from "@broker-history/testing/Misbehaving"
+ * const second = pageOf([1, 2, 3], new URLSearchParams("page=2&limit=2")) // [3]
+ */
 export const pageOf = <A>(rows: ReadonlyArray<A>, params: URLSearchParams): ReadonlyArray<A> => {
   const page = Number(params.get("page") ?? 1)
   const limit = Number(params.get("limit") ?? 500)
