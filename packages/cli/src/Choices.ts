@@ -1,18 +1,24 @@
 /**
- * Flag values from a set the project knows: account types, deposit statuses and export formats. A value outside the
- * set is refused before any request, with the allowed values in the message. Matching ignores
- * letter case; what is sent is the exchange's spelling (`spot` → `SPOT`, `success` → `5`).
+ * Flag values read into what the exchange expects: account types, deposit statuses and export
+ * formats. An account type is any word of letters, digits and `_` (the service judges it; one outside
+ * the documented set is sent with a warning); a deposit status or a format outside its set is refused
+ * before any request, with the allowed values in the message. Matching ignores letter case; what is
+ * sent is the exchange's spelling (`spot` → `SPOT`, `success` → `5`).
  *
  * @since 0.1.0
  */
 import { DepositRecord, TransferRecord } from "@broker-history/domain"
 import * as Either from "effect/Either"
 
-const known: ReadonlyArray<string> = TransferRecord.accountTypes
+const documented: ReadonlyArray<string> = TransferRecord.accountTypes
+
+/** A word of letters, digits and `_`, as the exchange spells account types (at most 64 characters). */
+const word = /^[A-Z0-9_]{1,64}$/
 
 /**
- * Reads an account type (`SPOT`, `FUTURES`, any letter case) into the exchange's spelling, or the
- * message for `flag` that lists the allowed values.
+ * Reads an account type (any letter case) into the exchange's spelling, upper case: any word of
+ * letters, digits and `_`, documented or not (the service is the judge; see
+ * `undocumentedAccountTypes` for the warning). Anything else is the message for `flag`.
  *
  * @example
  * ```ts
@@ -20,9 +26,15 @@ const known: ReadonlyArray<string> = TransferRecord.accountTypes
  * import { Either } from "effect"
  *
  * assert.deepStrictEqual(Choices.accountType("--from-account-type", " spot "), Either.right("SPOT"))
+ * assert.deepStrictEqual(Choices.accountType("--account-types", "future"), Either.right("FUTURE"))
+ * // Not documented, still a word: sent as written, upper case.
+ * assert.deepStrictEqual(Choices.accountType("--from-account-type", "margin"), Either.right("MARGIN"))
  * assert.deepStrictEqual(
- *   Choices.accountType("--from-account-type", "margin"),
- *   Either.left(`--from-account-type: "margin" is not an account type; use one of SPOT, FUTURES`)
+ *   Choices.accountType("--from-account-type", "spot futures"),
+ *   Either.left(
+ *     `--from-account-type: "spot futures" is not an account type: write one word of letters, digits and _ ` +
+ *       "(the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)"
+ *   )
  * )
  * ```
  *
@@ -31,11 +43,54 @@ const known: ReadonlyArray<string> = TransferRecord.accountTypes
  */
 export const accountType = (flag: string, text: string): Either.Either<string, string> => {
   const upper = text.trim().toUpperCase()
-  return known.includes(upper)
+  return word.test(upper)
     ? Either.right(upper)
     : Either.left(
-      `${flag}: ${JSON.stringify(text)} is not an account type; use one of ${known.join(", ")}`
+      `${flag}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} is not an account type: ` +
+        `write one word of letters, digits and _ (the exchange documents ${documented.join(", ")})`
     )
+}
+
+/**
+ * The one warning line for account types outside the documented set (`TransferRecord.accountTypes`),
+ * each with where it was given, or `undefined` when every one is documented. Such a type is still
+ * sent: the service accepts it or refuses it with its own message.
+ *
+ * @example
+ * ```ts
+ * import { Choices } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   Choices.undocumentedAccountTypes([
+ *     { type: "SPOT", where: "--account-types" },
+ *     { type: "MARGIN", where: "--account-types" },
+ *     { type: "EARN", where: "--pairs line 3" }
+ *   ]),
+ *   "MARGIN (--account-types), EARN (--pairs line 3) are not account types the exchange documents " +
+ *     "(SPOT, FUTURES, FUTURE, ISOLATED_MARGIN): they are sent as written, and the service accepts or refuses them"
+ * )
+ * assert.strictEqual(Choices.undocumentedAccountTypes([{ type: "FUTURE", where: "--account-types" }]), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const undocumentedAccountTypes = (
+  uses: ReadonlyArray<{ readonly type: string; readonly where: string }>
+): string | undefined => {
+  const seen = new Set<string>()
+  const listed: Array<string> = []
+  for (const { type, where } of uses) {
+    if (documented.includes(type)) continue
+    const text = `${type} (${where})`
+    if (!seen.has(text)) listed.push(text)
+    seen.add(text)
+  }
+  if (listed.length === 0) return undefined
+  const one = listed.length === 1
+  return `${listed.join(", ")} ${one ? "is not an account type" : "are not account types"} the exchange documents (${
+    documented.join(", ")
+  }): ${one ? "it is" : "they are"} sent as written, and the service accepts or refuses ${one ? "it" : "them"}`
 }
 
 /**

@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
+import * as Choices from "./Choices.js"
 import * as ClientOptions from "./ClientOptions.js"
 import type * as Csv from "./Csv.js"
 import * as ExitCode from "./ExitCode.js"
@@ -250,6 +251,8 @@ const runExport = <Q, A extends object>(
     readonly endpoint: string
     readonly columns: ReadonlyArray<string>
     readonly time: (record: A) => number
+    /** The warning line the filters deserve once read (an account type the exchange does not document). */
+    readonly warning?: ((filters: Q) => string | undefined) | undefined
   },
   filters: Either.Either<Q, string>,
   open: (
@@ -261,6 +264,8 @@ const runExport = <Q, A extends object>(
     const query = { ...yield* flag(filters), ...yield* range(flags.since, flags.until), concurrency: flags.concurrency }
     const stream = Stream.unwrap(Effect.map(BrokerHistory.BrokerHistory, (history) => open(history, query)))
     const csv = yield* flag(ExportQuery.csvMode(flags.format, flags.csvRaw))
+    const warning = what.warning?.(query)
+    if (warning !== undefined) yield* Effect.sync(() => process.stderr.write(`broker-history: ${warning}\n`))
     yield* write(stream, flags.format, what.columns, what.time, csv).pipe(
       // With --on-incomplete warn, a history the service did not serve whole ends the export with exit 5.
       Effect.zipRight(Effect.flatMap(BrokerHistory.BrokerHistory, (history) => history.incomplete)),
@@ -341,7 +346,12 @@ export const transfersCommand = Command.make("transfers", {
       label: "transfers",
       endpoint: "transferHistory",
       columns: transferColumns,
-      time: (t: TransferRecord.TransferRecord) => t.timestamp
+      time: (t: TransferRecord.TransferRecord) => t.timestamp,
+      warning: (q) =>
+        Choices.undocumentedAccountTypes([
+          { type: q.fromAccountType, where: "--from-account-type" },
+          { type: q.toAccountType, where: "--to-account-type" }
+        ])
     },
     ExportQuery.transferFilters(flags),
     (history, query) => history.transfers(query)

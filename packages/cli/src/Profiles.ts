@@ -140,6 +140,8 @@ export interface Planned {
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
   /** What the plan does not read (`SyncPlan.uncovered`), or `undefined` with `pairs`. */
   readonly uncovered: string | undefined
+  /** The warning line for account types the exchange does not document (`Choices.undocumentedAccountTypes`). */
+  readonly warning: string | undefined
 }
 
 /** Keys that hold a secret inline: refused, with the name of the field that names its variable. */
@@ -237,7 +239,15 @@ const plan = (p: typeof Profile.Type): Either.Either<Planned, ProfilesError> => 
       ...(interval === undefined ? {} : { "rate-limit-interval": interval })
     },
     transferStreams: SyncPlan.transferStreams(pairs.right, types),
-    uncovered: p.pairs === undefined ? SyncPlan.uncovered(subs, types) : undefined
+    uncovered: p.pairs === undefined ? SyncPlan.uncovered(subs, types) : undefined,
+    warning: Choices.undocumentedAccountTypes([
+      ...(p.accountTypes === undefined ? [] : types.map((type) => ({ type, where: "accountTypes" }))),
+      ...pairs.right.flatMap((pair) =>
+        [pair.fromAccountType, pair.toAccountType].flatMap((type) =>
+          type === undefined ? [] : [{ type, where: "pairs" }]
+        )
+      )
+    ])
   })
 }
 

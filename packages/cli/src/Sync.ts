@@ -116,6 +116,8 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
         process.stdout.write(line + "\n")
       const err = (line: string) =>
         process.stderr.write(`broker-history: ${line}\n`)
+      // Account types the exchange does not document are sent as given, after one line that says so.
+      for (const { plan } of runs) if (plan.warning !== undefined) err(plan.warning)
 
       /** One profile synced and summarised; a profile of a file that fails stops alone, with one line. */
       const syncProfile = (run: (typeof runs)[number]) => {

@@ -216,7 +216,8 @@ const account = (word: string): string | undefined => masterWords.has(word.toLow
 
 /**
  * Reads a pairs file: one pair a line, `FROM TO` or `FROM TO FROM_TYPE TO_TYPE`, where `-` or `master` is
- * the master account and `#` starts a comment; account types must be known ones (any letter case).
+ * the master account and `#` starts a comment; an account type is a word in any letter case, read
+ * in the exchange's spelling (`Choices.accountType`).
  *
  * @example
  * ```ts
@@ -231,8 +232,11 @@ const account = (word: string): string | undefined => masterWords.has(word.toLow
  *   ])
  * )
  * assert.deepStrictEqual(
- *   SyncPlan.parsePairs("a@x b@x SPOT MARGIN"),
- *   Either.left(`line 1: TO_TYPE: "MARGIN" is not an account type; use one of SPOT, FUTURES`)
+ *   SyncPlan.parsePairs("a@x b@x SPOT FUTURES/USDT"),
+ *   Either.left(
+ *     `line 1: TO_TYPE: "FUTURES/USDT" is not an account type: write one word of letters, digits and _ ` +
+ *       "(the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)"
+ *   )
  * )
  * ```
  *
@@ -252,7 +256,7 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
     }
     let types = {}
     if (words.length === 4) {
-      // Known account types only, in the exchange's spelling (`spot` is read as `SPOT`).
+      // One word each, in the exchange's spelling (`spot` is read as `SPOT`); the service judges it.
       const from = Choices.accountType(`line ${n}: FROM_TYPE`, words[2])
       if (Either.isLeft(from)) return Either.left(from.left)
       const to = Choices.accountType(`line ${n}: TO_TYPE`, words[3])

@@ -173,9 +173,9 @@ describe("values known to be invalid are refused before any request (exit 2)", (
     const [what, args, says] of [
       ["--status BOGUS", ["deposits", "--status", "BOGUS"], "5 SUCCESS"],
       [
-        "--from-account-type MARGIN",
-        ["transfers", "--from-account-type", "MARGIN", "--to-account-type", "SPOT"],
-        "SPOT"
+        "--from-account-type 'SPOT FUTURES'",
+        ["transfers", "--from-account-type", "SPOT FUTURES", "--to-account-type", "SPOT"],
+        "is not an account type: write one word of letters, digits and _"
       ],
       ["--since 2026-02-30", ["deposits", "--since", "2026-02-30"], "no such date"],
       ["--request-timeout soon", ["deposits", "--request-timeout", "soon"], "not a duration"]

@@ -1,4 +1,4 @@
-// `sync` refusing what it cannot do well: a blank --db, unknown account types, a PostgreSQL URL that
+// `sync` refusing what it cannot do well: a blank --db, account types that are not words, a PostgreSQL URL that
 // cannot be read, any usage error before the database file is created, and damaged or impossible
 // checkpoints (named, skipped, and reset with --reset-stream).
 import * as Fs from "node:fs"
@@ -36,20 +36,20 @@ describe("sync: refused before anything is opened or sent", () => {
     expect(await requests()).toBe(before)
   }, 60_000)
 
-  it("--account-types and the types of a --pairs file: known account types only, any letter case", async () => {
+  it("--account-types and the types of a --pairs file: one word each, any letter case, stored upper case", async () => {
     const db = Path.join(temp.dir, "types.db")
     const before = await requests()
-    const bogus = await cli(["sync", "--db", db, "--account-types", "spot,BOGUS"], fast())
+    const bogus = await cli(["sync", "--db", db, "--account-types", "spot,SPOT FUTURES"], fast())
     expect(bogus.code).toBe(2)
     expect(bogus.stderr).toBe(
-      "broker-history: --account-types: \"BOGUS\" is not an account type; use one of SPOT, FUTURES\n"
+      "broker-history: --account-types: \"SPOT FUTURES\" is not an account type: write one word of letters, digits and _ (the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)\n"
     )
     const file = Path.join(temp.dir, "bad-types.txt")
-    Fs.writeFileSync(file, `- ${subAccounts[0]}\n- ${subAccounts[1]} SPOT margin\n`)
+    Fs.writeFileSync(file, `- ${subAccounts[0]}\n- ${subAccounts[1]} SPOT margin/x\n`)
     const pairs = await cli(["sync", "--db", db, "--pairs", file], fast())
     expect(pairs.code).toBe(2)
     expect(pairs.stderr).toBe(
-      `broker-history: --pairs ${file}: line 2: TO_TYPE: "margin" is not an account type; use one of SPOT, FUTURES\n`
+      `broker-history: --pairs ${file}: line 2: TO_TYPE: "margin/x" is not an account type: write one word of letters, digits and _ (the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)\n`
     )
     expect(await requests()).toBe(before)
     expect(Fs.existsSync(db)).toBe(false)
@@ -119,12 +119,12 @@ describe("sync: refused before anything is opened or sent", () => {
     Fs.writeFileSync(
       file,
       "profiles:\n  - { name: acme, apiKeyEnv: UNSET_API_KEY, secretKeyEnv: UNSET_SECRET_KEY }\n" +
-        "  - { name: globex, apiKeyEnv: BROKER_API_KEY, secretKeyEnv: BROKER_SECRET_KEY, accountTypes: [MARGIN] }\n"
+        "  - { name: globex, apiKeyEnv: BROKER_API_KEY, secretKeyEnv: BROKER_SECRET_KEY, accountTypes: [MARGIN-X] }\n"
     )
     const result = await cli(["sync", "--db", db, "--profiles", file], fast())
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
-      `broker-history: --profiles ${file}: profile globex: accountTypes: "MARGIN" is not an account type; use one of SPOT, FUTURES\n`
+      `broker-history: --profiles ${file}: profile globex: accountTypes: "MARGIN-X" is not an account type: write one word of letters, digits and _ (the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)\n`
     )
     expect(Fs.existsSync(db)).toBe(false)
   }, 60_000)

@@ -126,7 +126,7 @@ describe("Profiles.parse", () => {
       [file({ name: "acme" }), /^profiles\[1\]: the name acme is given twice/],
       [file({ name: "globex", subAcounts: [] }), /^profiles\[1\]\.subAcounts: /],
       [file({ name: "globex", secretKey: "hunter2" }), /^profiles\[1\] \(globex\): secretKey is written in the file/],
-      [file({ name: "globex", accountTypes: ["MARGIN"] }), /^profile globex: accountTypes: "MARGIN" is not/],
+      [file({ name: "globex", accountTypes: ["MARGIN X"] }), /^profile globex: accountTypes: "MARGIN X" is not/],
       [file({ name: "globex", rateLimit: { limit: 1, interval: "soon" } }), /^profile globex: rateLimit\.interval: /],
       [file({ name: "globex", baseUrl: "not a url" }), /^profile globex: baseUrl "not a url" is not a URL/],
       [
@@ -167,7 +167,7 @@ describe("Profiles.parse", () => {
     expect(failure(one({ rateLimit: { limit: 5, interval: "soon" } })).message).toMatch(
       /^profile acme: rateLimit.interval: /
     )
-    expect(failure(one({ accountTypes: ["MARGIN"] })).message).toContain("\"MARGIN\" is not an account type")
+    expect(failure(one({ accountTypes: ["MARGIN X"] })).message).toContain("\"MARGIN X\" is not an account type")
     expect(failure(one({ pairs: ["a b c"] })).message).toMatch(/^profile acme: pairs: entry 1: expected "FROM TO"/)
     expect(failure(one({ subAccounts: ["a"], pairs: ["- a"] })).message).toContain("subAccounts or pairs, not both")
     expect(failure(one({ baseUrl: "not a url" })).message).toContain("baseUrl \"not a url\" is not a URL")

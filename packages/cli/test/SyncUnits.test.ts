@@ -22,8 +22,18 @@ describe("SyncPlan.uncovered", () => {
     expect(SyncPlan.parsePairs("- a@x spot futures")).toEqual(
       Either.right([{ fromAccount: undefined, toAccount: "a@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }])
     )
-    expect(SyncPlan.parsePairs("- a@x\n- b@x SPOTT SPOT")).toEqual(
-      Either.left("line 2: FROM_TYPE: \"SPOTT\" is not an account type; use one of SPOT, FUTURES")
+    // Any word is taken (the service judges it); only what cannot be an account type is refused.
+    expect(SyncPlan.parsePairs("- a@x\n- b@x future isolated_margin")).toEqual(
+      Either.right([
+        { fromAccount: undefined, toAccount: "a@x" },
+        { fromAccount: undefined, toAccount: "b@x", fromAccountType: "FUTURE", toAccountType: "ISOLATED_MARGIN" }
+      ])
+    )
+    expect(SyncPlan.parsePairs("- a@x\n- b@x SPOT- SPOT")).toEqual(
+      Either.left(
+        "line 2: FROM_TYPE: \"SPOT-\" is not an account type: write one word of letters, digits and _ " +
+          "(the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)"
+      )
     )
   })
 })

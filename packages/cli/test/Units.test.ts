@@ -48,12 +48,43 @@ describe("Csv", () => {
 })
 
 describe("Choices", () => {
-  it("account types: any letter case, sent as the exchange spells them; anything else refused with the list", () => {
+  it("account types: any word of letters, digits and _, in any letter case, sent upper case; anything else refused", () => {
     expect(Choices.accountType("--from-account-type", "spot")).toEqual(Either.right("SPOT"))
     expect(Choices.accountType("--from-account-type", "FUTURES")).toEqual(Either.right("FUTURES"))
-    expect(Choices.accountType("--to-account-type", "MARGIN")).toEqual(
-      Either.left("--to-account-type: \"MARGIN\" is not an account type; use one of SPOT, FUTURES")
+    expect(Choices.accountType("--account-types", "Future")).toEqual(Either.right("FUTURE"))
+    expect(Choices.accountType("--account-types", "isolated_margin")).toEqual(Either.right("ISOLATED_MARGIN"))
+    // Undocumented but a word: the service judges it.
+    expect(Choices.accountType("--to-account-type", "MARGIN")).toEqual(Either.right("MARGIN"))
+    for (const text of ["", "  ", "SPOT FUTURES", "FUTURES/USDT", "spöt", "A".repeat(65)]) {
+      expect(Either.isLeft(Choices.accountType("--to-account-type", text)), JSON.stringify(text)).toBe(true)
+    }
+    expect(Choices.accountType("--to-account-type", "x".repeat(200))).toEqual(
+      Either.left(
+        `--to-account-type: "${"x".repeat(80)}…" is not an account type: write one word of letters, digits and _ ` +
+          "(the exchange documents SPOT, FUTURES, FUTURE, ISOLATED_MARGIN)"
+      )
     )
+  })
+
+  it("undocumented account types: one warning line naming each with where it was given, none for documented ones", () => {
+    expect(Choices.undocumentedAccountTypes([
+      { type: "SPOT", where: "--account-types" },
+      { type: "FUTURE", where: "--account-types" },
+      { type: "ISOLATED_MARGIN", where: "--account-types" }
+    ])).toBe(undefined)
+    expect(Choices.undocumentedAccountTypes([
+      { type: "MARGIN", where: "--from-account-type" },
+      { type: "SPOT", where: "--to-account-type" }
+    ])).toBe(
+      "MARGIN (--from-account-type) is not an account type the exchange documents (SPOT, FUTURES, FUTURE, " +
+        "ISOLATED_MARGIN): it is sent as written, and the service accepts or refuses it"
+    )
+    // Repetitions are named once.
+    expect(Choices.undocumentedAccountTypes([
+      { type: "EARN", where: "pairs" },
+      { type: "EARN", where: "pairs" },
+      { type: "OPTION", where: "pairs" }
+    ])).toMatch(/^EARN \(pairs\), OPTION \(pairs\) are not account types .* they are sent as written/)
   })
 
   it("deposit statuses: a code or a name, as the code; anything else refused with every code and name", () => {

@@ -38,37 +38,45 @@ import {
 export type TransferStatus = "SUCCESS" | "FAILED" | "PENDING" | (string & {})
 
 /**
- * Account types. `SPOT` and `FUTURES` are documented; other non-empty values are accepted.
+ * Account types. The exchange's pages show `SPOT`, `FUTURES`, `FUTURE` and `ISOLATED_MARGIN`
+ * (`accountTypes`); any other non-empty value the service sends is kept as received.
  *
  * @example
  * ```ts
  * import type { TransferRecord } from "@broker-history/domain"
  *
- * const wallet = (type: TransferRecord.AccountType): string => type === "FUTURES" ? "futures wallet" : `${type} wallet`
- * assert.strictEqual(wallet("FUTURES"), "futures wallet")
- * assert.strictEqual(wallet("MARGIN"), "MARGIN wallet")
+ * // The broker endpoint's own example spells the futures account `FUTURE`, other pages `FUTURES`.
+ * const futures = (type: TransferRecord.AccountType): boolean => type === "FUTURES" || type === "FUTURE"
+ * assert.strictEqual(futures("FUTURE"), true)
+ * assert.strictEqual(futures("MARGIN"), false)
  * ```
  *
  * @since 0.1.0
  * @category models
  */
-export type AccountType = "SPOT" | "FUTURES" | (string & {})
+export type AccountType = "SPOT" | "FUTURES" | "FUTURE" | "ISOLATED_MARGIN" | (string & {})
 
 /**
- * The documented account types. The query schema accepts any non-empty text (the service is the
- * judge); the CLI and the reference service accept only these.
+ * The account types the exchange's pages show, in its spelling (docs/wire-contract.md, "Account
+ * types"): `SPOT` and `FUTURES` (the broker endpoints' list), `FUTURE` (the futures account as the
+ * broker transfer-history example spells it) and `ISOLATED_MARGIN` (the universal-transfer pages). The
+ * query schema accepts any non-empty text and the service is the judge; the CLI sends any word of
+ * letters, digits and `_` and warns about one outside this list; the reference service answers these.
  *
  * @example
  * ```ts
  * import { TransferRecord } from "@broker-history/domain"
  *
- * assert.deepStrictEqual(TransferRecord.accountTypes, ["SPOT", "FUTURES"])
+ * assert.deepStrictEqual(TransferRecord.accountTypes, ["SPOT", "FUTURES", "FUTURE", "ISOLATED_MARGIN"])
+ * const documented = (type: string): boolean => (TransferRecord.accountTypes as ReadonlyArray<string>).includes(type)
+ * assert.strictEqual(documented("FUTURE"), true)
+ * assert.strictEqual(documented("MARGIN"), false)
  * ```
  *
  * @since 0.1.0
  * @category constants
  */
-export const accountTypes = ["SPOT", "FUTURES"] as const
+export const accountTypes = ["SPOT", "FUTURES", "FUTURE", "ISOLATED_MARGIN"] as const
 
 /**
  * The documented transfer statuses.

@@ -76,12 +76,16 @@ export const common = {
 export const transfers = {
   fromAccountType: Options.text("from-account-type").pipe(
     Options.withDescription(
-      `account type money left: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
+      `account type money left, any letter case, sent in upper case (required): the exchange documents ${
+        TransferRecord.accountTypes.join(", ")
+      }; another word of letters, digits and _ is sent with a warning and the service judges it`
     )
   ),
   toAccountType: Options.text("to-account-type").pipe(
     Options.withDescription(
-      `account type money went to: ${TransferRecord.accountTypes.join(" or ")}, any letter case (required)`
+      `account type money went to, any letter case, sent in upper case (required): the exchange documents ${
+        TransferRecord.accountTypes.join(", ")
+      }; another word of letters, digits and _ is sent with a warning and the service judges it`
     )
   ),
   fromAccount: optionalText(

@@ -37,7 +37,7 @@ export const options = {
   ),
   accountTypes: optionalText(
     "account-types",
-    "account types (SPOT, FUTURES, any letter case); every ordered pair of them is read (default SPOT,FUTURES)"
+    "account types, comma-separated, any letter case, sent in upper case: the exchange documents SPOT, FUTURES, FUTURE (its broker transfer history's spelling of the futures account) and ISOLATED_MARGIN; another word of letters, digits and _ is sent with a warning and the service judges it; every ordered pair of them is read (default SPOT,FUTURES)"
   ),
   since: optionalText(
     "since",
@@ -113,7 +113,7 @@ export const health = (
 
 /**
  * A stream id as a sync stores it, in its stored spelling: `["deposits"]`, or `["transfers", FROM_TYPE,
- * TO_TYPE, FROM, TO]` with known account types (any letter case) and each account a name or `null`
+ * TO_TYPE, FROM, TO]` with account types as `Choices.accountType` reads them and each account a name or `null`
  * (the master account).
  */
 const streamId = (parsed: unknown): string | undefined => {

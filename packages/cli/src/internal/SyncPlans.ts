@@ -37,6 +37,8 @@ export interface Plan {
   readonly client: ClientOptions.Values
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
   readonly uncovered: string | undefined
+  /** The warning line for account types the exchange does not document (`Choices.undocumentedAccountTypes`). */
+  readonly warning: string | undefined
 }
 
 /** The flags that choose what is synced. */
@@ -81,7 +83,15 @@ export const singleKeyPlan = (flags: PlanFlags) =>
       profile: undefined,
       client: flags.client,
       transferStreams: SyncPlan.transferStreams(pairs, accountTypes),
-      uncovered: flags.pairs === undefined ? SyncPlan.uncovered(subs, accountTypes) : undefined
+      uncovered: flags.pairs === undefined ? SyncPlan.uncovered(subs, accountTypes) : undefined,
+      warning: Choices.undocumentedAccountTypes([
+        ...(flags.accountTypes === undefined ? [] : accountTypes.map((type) => ({ type, where: "--account-types" }))),
+        ...pairs.flatMap((p) =>
+          [p.fromAccountType, p.toAccountType].flatMap((type) =>
+            type === undefined ? [] : [{ type, where: `--pairs ${flags.pairs}` }]
+          )
+        )
+      ])
     } satisfies Plan
   })
 
@@ -113,7 +123,10 @@ export const filePlans = (file: string, flags: PlanFlags) =>
       // The exporter is the process's, built once around every profile (see `profilesTelemetry`).
       client: { ...flags.client, ...profile.client, "otlp-endpoint": undefined },
       transferStreams: profile.transferStreams,
-      uncovered: profile.uncovered
+      uncovered: profile.uncovered,
+      warning: profile.warning === undefined
+        ? undefined
+        : `--profiles ${file}: profile ${profile.name}: ${profile.warning}`
     }))
   })
 
