@@ -61,7 +61,7 @@ export type AccountType = "SPOT" | "FUTURES" | "FUTURE" | "ISOLATED_MARGIN" | (s
  * types"): `SPOT` and `FUTURES` (the broker endpoints' list), `FUTURE` (the futures account as the
  * broker transfer-history example spells it) and `ISOLATED_MARGIN` (the universal-transfer pages). The
  * query schema accepts any non-empty text and the service is the judge; the CLI sends any word of
- * letters, digits and `_` and warns about one outside this list; the reference service answers these.
+ * letters, digits and `_` and warns about one outside this list.
  *
  * @example
  * ```ts
