@@ -1,6 +1,6 @@
 /**
- * The database schema, as `@effect/sql` migrations: transfers, deposits and API keys, with the
- * indexes that serve every filter of both endpoints together with their time order.
+ * The database schema, as `@effect/sql` migrations: transfers, deposits, API keys and sub-accounts,
+ * with the indexes that serve every filter of the endpoints together with their order.
  *
  * @since 0.1.0
  */
@@ -85,6 +85,19 @@ const createTables = Effect.gen(function*() {
     )`
 })
 
+// Sub-accounts with their creation times, as the broker's sub-account list answers them.
+const createSubAccounts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE sub_accounts (
+      name TEXT PRIMARY KEY,
+      note TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    )`
+  // The list's order: creation time, then name.
+  yield* sql`CREATE INDEX sub_accounts_by_creation ON sub_accounts (created_at, name)`
+})
+
 /**
  * The migrations of the service's database, in order, for `@effect/sql`'s `Migrator.fromRecord`.
  *
@@ -92,14 +105,15 @@ const createTables = Effect.gen(function*() {
  * ```ts
  * import { Migrations } from "@broker-history/server"
  *
- * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables"])
+ * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables", "0002_sub_accounts"])
  * ```
  *
  * @since 0.1.0
  * @category constants
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
-  "0001_create_tables": createTables
+  "0001_create_tables": createTables,
+  "0002_sub_accounts": createSubAccounts
 }
 
 /**
@@ -123,9 +137,9 @@ export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.
  * const { again, applied, tables } = await Effect.runPromise(
  *   program.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
  * )
- * assert.deepStrictEqual(applied, [[1, "create_tables"]])
+ * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "sub_accounts"]])
  * assert.deepStrictEqual(again, []) // nothing pending
- * assert.ok(["api_keys", "deposits", "transfers"].every((table) => tables.includes(table)))
+ * assert.ok(["api_keys", "deposits", "sub_accounts", "transfers"].every((table) => tables.includes(table)))
  * ```
  *
  * @since 0.1.0

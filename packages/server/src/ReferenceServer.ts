@@ -51,7 +51,8 @@ import * as Store from "./Store.js"
  * const { counts, subAccounts } = await Effect.runPromise(
  *   Effect.gen(function*() {
  *     const server = yield* ReferenceServer.ReferenceServer
- *     return { counts: yield* server.store.counts, subAccounts: server.subAccounts }
+ *     const listed = yield* server.store.allSubAccounts()
+ *     return { counts: yield* server.store.counts, subAccounts: listed.map((s) => s.name) }
  *   }).pipe(Effect.provide(ReferenceServer.layer(options)))
  * )
  * assert.deepStrictEqual(counts, { transfers: 200, deposits: 50 })
@@ -106,8 +107,8 @@ export interface Stats {
 }
 
 /**
- * A running server: its address, the store it reads (change the history while clients read it), the
- * sub-accounts it lists, its fault switches and its counters.
+ * A running server: its address, the store it reads (change the history and the sub-accounts while
+ * clients read them), its fault switches and its counters.
  *
  * @example
  * ```ts
@@ -136,17 +137,144 @@ export interface Service {
   /** `http://host:port`, without a trailing slash. */
   readonly baseUrl: string
   readonly port: number
-  /** The store the server reads: insert or update records while clients read. */
+  /**
+   * The store the server reads: insert or update records while clients read. The sub-accounts
+   * `GET /api/v3/broker/sub-account/list` answers are `store.allSubAccounts()`.
+   */
   readonly store: Store.Service
   /**
-   * The sub-accounts `GET /api/v3/broker/sub-account/list` answers, by name: the seed's names when
-   * this start seeded the history, otherwise the sub-accounts the stored transfers name.
+   * Creates a sub-account while the server runs (`note` default `""`, `createdAt` default now, in
+   * Unix ms); the list answers it from then on, and transfers naming it can be inserted through the
+   * store. Fails with `SubAccountRefused` for a name already taken, an empty or overlong name or
+   * note, or a `createdAt` that is not a time.
    */
-  readonly subAccounts: ReadonlyArray<string>
+  readonly createSubAccount: (
+    subAccount: NewSubAccount
+  ) => Effect.Effect<Store.SubAccountRow, SubAccountRefused>
   /** Replaces the fault settings (and restarts their generator from the new seed). */
   readonly setFaults: (faults: FaultOptions) => Effect.Effect<void>
   /** A snapshot of the counters. */
   readonly stats: Effect.Effect<Stats>
+}
+
+/**
+ * A sub-account to create while the server runs: its `name`, its `note` (default `""`) and its
+ * creation time `createdAt` (Unix ms, default now).
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const desk: ReferenceServer.NewSubAccount = { name: "desk@broker.test", note: "trading desk" }
+ * const listed = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     const created = yield* server.createSubAccount(desk)
+ *     assert.ok(created.createdAt <= Date.now())
+ *     return yield* server.store.allSubAccounts()
+ *   }).pipe(Effect.provide(ReferenceServer.layer()))
+ * )
+ * assert.deepStrictEqual(listed.map((s) => [s.name, s.note]), [["desk@broker.test", "trading desk"]])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface NewSubAccount {
+  readonly name: string
+  readonly note?: string | undefined
+  readonly createdAt?: number | undefined
+}
+
+/**
+ * The longest sub-account name and note `createSubAccount` accepts, in characters.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(ReferenceServer.subAccountTextLimits, { name: 64, note: 200 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const subAccountTextLimits = { name: 64, note: 200 } as const
+
+/**
+ * `createSubAccount` refused a sub-account: its name is taken (`Taken`), its name or note is empty,
+ * too long or holds control characters (`Name`, `Note`), or its `createdAt` is not a Unix ms time
+ * (`CreatedAt`); the message says which and what to give instead.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const error = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     yield* server.createSubAccount({ name: "desk@broker.test", createdAt: 1700000000000 })
+ *     return yield* Effect.flip(server.createSubAccount({ name: "desk@broker.test" }))
+ *   }).pipe(Effect.provide(ReferenceServer.layer()))
+ * )
+ * assert.strictEqual(error.reason, "Taken")
+ * assert.strictEqual(
+ *   error.message,
+ *   "sub-account desk@broker.test exists already (created at 2023-11-14T22:13:20.000Z): choose another name"
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class SubAccountRefused extends Data.TaggedError("SubAccountRefused")<{
+  readonly reason: "Taken" | "Name" | "Note" | "CreatedAt"
+  readonly name: string
+  /** The existing sub-account's creation time (`Taken`), or the refused `createdAt` (`CreatedAt`). */
+  readonly createdAt?: number | undefined
+}> {
+  override get message(): string {
+    const shown = JSON.stringify(this.name.length > 80 ? `${this.name.slice(0, 80)}…` : this.name)
+    switch (this.reason) {
+      case "Taken":
+        return `sub-account ${this.name} exists already (created at ${
+          new Date(this.createdAt ?? 0).toISOString()
+        }): choose another name`
+      case "Name":
+        return `a sub-account name must be 1 to ${subAccountTextLimits.name} characters without control ` +
+          `characters, got ${shown}`
+      case "Note":
+        return `the note of sub-account ${shown} must be at most ${subAccountTextLimits.note} characters ` +
+          "without control characters"
+      case "CreatedAt":
+        return `createdAt of sub-account ${shown} must be a Unix ms time (an integer from 0), got ${this.createdAt}`
+    }
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/
+
+// The checks of `createSubAccount`, value in, value out: the row to store, or why not.
+const newSubAccountRow = (
+  input: NewSubAccount,
+  now: number
+): Store.SubAccountRow | SubAccountRefused => {
+  const { name } = input
+  if (name.length === 0 || name.length > subAccountTextLimits.name || controlCharacters.test(name)) {
+    return new SubAccountRefused({ reason: "Name", name })
+  }
+  const note = input.note ?? ""
+  if (note.length > subAccountTextLimits.note || controlCharacters.test(note)) {
+    return new SubAccountRefused({ reason: "Note", name })
+  }
+  const createdAt = input.createdAt ?? now
+  if (!Number.isSafeInteger(createdAt) || createdAt < 0) {
+    return new SubAccountRefused({ reason: "CreatedAt", name, createdAt })
+  }
+  return { name, note, createdAt }
 }
 
 /**
@@ -226,9 +354,10 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
 
 /**
  * The path of `GET /api/v3/broker/sub-account/list`, the exchange's broker endpoint that lists
- * sub-accounts by name: signed like the history endpoints (any key holding a history permission may
- * call it), with parameters `subAccount` (exact name), `page` (from 1) and `limit` (default 10, at most
- * 200), answering `[{"subAccount": "sub001@broker.test", "note": "", "timestamp": <ms>}, …]`.
+ * sub-accounts: signed like the history endpoints (any key holding a history permission may call it),
+ * with parameters `subAccount` (exact name), `page` (from 1) and `limit` (default 10, at most 200),
+ * answering `{"code":"0","message":"","data":[{"subAccount":"sub001@broker.test","note":"",
+ * "timestamp":"<ms>"}, …]}` by creation time, then name (`WireFormat.subAccountList`).
  *
  * @example
  * ```ts
@@ -246,12 +375,16 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
  *       headers: { [Endpoint.apiKeyHeader]: ApiKeys.demo.apiKey }
  *     })
  *   )
- *   return yield* Effect.promise(() => response.json() as Promise<ReadonlyArray<{ readonly subAccount: string }>>)
+ *   return yield* Effect.promise(() =>
+ *     response.json() as Promise<{ readonly data: ReadonlyArray<{ readonly subAccount: string; readonly timestamp: string }> }>
+ *   )
  * })
- * const page = await Effect.runPromise(
- *   secondPage.pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 100, deposits: 0 } })))
+ * const end = 1700000000000
+ * const { data } = await Effect.runPromise(
+ *   secondPage.pipe(Effect.provide(ReferenceServer.layer({ seed: { seed: 1, transfers: 100, deposits: 0, end, years: 1 } })))
  * )
- * assert.deepStrictEqual(page.map((s) => s.subAccount), ["sub003@broker.test", "sub004@broker.test"])
+ * assert.deepStrictEqual(data.map((s) => s.subAccount), ["sub003@broker.test", "sub004@broker.test"])
+ * assert.deepStrictEqual(data.map((s) => s.timestamp), [String(end - 365 * 86_400_000), String(end - 365 * 86_400_000)])
  * ```
  *
  * @since 0.1.0
@@ -262,7 +395,7 @@ export const subAccountListPath: typeof SubAccountList.path = SubAccountList.pat
 const make = (options: Options) =>
   Effect.gen(function*() {
     const store = yield* Store.Store
-    const subAccounts = yield* History.prepare(store, options)
+    yield* History.prepare(store, options)
     const arrivals = Arrivals.make()
     const counters = Counters.make()
     const injector = Faults.makeInjector(options.faults ?? {})
@@ -274,9 +407,6 @@ const make = (options: Options) =>
         deposits: options.maxWindow?.deposits ?? HistoryQuery.defaultMaxWindow.deposits
       },
       masterAccount: options.masterAccount ?? Accounts.masterAccount,
-      subAccounts,
-      // The reference service keeps no creation times: every sub-account is listed as of the start.
-      listedSince: Date.now(),
       arrivedAt: (request) => arrivals.of(request).at
     })
     const logRequests = options.logRequests === true
@@ -311,7 +441,19 @@ const make = (options: Options) =>
       baseUrl: `http://${host}:${address.port}`,
       port: address.port,
       store,
-      subAccounts,
+      createSubAccount: (input) =>
+        Effect.gen(function*() {
+          const row = newSubAccountRow(input, Date.now())
+          if (row instanceof SubAccountRefused) return yield* Effect.fail(row)
+          const [taken] = yield* store.allSubAccounts({ name: row.name })
+          if (taken !== undefined) {
+            return yield* Effect.fail(
+              new SubAccountRefused({ reason: "Taken", name: row.name, createdAt: taken.createdAt })
+            )
+          }
+          yield* store.insertSubAccounts([row])
+          return row
+        }),
       setFaults: (faults) => Effect.sync(() => injector.set(faults)),
       stats: Effect.sync(counters.snapshot)
     })
@@ -415,7 +557,7 @@ export const serveForever = (options: Options = {}): Effect.Effect<never, StartE
     yield* Effect.logInfo(
       `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
         History.acceptedKeys(options).map((k) => k.apiKey).join(", ")
-      }; sub-accounts: ${LogLines.compactList(server.subAccounts)})`
+      }; sub-accounts: ${LogLines.compactList((yield* server.store.allSubAccounts()).map((s) => s.name))})`
     )
     return yield* Effect.never
   }).pipe(Effect.provide(layer(options)))

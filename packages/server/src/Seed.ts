@@ -1,7 +1,8 @@
 /**
- * Deterministic, realistic histories: from a seed, transfers and deposits across many sub-accounts
- * (and the master account), assets, networks, every status, every account-type pair, spread over
- * years, with timestamp ties, client ids, memos and address tags.
+ * Deterministic, realistic histories: from a seed, the sub-accounts with their creation times, and
+ * transfers and deposits across those sub-accounts (and the master account), assets, networks, every
+ * status, every account-type pair, spread over years, with timestamp ties, client ids, memos and
+ * address tags.
  *
  * @since 0.1.0
  */
@@ -9,11 +10,17 @@ import * as Effect from "effect/Effect"
 import { subAccountNames } from "./Accounts.js"
 import * as Prng from "./Prng.js"
 import * as Store from "./Store.js"
-import type { DepositRow, TransferRow } from "./Store.js"
+import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
 
 /**
  * What to generate: `transfers` and `deposits` from `seed`, ending at `end` (Unix ms, default now),
- * spanning `years` (default 2) across `subAccounts` sub-accounts (default 40).
+ * spanning `years` (default 2) across `subAccounts` sub-accounts (default 40, at least 2).
+ *
+ * `staggeredSubAccounts` (default `false`): without it every sub-account is created at the start of
+ * the history; with it the first two are, and sub-account `i` (from 0) is created `(i - 1) / n` of
+ * the span later, so the sub-accounts appear one after another over the history and no transfer names
+ * a sub-account before its creation. Without it the transfers and deposits are exactly those of the
+ * same options without the field.
  *
  * @example
  * ```ts
@@ -34,6 +41,8 @@ export interface SeedOptions {
   readonly end?: number | undefined
   readonly years?: number | undefined
   readonly subAccounts?: number | undefined
+  /** @since 0.2.0 */
+  readonly staggeredSubAccounts?: boolean | undefined
 }
 
 const yearMillis = 365 * 24 * 60 * 60 * 1000
@@ -78,10 +87,20 @@ const amount = (next: Prng.Prng, decimals: number, maxWhole: number): string => 
   return `${whole}.${fraction}`
 }
 
+// The span of a history: from `start` to `end`, both Unix ms.
+const spanOf = (options: SeedOptions, end: number) => ({
+  start: end - Math.round((options.years ?? 2) * yearMillis),
+  end
+})
+
 // Ascending times over the span with deliberate ties: after each time, a run of records sometimes
 // shares the same millisecond.
-const times = (next: Prng.Prng, count: number, end: number, years: number): Array<number> => {
-  const start = end - Math.round(years * yearMillis)
+const times = (
+  next: Prng.Prng,
+  count: number,
+  span: { readonly start: number; readonly end: number }
+): Array<number> => {
+  const { end, start } = span
   const out: Array<number> = []
   while (out.length < count) {
     const t = Prng.int(next, start, end)
@@ -92,9 +111,45 @@ const times = (next: Prng.Prng, count: number, end: number, years: number): Arra
 }
 
 /**
+ * The sub-accounts of the seeded history (`Accounts.subAccountNames`, at least two), in creation
+ * order, each with an empty note: all created at the history's start, or, with
+ * `staggeredSubAccounts`, one after another over the span (see `SeedOptions`).
+ *
+ * @example
+ * ```ts
+ * import { Seed } from "@broker-history/server"
+ *
+ * const day = 86_400_000
+ * const end = 1700000000000
+ * const start = end - 365 * day
+ * assert.deepStrictEqual(Seed.subAccounts({ seed: 1, transfers: 0, deposits: 0, end, years: 1, subAccounts: 2 }), [
+ *   { name: "sub001@broker.test", note: "", createdAt: start },
+ *   { name: "sub002@broker.test", note: "", createdAt: start }
+ * ])
+ * const staggered = Seed.subAccounts({ seed: 1, transfers: 0, deposits: 0, end, years: 1, subAccounts: 5, staggeredSubAccounts: true })
+ * assert.deepStrictEqual(staggered.map((s) => (s.createdAt - start) / day), [0, 0, 73, 146, 219])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const subAccounts = (options: SeedOptions): ReadonlyArray<SubAccountRow> => {
+  const { end, start } = spanOf(options, options.end ?? Date.now())
+  const names = subAccountNames(Math.max(2, options.subAccounts ?? 40))
+  return names.map((name, i) => ({
+    name,
+    note: "",
+    createdAt: options.staggeredSubAccounts === true
+      ? start + Math.floor((end - start) * Math.max(0, i - 1) / names.length)
+      : start
+  }))
+}
+
+/**
  * Generates `options.transfers` transfers ascending by time, deterministically from the seed: the
  * first 16 cover every route (master→sub, sub→master, sub→sub, master→master) with every account-type
  * pair, the first three every status, and ids cross from 10 to 11 digits early with a tie at the crossing.
+ * A transfer names only sub-accounts created at or before its time (`subAccounts(options)`).
  *
  * @example
  * ```ts
@@ -114,8 +169,12 @@ const times = (next: Prng.Prng, count: number, end: number, years: number): Arra
  */
 export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
   const next = Prng.mulberry32(options.seed ^ 0x7a5f3c1d)
-  const subs = subAccountNames(Math.max(2, options.subAccounts ?? 40))
-  const stamps = times(next, options.transfers, options.end ?? Date.now(), options.years ?? 2)
+  const end = options.end ?? Date.now()
+  const accounts = subAccounts({ ...options, end })
+  const subs = accounts.map((s) => s.name)
+  const stamps = times(next, options.transfers, spanOf(options, end))
+  // The sub-accounts created by the current transfer's time: the first `created` (at least two).
+  let created = 0
   const rows: Array<TransferRow> = []
   let id = 9_999_999_000
   for (let i = 0; i < stamps.length; i++) {
@@ -126,9 +185,13 @@ export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
     if (previousId < 10_000_000_000 && id >= 10_000_000_000 && i > 0) timestamp = rows[i - 1]!.timestamp
     const route = i < 16 ? routes[i % 4]! : Prng.pick(next, routes)
     const [fromAccountType, toAccountType] = i < 16 ? typePairs[Math.floor(i / 4)]! : Prng.pick(next, typePairs)
-    const from = Prng.pick(next, subs)
-    let to = Prng.pick(next, subs)
-    if (to === from) to = subs[(subs.indexOf(from) + 1) % subs.length]!
+    while (created < accounts.length && accounts[created]!.createdAt <= timestamp) created++
+    // One draw per pick whatever `created` is; with every sub-account created, as `Prng.pick` over all.
+    const fromIndex = Math.floor(next() * created)
+    let toIndex = Math.floor(next() * created)
+    if (toIndex === fromIndex) toIndex = (fromIndex + 1) % created
+    const from = subs[fromIndex]!
+    const to = subs[toIndex]!
     const asset = Prng.pick(next, assets)
     const roll = next()
     const status = i < 3
@@ -234,7 +297,7 @@ const settledStatus = (next: Prng.Prng): number => {
  */
 export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
   const next = Prng.mulberry32(options.seed ^ 0x1f2e3d4c)
-  const stamps = times(next, options.deposits, options.end ?? Date.now(), options.years ?? 2)
+  const stamps = times(next, options.deposits, spanOf(options, options.end ?? Date.now()))
   const rows: Array<DepositRow> = []
   for (let i = 0; i < stamps.length; i++) {
     const previous = rows[i - 1]
@@ -267,8 +330,8 @@ export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
 }
 
 /**
- * Inserts `transfers(options)` and `deposits(options)` into a store, in batches inside transactions,
- * with one `end` for both.
+ * Inserts `subAccounts(options)`, `transfers(options)` and `deposits(options)` into a store, in
+ * batches inside transactions, with one `end` for all three.
  *
  * @example
  * ```ts
@@ -290,8 +353,9 @@ export const deposits = (options: SeedOptions): ReadonlyArray<DepositRow> => {
  */
 export const seedStore = (store: Store.Service, options: SeedOptions): Effect.Effect<void> =>
   Effect.gen(function*() {
-    // Pin `end` once so transfers and deposits share the same "now".
+    // Pin `end` once so the sub-accounts, transfers and deposits share the same "now".
     const pinned = { ...options, end: options.end ?? Date.now() }
+    yield* store.insertSubAccounts(subAccounts(pinned))
     yield* store.insertTransfers(transfers(pinned))
     yield* store.insertDeposits(deposits(pinned))
   })

@@ -1,6 +1,6 @@
 /**
- * The service's data in SQLite: transfers, deposits and API keys, the page queries the endpoints
- * run, and live inserts/updates so tests can change the history while a client is reading it.
+ * The service's data in SQLite: transfers, deposits, sub-accounts and API keys, the page queries the
+ * endpoints run, and live inserts/updates so tests can change the history while a client is reading it.
  *
  * @since 0.1.0
  */
@@ -268,6 +268,69 @@ export interface DepositChange {
 }
 
 /**
+ * A stored sub-account: its name, its note (free text, `""` when none) and when it was created (Unix
+ * ms), as the broker's sub-account list answers it.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const rows: ReadonlyArray<Store.SubAccountRow> = [
+ *   { name: "sub002@broker.test", note: "", createdAt: 1700000000000 },
+ *   { name: "sub001@broker.test", note: "desk 1", createdAt: 1700000000000 },
+ *   { name: "sub000@broker.test", note: "", createdAt: 1700000001000 }
+ * ]
+ * const listed = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertSubAccounts(rows)
+ *     return yield* store.allSubAccounts()
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * // By creation time, then name.
+ * assert.deepStrictEqual(listed.map((s) => s.name), ["sub001@broker.test", "sub002@broker.test", "sub000@broker.test"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SubAccountRow {
+  readonly name: string
+  readonly note: string
+  readonly createdAt: number
+}
+
+/**
+ * Sub-account filters: an exact `name`, or any sub-account when `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ * import { Effect } from "effect"
+ *
+ * const one: Store.SubAccountFilter = { name: "sub002@broker.test" }
+ * const found = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const store = yield* Store.Store
+ *     yield* store.insertSubAccounts([
+ *       { name: "sub001@broker.test", note: "", createdAt: 1 },
+ *       { name: "sub002@broker.test", note: "", createdAt: 2 }
+ *     ])
+ *     return yield* store.allSubAccounts(one)
+ *   }).pipe(Effect.provide(Store.layerSqlite(":memory:")))
+ * )
+ * assert.deepStrictEqual(found, [{ name: "sub002@broker.test", note: "", createdAt: 2 }])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SubAccountFilter {
+  readonly name?: string | undefined
+}
+
+/**
  * The row counts of both histories.
  *
  * @example
@@ -320,6 +383,8 @@ export interface Service {
   readonly insertDeposits: (rows: ReadonlyArray<DepositRow>) => Effect.Effect<void>
   /** Changes a deposit's status and/or confirmations. An unknown deposit is a defect. */
   readonly updateDeposit: (key: DepositKey, change: DepositChange) => Effect.Effect<void>
+  /** Adds sub-accounts (in one transaction). A duplicate name is a defect. */
+  readonly insertSubAccounts: (rows: ReadonlyArray<SubAccountRow>) => Effect.Effect<void>
   /** Every matching transfer, ascending (timestamp, then tranId numerically): the expected set for tests. */
   readonly allTransfers: (filter?: TransferFilter) => Effect.Effect<ReadonlyArray<TransferRow>>
   /** Every matching deposit, ascending (insertTime, then insertion order). */
@@ -328,10 +393,21 @@ export interface Service {
   readonly transferPage: (filter: TransferFilter, page: Page) => Effect.Effect<ReadonlyArray<TransferRow>>
   /** One page of matching deposits, newest first (insertTime DESC, insertion order DESC). */
   readonly depositPage: (filter: DepositFilter, page: Page) => Effect.Effect<ReadonlyArray<DepositRow>>
+  /** Every matching sub-account, by creation time, then name. */
+  readonly allSubAccounts: (filter?: SubAccountFilter) => Effect.Effect<ReadonlyArray<SubAccountRow>>
+  /** One page of matching sub-accounts, by creation time, then name: the broker's sub-account list. */
+  readonly subAccountPage: (filter: SubAccountFilter, page: Page) => Effect.Effect<ReadonlyArray<SubAccountRow>>
+  /**
+   * The accounts the stored transfers name, each as created at the earliest transfer naming it, by
+   * that time, then name: the sub-accounts of a history stored without its sub-accounts.
+   */
+  readonly subAccountsOfTransfers: Effect.Effect<ReadonlyArray<SubAccountRow>>
   /** `EXPLAIN QUERY PLAN` of the transfer page query, one detail line per plan step. */
   readonly explainTransferPage: (filter: TransferFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
   /** `EXPLAIN QUERY PLAN` of the deposit page query, one detail line per plan step. */
   readonly explainDepositPage: (filter: DepositFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
+  /** `EXPLAIN QUERY PLAN` of the sub-account page query, one detail line per plan step. */
+  readonly explainSubAccountPage: (filter: SubAccountFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
   /** Row counts of both histories. */
   readonly counts: Effect.Effect<Counts>
   /** Adds or replaces API keys. */
@@ -420,12 +496,21 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         )
       )
     },
+    insertSubAccounts: (rows) =>
+      inBatches(
+        rows,
+        (batch) => sql`INSERT INTO sub_accounts ${sql.insert(batch.map(StoreColumns.subAccountColumns))}`
+      ),
     allTransfers: (filter = {}) => queries.allTransfers(filter).pipe(Effect.orDie),
     allDeposits: (filter = {}) => queries.allDeposits(filter).pipe(Effect.orDie),
     transferPage: (filter, page) => queries.transferPage(filter, page).pipe(Effect.orDie),
     depositPage: (filter, page) => queries.depositPage(filter, page).pipe(Effect.orDie),
+    allSubAccounts: (filter = {}) => queries.allSubAccounts(filter).pipe(Effect.orDie),
+    subAccountPage: (filter, page) => queries.subAccountPage(filter, page).pipe(Effect.orDie),
+    subAccountsOfTransfers: queries.subAccountsOfTransfers.pipe(Effect.orDie),
     explainTransferPage: (filter, page) => queries.explain(queries.transferPage(filter, page)),
     explainDepositPage: (filter, page) => queries.explain(queries.depositPage(filter, page)),
+    explainSubAccountPage: (filter, page) => queries.explain(queries.subAccountPage(filter, page)),
     counts: sql<Counts>`
       SELECT (SELECT count(*) FROM transfers) AS transfers, (SELECT count(*) FROM deposits) AS deposits`.pipe(
       Effect.map((rows) => rows[0]!),

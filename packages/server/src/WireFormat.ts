@@ -1,5 +1,6 @@
 /**
- * The JSON the service answers: records in MEXC's shapes, and the bodies of the unsigned endpoints.
+ * The JSON the service answers: records and the sub-account list in MEXC's shapes, and the bodies of
+ * the unsigned endpoints.
  *
  * Choices (documented in the package README): `tranId` is text; `clientTranId` is `null` when
  * absent; the master account (stored as `null`) is shown by its name; deposit `status` is a number
@@ -8,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import type { DepositRow, TransferRow } from "./Store.js"
+import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
 
 /**
  * A stored transfer as the service answers it, in MEXC's field order: the master account (stored as
@@ -100,6 +101,31 @@ export const deposit = (row: DepositRow) => ({
   confirmTimes: row.confirmTimes,
   insertTime: row.insertTime,
   memo: row.memo
+})
+
+/**
+ * A page of the broker's sub-account list as the exchange documents it: not a bare array but an
+ * object with `code` `"0"`, an empty `message` and the sub-accounts in `data`, each with its creation
+ * time as decimal text.
+ *
+ * @example
+ * ```ts
+ * import { WireFormat } from "@broker-history/server"
+ *
+ * const answered = WireFormat.subAccountList([{ name: "sub001@broker.test", note: "desk 1", createdAt: 1597026383085 }])
+ * assert.strictEqual(
+ *   JSON.stringify(answered),
+ *   `{"code":"0","message":"","data":[{"subAccount":"sub001@broker.test","note":"desk 1","timestamp":"1597026383085"}]}`
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const subAccountList = (rows: ReadonlyArray<SubAccountRow>) => ({
+  code: "0",
+  message: "",
+  data: rows.map((row) => ({ subAccount: row.name, note: row.note, timestamp: String(row.createdAt) }))
 })
 
 /**

@@ -42,7 +42,7 @@ export * as ApiKeys from "./ApiKeys.js"
  * ```ts
  * import { Migrations } from "@broker-history/server"
  *
- * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables"])
+ * assert.deepStrictEqual(Object.keys(Migrations.migrations)[0], "0001_create_tables")
  * ```
  *
  * @since 0.1.0

@@ -1,13 +1,10 @@
 // Which requests reach a route: methods other than GET/HEAD get 405 with `Allow`, CONNECT a
 // refusal and a closed connection, and only the exact path matches (as on the exchange).
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Net from "node:net"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Accounts, ApiKeys, ReferenceServer } from "../src/index.js"
+import { ApiKeys, ReferenceServer } from "../src/index.js"
 import { depositsPath, signedTarget, transfersPath } from "./support/Requests.js"
 
 const subAccountListPath = "/api/v3/broker/sub-account/list"
@@ -162,80 +159,4 @@ describe("exact paths", () => {
     expect((await request("GET", "/api/v3/time")).status).toBe(200)
     expect((await request("GET", "/api/v3/ping?x=1")).status).toBe(200)
   })
-})
-
-describe("sub-account list", () => {
-  const list = (params: ReadonlyArray<readonly [string, string]>, key: ApiKeys.ApiKey = ApiKeys.demo) =>
-    request("GET", signedTarget(subAccountListPath, params, key), { "X-MEXC-APIKEY": key.apiKey })
-
-  it("lists the seeded sub-accounts, signed like the history endpoints", async () => {
-    const reply = await list([["limit", "200"]])
-    expect(reply.status).toBe(200)
-    const body = JSON.parse(reply.body) as ReadonlyArray<{ subAccount: string; note: string; timestamp: number }>
-    expect(body.map((s) => s.subAccount)).toEqual(Accounts.subAccountNames(4))
-    for (const s of body) expect(typeof s.timestamp).toBe("number")
-  })
-
-  it("pages (default limit 10) and filters by subAccount", async () => {
-    const first = JSON.parse((await list([["limit", "3"]])).body) as ReadonlyArray<{ subAccount: string }>
-    expect(first.map((s) => s.subAccount)).toEqual(Accounts.subAccountNames(3))
-    const second = JSON.parse((await list([["page", "2"], ["limit", "3"]])).body) as ReadonlyArray<
-      { subAccount: string }
-    >
-    expect(second.map((s) => s.subAccount)).toEqual(["sub004@broker.test"])
-    const one = JSON.parse((await list([["subAccount", "sub002@broker.test"]])).body) as ReadonlyArray<
-      { subAccount: string }
-    >
-    expect(one.map((s) => s.subAccount)).toEqual(["sub002@broker.test"])
-  })
-
-  it("refuses unsigned requests, bad signatures and bad parameters like the other signed endpoints", async () => {
-    const unsigned = await request("GET", subAccountListPath, { "X-MEXC-APIKEY": ApiKeys.demo.apiKey })
-    expect(unsigned.status).toBe(400)
-    expectErrorBody(unsigned.body, 700004)
-    const wrong = await list([], { ...ApiKeys.demo, secretKey: "not-the-secret" })
-    expect(wrong.status).toBe(401)
-    expectErrorBody(wrong.body, 700002)
-    const noKey = await request("GET", signedTarget(subAccountListPath, [], ApiKeys.demo))
-    expect(noKey.status).toBe(401)
-    for (const params of [[["limit", "201"]], [["page", "0"]], [["colour", "red"]]] as const) {
-      const bad = await list(params)
-      expect(bad.status).toBe(400)
-      expectErrorBody(bad.body, 33333)
-    }
-  })
-
-  it("a key with either history permission may list; a key with neither is refused (403 700007)", async () => {
-    const depositsOnly: ApiKeys.ApiKey = {
-      apiKey: "list-deposits",
-      secretKey: "s1",
-      permissions: ["SPOT_DEPOSIT_READ"]
-    }
-    const none: ApiKeys.ApiKey = { apiKey: "list-none", secretKey: "s2", permissions: [] }
-    await Effect.runPromise(server.store.putKeys([depositsOnly, none]))
-    expect((await list([], depositsOnly)).status).toBe(200)
-    const refused = await list([], none)
-    expect(refused.status).toBe(403)
-    expectErrorBody(refused.body, 700007)
-  })
-
-  it("a history kept in a database file lists the sub-accounts its transfers name", async () => {
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "broker-history-"))
-    const database = Path.join(dir, "history.db")
-    const subAccountsOf = (options: ReferenceServer.Options) =>
-      Effect.runPromise(Effect.scoped(Effect.map(
-        Layer.build(ReferenceServer.layer(options)),
-        (context) => Context.get(context, ReferenceServer.ReferenceServer).subAccounts
-      )))
-    try {
-      const first = await subAccountsOf({ database, seed: { seed: 5, transfers: 300, deposits: 0, subAccounts: 3 } })
-      expect(first).toEqual(Accounts.subAccountNames(3))
-      // Seeded once: the second start keeps the history, so its own seed options do not apply.
-      const again = await subAccountsOf({ database, seed: { seed: 5, transfers: 300, deposits: 0, subAccounts: 9 } })
-      expect(again).toEqual(Accounts.subAccountNames(3))
-      expect(await subAccountsOf({ seed: undefined })).toEqual([])
-    } finally {
-      Fs.rmSync(dir, { recursive: true, force: true })
-    }
-  }, 30_000)
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Seed, Store } from "../src/index.js"
+import { createHash } from "node:crypto"
+import { Accounts, Seed, Store } from "../src/index.js"
 
 const end = 1_700_000_000_000
 const options: Seed.SeedOptions = { seed: 11, transfers: 20_000, deposits: 5_000, end, years: 2 }
@@ -74,6 +75,73 @@ describe("Seed", () => {
     expect(rows.every((d) => /^\d+$/.test(d.unlockConfirm) && /^\d+$/.test(d.confirmTimes))).toBe(true)
     expect(rows.every((d) => d.status !== 5 || d.confirmTimes === d.unlockConfirm)).toBe(true)
   })
+
+  it("without the new options, the records are exactly those seeded before sub-accounts had creation times", () => {
+    // Digests of the records as the seed drew them before `staggeredSubAccounts` existed: tests and the
+    // bench compare against seeded histories, so the default draws must never change.
+    const digest = (o: Seed.SeedOptions) =>
+      createHash("sha256").update(JSON.stringify([Seed.transfers(o), Seed.deposits(o)])).digest("hex")
+    expect(digest(options)).toBe("142a0afa588cacc3802bf7bbc2b51c0545beaa1c4ba063138c7c0dfa28bbc1eb")
+    const small = { seed: 3, transfers: 3000, deposits: 100, end, years: 0.2, subAccounts: 5 }
+    expect(digest(small)).toBe("46d04e3d1737927c088307b06142c4ccd87651f1f7014059c9504984660733c7")
+    expect(digest({ ...small, staggeredSubAccounts: false })).toBe(digest(small))
+  })
+
+  it("sub-accounts: all created at the history's start by default", () => {
+    expect(Seed.subAccounts(options)).toEqual(
+      Accounts.subAccountNames(40).map((name) => ({ name, note: "", createdAt: end - 2 * year }))
+    )
+    expect(Seed.subAccounts({ ...options, subAccounts: 1 }).map((s) => s.name)).toEqual(Accounts.subAccountNames(2))
+  })
+
+  it("staggered: sub-accounts created one after another over the span, and no transfer names one before its creation", () => {
+    const staggered = { ...options, subAccounts: 10, staggeredSubAccounts: true }
+    const subs = Seed.subAccounts(staggered)
+    const start = end - 2 * year
+    expect(subs.map((s) => s.name)).toEqual(Accounts.subAccountNames(10))
+    expect(subs.map((s) => s.createdAt)).toEqual(
+      [0, 0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => start + Math.floor(2 * year * k / 10))
+    )
+    const createdAt = new Map(subs.map((s) => [s.name, s.createdAt]))
+    const rows = Seed.transfers(staggered)
+    let named = 0
+    for (const row of rows) {
+      for (const account of [row.fromAccount, row.toAccount]) {
+        if (account === null) continue
+        named++
+        expect(row.timestamp).toBeGreaterThanOrEqual(createdAt.get(account)!)
+      }
+      expect(row.fromAccount === null || row.fromAccount !== row.toAccount).toBe(true)
+    }
+    expect(named).toBeGreaterThan(rows.length / 2)
+    // Every sub-account takes part, the last ones only late in the history.
+    const firstNamed = new Map<string, number>()
+    for (const row of rows) {
+      for (const account of [row.fromAccount, row.toAccount]) {
+        if (account !== null && !firstNamed.has(account)) firstNamed.set(account, row.timestamp)
+      }
+    }
+    expect([...firstNamed.keys()].sort()).toEqual(Accounts.subAccountNames(10))
+    expect(firstNamed.get("sub010@broker.test")!).toBeGreaterThanOrEqual(start + Math.floor(2 * year * 8 / 10))
+    // The option changes who the transfers name, nothing else of the draws.
+    const plain = Seed.transfers({ ...options, subAccounts: 10 })
+    const rest = (r: Store.TransferRow) => ({
+      ...r,
+      fromAccount: r.fromAccount === null,
+      toAccount: r.toAccount === null
+    })
+    expect(rows.map(rest)).toEqual(plain.map(rest))
+    expect(Seed.deposits(staggered)).toEqual(Seed.deposits({ ...options, subAccounts: 10 }))
+  })
+
+  it.effect("seeds the sub-accounts into the store with the records", () =>
+    Effect.gen(function*() {
+      const seeded = { seed: 5, transfers: 500, deposits: 10, end, subAccounts: 4, staggeredSubAccounts: true }
+      yield* Seed.seed(seeded)
+      const store = yield* Store.Store
+      expect(yield* store.allSubAccounts()).toEqual(Seed.subAccounts(seeded))
+      expect(yield* store.counts).toEqual({ transfers: 500, deposits: 10 })
+    }).pipe(Effect.provide(Store.layerSqlite(":memory:"))))
 
   it.effect("seeds 100,000 transfers and 20,000 deposits into an in-memory store", () =>
     Effect.gen(function*() {

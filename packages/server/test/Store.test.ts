@@ -66,6 +66,37 @@ describe("Store", () => {
       }
     }).pipe(Effect.provide(Store.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
 
+  it.effect("the sub-account list reads its order from an index (no sort); a name is a key lookup", () =>
+    Effect.gen(function*() {
+      const store = yield* Store.Store
+      yield* Seed.seed({ seed: 3, transfers: 0, deposits: 0, subAccounts: 200, staggeredSubAccounts: true })
+      for (const page of [{ page: 1, limit: 10 }, { page: 7, limit: 200 }]) {
+        const all = yield* store.explainSubAccountPage({}, page)
+        expect(all.some((step) => /USING (COVERING )?INDEX sub_accounts_by_creation/.test(step))).toBe(true)
+        expect(all.some((step) => /TEMP B-TREE/.test(step))).toBe(false)
+        const one = yield* store.explainSubAccountPage({ name: "sub007@broker.test" }, page)
+        expect(one.length).toBe(1)
+        expect(one[0]).toMatch(/^SEARCH sub_accounts USING INDEX sqlite_autoindex_sub_accounts_1 \(name=\?\)/)
+      }
+    }).pipe(withStore))
+
+  it.effect("sub-accounts: paged by creation time then name; a duplicate name is a defect and stores nothing", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* Store.Store
+      const rows: ReadonlyArray<Store.SubAccountRow> = [
+        { name: "c", note: "", createdAt: 2 },
+        { name: "b", note: "two", createdAt: 1 },
+        { name: "a", note: "", createdAt: 2 }
+      ]
+      yield* store.insertSubAccounts(rows)
+      expect((yield* store.allSubAccounts()).map((s) => s.name)).toEqual(["b", "a", "c"])
+      expect(yield* store.subAccountPage({}, { page: 2, limit: 2 })).toEqual([{ name: "c", note: "", createdAt: 2 }])
+      expect(yield* store.subAccountPage({ name: "b" }, { page: 1, limit: 10 })).toEqual([rows[1]])
+      const again = yield* Effect.exit(store.insertSubAccounts([{ name: "d", note: "", createdAt: 3 }, rows[0]!]))
+      expect(Exit.isFailure(again)).toBe(true)
+      expect((yield* store.allSubAccounts()).map((s) => s.name)).toEqual(["b", "a", "c"])
+    })))
+
   it.effect(
     "pages over one filter are exact for every limit from 1 to 500 (ties at one ms, ids of several lengths)",
     () =>

@@ -24,15 +24,12 @@ import * as WireFormat from "../WireFormat.js"
 import { allowedMethods, failure, methodNotAllowed, success } from "./Answers.js"
 import * as SubAccountList from "./SubAccountList.js"
 
-/** What the routes read: the store, the limiter, the query rules and the sub-accounts listed. */
+/** What the routes read: the store, the limiter and the query rules. */
 export interface Context {
   readonly store: Store.Service
   readonly limiter: RateLimit.Limiter
   readonly maxWindow: HistoryQuery.MaxWindow
   readonly masterAccount: string
-  readonly subAccounts: ReadonlyArray<string>
-  /** When the sub-accounts are listed as created. */
-  readonly listedSince: number
   /** When a request arrived, in wall-clock milliseconds. */
   readonly arrivedAt: (request: HttpServerRequest.HttpServerRequest) => number
 }
@@ -65,7 +62,7 @@ export const make = (context: Context) =>
         now: number,
         maxWindow: HistoryQuery.MaxWindow
       ) => Either.Either<HistoryQuery.Read<F>, ErrorBody.ErrorRow>,
-      fetch: (filter: F, page: Store.Page) => Effect.Effect<ReadonlyArray<unknown>>
+      answer: (query: HistoryQuery.Read<F>) => Effect.Effect<unknown>
     ) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -94,9 +91,16 @@ export const make = (context: Context) =>
         if (Either.isLeft(query)) {
           return failure(query.left)
         }
-        const rows = query.right.matchesNothing ? [] : yield* fetch(query.right.filter, query.right.page)
-        return success(rows)
+        return success(yield* answer(query.right))
       })
+
+    // A history page: its records in their wire shape, or `[]` when the filter can match nothing.
+    const records = <F, R>(
+      page: (filter: F, page: Store.Page) => Effect.Effect<ReadonlyArray<R>>,
+      wire: (row: R) => unknown
+    ) =>
+    (query: HistoryQuery.Read<F>): Effect.Effect<ReadonlyArray<unknown>> =>
+      query.matchesNothing ? Effect.succeed([]) : Effect.map(page(query.filter, query.page), (rows) => rows.map(wire))
 
     // `all`: the route's path is matched first, then `getOnly` answers 405 to other methods.
     const router = HttpRouter.empty.pipe(
@@ -110,20 +114,12 @@ export const make = (context: Context) =>
         getOnly(signed(
           Endpoint.transferHistory,
           HistoryQuery.transfers,
-          (filter, page) =>
-            Effect.map(
-              store.transferPage(filter, page),
-              (rows) => rows.map((r) => WireFormat.transfer(r, context.masterAccount))
-            )
+          records(store.transferPage, (r) => WireFormat.transfer(r, context.masterAccount))
         ))
       ),
       HttpRouter.all(
         Endpoint.depositHistory.path as HttpRouter.PathInput,
-        getOnly(signed(
-          Endpoint.depositHistory,
-          HistoryQuery.deposits,
-          (filter, page) => Effect.map(store.depositPage(filter, page), (rows) => rows.map(WireFormat.deposit))
-        ))
+        getOnly(signed(Endpoint.depositHistory, HistoryQuery.deposits, records(store.depositPage, WireFormat.deposit)))
       ),
       HttpRouter.all(
         SubAccountList.path,
@@ -131,8 +127,7 @@ export const make = (context: Context) =>
           // Authentication checks the permission of the endpoint it is given: the one the key holds.
           (key) => ApiKeys.allows(key, "SPOT_TRANSFER_READ") ? Endpoint.transferHistory : Endpoint.depositHistory,
           (params) => SubAccountList.readQuery(params),
-          (filter, page) =>
-            Effect.succeed(SubAccountList.listPage(context.subAccounts, filter, page, context.listedSince))
+          (query) => Effect.map(store.subAccountPage(query.filter, query.page), WireFormat.subAccountList)
         ))
       )
     )

@@ -1,6 +1,6 @@
 /**
- * The store's rows as table columns and back: transfers, deposits, deposit changes and API keys, and
- * a page as its row offset.
+ * The store's rows as table columns and back: transfers, deposits, deposit changes, sub-accounts and
+ * API keys, and a page as its row offset.
  *
  * @internal
  */
@@ -51,6 +51,13 @@ export const depositColumns = (row: Store.DepositRow) => ({
 export const depositChangeColumns = (change: Store.DepositChange) => ({
   ...(change.status === undefined ? {} : { status: change.status }),
   ...(change.confirmTimes === undefined ? {} : { confirm_times: change.confirmTimes })
+})
+
+/** A sub-account's columns. */
+export const subAccountColumns = (row: Store.SubAccountRow) => ({
+  name: row.name,
+  note: row.note,
+  created_at: row.createdAt
 })
 
 /** An API key's columns: its permissions as one comma-separated text. */

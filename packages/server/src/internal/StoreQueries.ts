@@ -1,6 +1,6 @@
 /**
  * The store's read queries: the filters as SQL conditions, the complete listings (oldest first), the
- * endpoints' pages (newest first) and their query plans.
+ * endpoints' pages (the histories newest first, the sub-accounts oldest first) and their query plans.
  *
  * @internal
  */
@@ -22,6 +22,8 @@ export const make = (sql: SqlClient.SqlClient) => {
     SELECT amount, coin, network, status, address, address_tag AS addressTag, tx_id AS txId,
       unlock_confirm AS unlockConfirm, confirm_times AS confirmTimes, insert_time AS insertTime, memo
     FROM deposits`
+
+  const subAccountSelect = sql`SELECT name, note, created_at AS createdAt FROM sub_accounts`
 
   const account = (column: string, value: string | null | undefined): Array<Fragment> =>
     value === undefined ? [] : value === null ? [sql`${sql(column)} IS NULL`] : [sql`${sql(column)} = ${value}`]
@@ -45,6 +47,9 @@ export const make = (sql: SqlClient.SqlClient) => {
       ...(f.endTime === undefined ? [] : [sql`insert_time <= ${f.endTime}`])
     ])
 
+  const subAccountWhere = (f: Store.SubAccountFilter): Fragment =>
+    sql.and(f.name === undefined ? [] : [sql`name = ${f.name}`])
+
   return {
     /** Every matching transfer, ascending (timestamp, then tranId numerically). */
     allTransfers: (f: Store.TransferFilter) =>
@@ -60,6 +65,23 @@ export const make = (sql: SqlClient.SqlClient) => {
     depositPage: (f: Store.DepositFilter, page: Store.Page) =>
       sql<Store.DepositRow>`${depositSelect} WHERE ${depositWhere(f)}
       ORDER BY insert_time DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /** Every matching sub-account, by creation time, then name. */
+    allSubAccounts: (f: Store.SubAccountFilter) =>
+      sql<Store.SubAccountRow>`${subAccountSelect} WHERE ${subAccountWhere(f)} ORDER BY created_at, name`,
+    /** One page of matching sub-accounts, by creation time, then name. */
+    subAccountPage: (f: Store.SubAccountFilter, page: Store.Page) =>
+      sql<Store.SubAccountRow>`${subAccountSelect} WHERE ${subAccountWhere(f)}
+      ORDER BY created_at, name LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /**
+     * The accounts the stored transfers name, each created at the earliest transfer naming it: the
+     * sub-accounts of a history stored without them.
+     */
+    subAccountsOfTransfers: sql<Store.SubAccountRow>`
+      SELECT name, '' AS note, min(timestamp) AS createdAt FROM (
+        SELECT from_account AS name, timestamp FROM transfers WHERE from_account IS NOT NULL
+        UNION ALL
+        SELECT to_account AS name, timestamp FROM transfers WHERE to_account IS NOT NULL
+      ) GROUP BY name ORDER BY createdAt, name`,
     /** `EXPLAIN QUERY PLAN` of a statement, one detail line per plan step. */
     explain: (statement: { readonly compile: () => readonly [string, ReadonlyArray<unknown>] }) => {
       const [text, params] = statement.compile()

@@ -1,6 +1,7 @@
 /**
- * The broker's sub-account list endpoint as values: its path, its parameters read and checked, and
- * the page of names it answers.
+ * The broker's sub-account list endpoint as values: its path and its parameters read and checked into
+ * a store filter and page (the store pages by creation time, then name; `WireFormat.subAccountList`
+ * shapes the answer).
  *
  * @internal
  */
@@ -17,25 +18,13 @@ const defaultLimit = 10
 const maxLimit = 200
 const positiveInteger = /^[1-9][0-9]{0,8}$/
 
-/** The list's one filter: an exact name, or any. */
-export interface Filter {
-  readonly subAccount: string | undefined
-}
-
-/** One listed sub-account, as answered. */
-export interface Listed {
-  readonly subAccount: string
-  readonly note: string
-  readonly timestamp: number
-}
-
 /**
  * Reads `subAccount`, `page` (from 1) and `limit` (default 10, at most 200), checked as the history
  * endpoints check theirs: decodable, known, not repeated, then each rule (33333 for any of them).
  */
 export const readQuery = (
   params: ReadonlyArray<RawQuery.Param>
-): Either.Either<HistoryQuery.Read<Filter>, ErrorBody.ErrorRow> => {
+): Either.Either<HistoryQuery.Read<Store.SubAccountFilter>, ErrorBody.ErrorRow> => {
   const record: Record<string, string> = Object.create(null)
   for (const p of params) {
     if (p.name === undefined || p.value === undefined) {
@@ -63,18 +52,7 @@ export const readQuery = (
       ErrorBody.Errors.invalidParameter(`limit must be an integer from 1 to ${maxLimit}`)
     )
   }
-  const subAccount = record.subAccount === undefined || record.subAccount === "" ? undefined : record.subAccount
-  return Either.right({ filter: { subAccount }, page: { page, limit }, matchesNothing: false })
+  // An empty `subAccount` is no filter, as an omitted one.
+  const name = record.subAccount === undefined || record.subAccount === "" ? undefined : record.subAccount
+  return Either.right({ filter: { name }, page: { page, limit }, matchesNothing: false })
 }
-
-/** One page of the matching names, each listed as of `listedSince`. */
-export const listPage = (
-  subAccounts: ReadonlyArray<string>,
-  filter: Filter,
-  page: Store.Page,
-  listedSince: number
-): ReadonlyArray<Listed> =>
-  subAccounts
-    .filter((name) => filter.subAccount === undefined || name === filter.subAccount)
-    .slice((page.page - 1) * page.limit, page.page * page.limit)
-    .map((subAccount) => ({ subAccount, note: "", timestamp: listedSince }))
