@@ -6,7 +6,7 @@
 import * as Duration from "effect/Duration"
 
 /**
- * A signed history endpoint.
+ * A signed endpoint: a history endpoint, or the broker's sub-account list.
  *
  * @example
  * ```ts
@@ -23,7 +23,7 @@ import * as Duration from "effect/Duration"
  * @category models
  */
 export interface Endpoint {
-  readonly name: "transferHistory" | "depositHistory"
+  readonly name: "transferHistory" | "depositHistory" | "subAccountList"
   readonly path: string
   readonly permission: Permission
   readonly defaultLimit: number
@@ -91,6 +91,34 @@ export const depositHistory: Endpoint = {
   permission: "SPOT_DEPOSIT_READ",
   defaultLimit: 20,
   maxLimit: 1000
+}
+
+/**
+ * `GET /api/v3/broker/sub-account/list`: the broker's sub-accounts, by name, with their creation
+ * times (`SubAccount`), paged (`page` from 1, `limit` default 10, at most 200).
+ *
+ * The model names one permission per endpoint, the one the client asks a refused key to hold: the
+ * list is read to plan transfer streams, which need `SPOT_TRANSFER_READ` anyway. The reference
+ * service accepts a key holding either history permission (docs/wire-contract.md, "Endpoints").
+ *
+ * @example
+ * ```ts
+ * import { Endpoint } from "@broker-history/domain"
+ *
+ * assert.strictEqual(Endpoint.subAccountList.path, "/api/v3/broker/sub-account/list")
+ * assert.strictEqual(Endpoint.subAccountList.defaultLimit, 10)
+ * assert.strictEqual(Endpoint.subAccountList.maxLimit, 200)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const subAccountList: Endpoint = {
+  name: "subAccountList",
+  path: "/api/v3/broker/sub-account/list",
+  permission: "SPOT_TRANSFER_READ",
+  defaultLimit: 10,
+  maxLimit: 200
 }
 
 /**

@@ -134,3 +134,49 @@ export const Errors = {
   tooManyRequests: { status: 429, code: Code.TooManyRequests, msg: "Too many requests." },
   internal: { status: 500, code: Code.Internal, msg: "Internal error" }
 } as const satisfies Record<string, ErrorRow | ((detail: string) => ErrorRow)>
+
+const integerText = /^-?\d{1,15}$/
+
+// A code as the service may send it: an integer number, or integer text.
+const readCode = (u: unknown): number | undefined =>
+  typeof u === "number"
+    ? (Number.isSafeInteger(u) ? u : undefined)
+    : typeof u === "string" && integerText.test(u)
+    ? Number(u)
+    : undefined
+
+/**
+ * The refusal an enveloped answer carries. The endpoints that wrap their answer as
+ * `{"code": "0", "message": "", "data": …}` (the broker's sub-account list) say no with the same
+ * envelope and another code: an integer or integer text other than 0, its text in `message` (or
+ * `msg`; `""` when it is `null` or missing). `undefined` for anything else: a success (code 0), or a
+ * body that is no envelope.
+ *
+ * @example
+ * ```ts
+ * import { ErrorBody } from "@broker-history/domain"
+ *
+ * assert.deepStrictEqual(ErrorBody.fromEnvelope({ code: "700001", message: "API-key format invalid.", data: null }), {
+ *   code: 700001,
+ *   msg: "API-key format invalid."
+ * })
+ * assert.deepStrictEqual(ErrorBody.fromEnvelope({ code: 429, msg: "Too many requests." }), {
+ *   code: 429,
+ *   msg: "Too many requests."
+ * })
+ * assert.strictEqual(ErrorBody.fromEnvelope({ code: "0", message: "", data: [] }), undefined)
+ * assert.strictEqual(ErrorBody.fromEnvelope([]), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const fromEnvelope = (u: unknown): ErrorBody | undefined => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined
+  const body = u as { readonly code?: unknown; readonly message?: unknown; readonly msg?: unknown }
+  const code = readCode(body.code)
+  if (code === undefined || code === 0) return undefined
+  const text = typeof body.message === "string" ? body.message : body.msg
+  if (typeof text === "string") return { code, msg: text }
+  return text === null || text === undefined ? { code, msg: "" } : undefined
+}

@@ -130,6 +130,38 @@ export * as QueryViolation from "./QueryViolation.js"
  */
 export * as Signature from "./Signature.js"
 /**
+ * Listed sub-accounts: the record and the list's page.
+ *
+ * @example
+ * ```ts
+ * import { SubAccount } from "@broker-history/domain"
+ * import { Schema } from "effect"
+ *
+ * const page = Schema.decodeUnknownSync(SubAccount.SubAccountPage)({
+ *   code: "0",
+ *   message: "",
+ *   data: [{ subAccount: "mexc1", note: "1", timestamp: "1597026383085" }]
+ * })
+ * assert.strictEqual(page[0].timestamp, 1597026383085)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as SubAccount from "./SubAccount.js"
+/**
+ * Sub-account list query parameters.
+ *
+ * @example
+ * ```ts
+ * import { SubAccountListQuery } from "@broker-history/domain"
+ *
+ * assert.deepStrictEqual(SubAccountListQuery.toParams({ page: 1, limit: 200 }), [["page", "1"], ["limit", "200"]])
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as SubAccountListQuery from "./SubAccountListQuery.js"
+/**
  * Transfer records.
  *
  * @example
