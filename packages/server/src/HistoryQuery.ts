@@ -1,20 +1,15 @@
 /**
  * The business parameters of a verified request, read into a store filter and page: decoding,
- * repeated and unknown parameters, the domain's query rules, the server's accepted account types,
- * the deposit default window and the maximum window per endpoint. Pure: `now` is an input.
+ * repeated and unknown parameters, the domain's query rules, the server's accepted account types
+ * (its own, not the domain's list), the deposit default window and the maximum window per endpoint.
+ * Pure: `now` is an input.
  *
  * @since 0.1.0
  */
-import {
-  DepositHistoryQuery,
-  Endpoint,
-  ErrorBody,
-  QueryViolation,
-  TransferHistoryQuery,
-  TransferRecord
-} from "@broker-history/domain"
+import { DepositHistoryQuery, Endpoint, ErrorBody, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
+import * as AccountTypes from "./AccountTypes.js"
 import type * as RawQuery from "./RawQuery.js"
 import { label } from "./RawQuery.js"
 import type { DepositFilter, Page, TransferFilter } from "./Store.js"
@@ -137,8 +132,6 @@ const toRecord = (
   return Either.right({ ...record })
 }
 
-const accountTypes: ReadonlyArray<string> = TransferRecord.accountTypes
-
 const violation = (v: QueryViolation.QueryViolation): ErrorBody.ErrorRow =>
   v.kind === "missing"
     ? ErrorBody.Errors.mandatoryParameter(v.parameter)
@@ -175,9 +168,70 @@ const windowRule = (
 }
 
 /**
- * Reads transfer-history parameters into a store filter and page; omitted `fromAccount`/`toAccount`
- * select the master account (`null`), and with a maximum window configured a missing `endTime` is now
- * and a missing `startTime` is `endTime` minus the maximum.
+ * Reads transfer-history parameters into a store filter and page, accepting `accountTypes` (and no
+ * other) as `fromAccountType` and `toAccountType`: another is refused with 33333 naming the accepted
+ * ones. Omitted `fromAccount`/`toAccount` select the master account (`null`), and with a maximum window
+ * configured a missing `endTime` is now and a missing `startTime` is `endTime` minus the maximum.
+ *
+ * @example
+ * ```ts
+ * import { AccountTypes, HistoryQuery, RawQuery } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const read = HistoryQuery.transfersAccepting(AccountTypes.accepted("FUTURE"))
+ * const query = (text: string) => read(RawQuery.parse(text), 1700000000000, HistoryQuery.defaultMaxWindow)
+ * assert.ok(Either.isRight(query("fromAccountType=SPOT&toAccountType=FUTURE")))
+ * const refused = query("fromAccountType=SPOT&toAccountType=FUTURES")
+ * assert.ok(Either.isLeft(refused) && refused.left.msg === "Param is error: toAccountType must be SPOT or FUTURE")
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const transfersAccepting = (accountTypes: ReadonlyArray<string>): Reader<TransferFilter> =>
+  reader(
+    TransferHistoryQuery.TransferHistoryQuery,
+    TransferHistoryQuery.fromText,
+    (q, now, maxWindow) =>
+      Either.gen(function*() {
+        for (const name of ["fromAccountType", "toAccountType"] as const) {
+          if (!accountTypes.includes(q[name])) {
+            return yield* Either.left(
+              ErrorBody.Errors.invalidParameter(`${name} must be ${accountTypes.join(" or ")}`)
+            )
+          }
+        }
+        let startTime = q.startTime
+        let endTime = q.endTime
+        if (maxWindow.transfers !== undefined) {
+          endTime ??= now
+          startTime ??= Math.max(0, endTime - Duration.toMillis(Duration.decode(maxWindow.transfers)))
+        }
+        if (startTime !== undefined && endTime !== undefined) {
+          const broken = windowRule(startTime, endTime, maxWindow.transfers)
+          if (broken !== undefined) return yield* Either.left(broken)
+        }
+        return {
+          filter: {
+            fromAccount: q.fromAccount ?? null,
+            toAccount: q.toAccount ?? null,
+            fromAccountType: q.fromAccountType,
+            toAccountType: q.toAccountType,
+            clientTranId: q.clientTranId,
+            startTime,
+            endTime
+          },
+          page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.transferHistory.defaultLimit },
+          matchesNothing: false
+        }
+      })
+  )
+
+/**
+ * Reads transfer-history parameters into a store filter and page as the service does by default:
+ * `transfersAccepting` with `SPOT` and `FUTURES` (`AccountTypes.accepted()`). Omitted
+ * `fromAccount`/`toAccount` select the master account (`null`), and with a maximum window configured
+ * a missing `endTime` is now and a missing `startTime` is `endTime` minus the maximum.
  *
  * @example
  * ```ts
@@ -216,41 +270,7 @@ const windowRule = (
  * @since 0.1.0
  * @category decoding
  */
-export const transfers: Reader<TransferFilter> = reader(
-  TransferHistoryQuery.TransferHistoryQuery,
-  TransferHistoryQuery.fromText,
-  (q, now, maxWindow) =>
-    Either.gen(function*() {
-      for (const name of ["fromAccountType", "toAccountType"] as const) {
-        if (!accountTypes.includes(q[name])) {
-          return yield* Either.left(ErrorBody.Errors.invalidParameter(`${name} must be SPOT or FUTURES`))
-        }
-      }
-      let startTime = q.startTime
-      let endTime = q.endTime
-      if (maxWindow.transfers !== undefined) {
-        endTime ??= now
-        startTime ??= Math.max(0, endTime - Duration.toMillis(Duration.decode(maxWindow.transfers)))
-      }
-      if (startTime !== undefined && endTime !== undefined) {
-        const broken = windowRule(startTime, endTime, maxWindow.transfers)
-        if (broken !== undefined) return yield* Either.left(broken)
-      }
-      return {
-        filter: {
-          fromAccount: q.fromAccount ?? null,
-          toAccount: q.toAccount ?? null,
-          fromAccountType: q.fromAccountType,
-          toAccountType: q.toAccountType,
-          clientTranId: q.clientTranId,
-          startTime,
-          endTime
-        },
-        page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.transferHistory.defaultLimit },
-        matchesNothing: false
-      }
-    })
-)
+export const transfers: Reader<TransferFilter> = transfersAccepting(AccountTypes.accepted())
 
 const statusCode = /^(0|[1-9][0-9]{0,8})$/
 

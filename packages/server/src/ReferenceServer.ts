@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Runtime from "effect/Runtime"
 import * as Accounts from "./Accounts.js"
+import * as AccountTypes from "./AccountTypes.js"
 import type { ApiKey } from "./ApiKeys.js"
 import type { FaultOptions } from "./Faults.js"
 import * as Faults from "./Faults.js"
@@ -34,7 +35,10 @@ import * as Store from "./Store.js"
  * How to run the server; every field is optional:
  * - `host` `"127.0.0.1"`, `port` `0` (ephemeral), `database` `":memory:"` (or a SQLite file path);
  * - `keys`: the accepted API keys (default `[ApiKeys.demo]`);
- * - `seed`: seed the database at start when it holds no records (default: start empty);
+ * - `seed`: seed the database at start when it holds no records and no sub-accounts (default: start
+ *   empty), with the server's futures spelling;
+ * - `futuresAccountType`: how the service spells the futures account type, `FUTURES` (default) or
+ *   `FUTURE`: the seed's records carry it and the transfer endpoint accepts `SPOT` and it, nothing else;
  * - `rateLimit`: per API key, counted by arrival time (default 500 per 10 s);
  * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
  * - `faults`: fault injection (default off);
@@ -67,7 +71,9 @@ export interface Options {
   readonly port?: number | undefined
   readonly database?: string | undefined
   readonly keys?: ReadonlyArray<ApiKey> | undefined
-  readonly seed?: Seed.SeedOptions | undefined
+  readonly seed?: Omit<Seed.SeedOptions, "futuresAccountType"> | undefined
+  /** @since 0.2.0 */
+  readonly futuresAccountType?: AccountTypes.Futures | undefined
   readonly rateLimit?: RateLimit.Settings | undefined
   readonly maxWindow?: HistoryQuery.MaxWindow | undefined
   readonly faults?: FaultOptions | undefined
@@ -407,6 +413,7 @@ const make = (options: Options) =>
         deposits: options.maxWindow?.deposits ?? HistoryQuery.defaultMaxWindow.deposits
       },
       masterAccount: options.masterAccount ?? Accounts.masterAccount,
+      accountTypes: AccountTypes.accepted(options.futuresAccountType),
       arrivedAt: (request) => arrivals.of(request).at
     })
     const logRequests = options.logRequests === true

@@ -8,6 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { subAccountNames } from "./Accounts.js"
+import * as AccountTypes from "./AccountTypes.js"
 import * as Prng from "./Prng.js"
 import * as Store from "./Store.js"
 import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
@@ -21,6 +22,10 @@ import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
  * the span later, so the sub-accounts appear one after another over the history and no transfer names
  * a sub-account before its creation. Without it the transfers and deposits are exactly those of the
  * same options without the field.
+ *
+ * `futuresAccountType` (default `FUTURES`): how the records spell the futures account type
+ * (`AccountTypes.Futures`); with `FUTURE` the records are those of `FUTURES` with that one word
+ * changed.
  *
  * @example
  * ```ts
@@ -43,14 +48,17 @@ export interface SeedOptions {
   readonly subAccounts?: number | undefined
   /** @since 0.2.0 */
   readonly staggeredSubAccounts?: boolean | undefined
+  /** @since 0.2.0 */
+  readonly futuresAccountType?: AccountTypes.Futures | undefined
 }
 
 const yearMillis = 365 * 24 * 60 * 60 * 1000
 
-const accountTypes = ["SPOT", "FUTURES"] as const
-const typePairs: ReadonlyArray<readonly [string, string]> = accountTypes.flatMap((from) =>
-  accountTypes.map((to) => [from, to] as const)
-)
+// Every (from, to) pair of the account types, SPOT first.
+const typePairsOf = (futures: AccountTypes.Futures): ReadonlyArray<readonly [string, string]> => {
+  const accountTypes = AccountTypes.accepted(futures)
+  return accountTypes.flatMap((from) => accountTypes.map((to) => [from, to] as const))
+}
 const routes = ["masterToSub", "subToMaster", "subToSub", "masterToMaster"] as const
 
 interface Asset {
@@ -173,6 +181,8 @@ export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
   const accounts = subAccounts({ ...options, end })
   const subs = accounts.map((s) => s.name)
   const stamps = times(next, options.transfers, spanOf(options, end))
+  const futures = options.futuresAccountType ?? AccountTypes.defaultFutures
+  const typePairs = typePairsOf(futures)
   // The sub-accounts created by the current transfer's time: the first `created` (at least two).
   let created = 0
   const rows: Array<TransferRow> = []
@@ -210,8 +220,8 @@ export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
       amount: amount(next, asset.decimals, asset.maxWhole),
       fromAccountType,
       toAccountType,
-      fromSymbol: fromAccountType === "FUTURES" && next() < 0.2 ? `${asset.name}_USDT` : "",
-      toSymbol: toAccountType === "FUTURES" && next() < 0.2 ? `${asset.name}_USDT` : "",
+      fromSymbol: fromAccountType === futures && next() < 0.2 ? `${asset.name}_USDT` : "",
+      toSymbol: toAccountType === futures && next() < 0.2 ? `${asset.name}_USDT` : "",
       status,
       timestamp
     })

@@ -22,6 +22,19 @@ import type {} from "./Accounts.js"
  */
 export * as Accounts from "./Accounts.js"
 /**
+ * The account types the service uses, with its spelling of the futures account.
+ *
+ * @example
+ * ```ts
+ * import { AccountTypes } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(AccountTypes.accepted("FUTURE"), ["SPOT", "FUTURE"])
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as AccountTypes from "./AccountTypes.js"
+/**
  * API keys, their secrets and permissions.
  *
  * @example

@@ -63,6 +63,8 @@ describe("main.ts", () => {
             ["deposits", "DEPOSITS"],
             ["years", "YEARS"],
             ["sub-accounts", "SUB_ACCOUNTS"],
+            ["staggered-sub-accounts", "STAGGERED_SUB_ACCOUNTS"],
+            ["futures-account-type", "FUTURES_ACCOUNT_TYPE"],
             ["master-account", "MASTER_ACCOUNT"],
             ["key", "KEYS"],
             ["rate-limit", "RATE_LIMIT"],

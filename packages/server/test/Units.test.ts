@@ -102,7 +102,7 @@ describe("CommandLine", () => {
       port: 8080,
       database: ":memory:",
       keys: [ApiKeys.demo],
-      seed: { seed: 42, transfers: 100_000, deposits: 20_000, years: 2, subAccounts: 40 },
+      seed: { seed: 42, transfers: 100_000, deposits: 20_000, years: 2, subAccounts: 40, staggeredSubAccounts: false },
       rateLimit: { limit: 500, window: 10_000 },
       maxWindow: { transfers: undefined, deposits: 864_000_000 },
       faults: {
@@ -116,7 +116,8 @@ describe("CommandLine", () => {
         latency: 0
       },
       logRequests: true,
-      masterAccount: "master@broker.test"
+      masterAccount: "master@broker.test",
+      futuresAccountType: "FUTURES"
     })
     // The defaults are those of the service itself: no fault is ever drawn.
     const injector = Faults.makeInjector(options.faults ?? {})
@@ -133,6 +134,8 @@ describe("CommandLine", () => {
       BROKER_SERVER_DEPOSITS: "20",
       BROKER_SERVER_YEARS: "3",
       BROKER_SERVER_SUB_ACCOUNTS: "4",
+      BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "yes",
+      BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "future",
       BROKER_SERVER_MASTER_ACCOUNT: "boss@broker.test",
       BROKER_SERVER_KEYS: "a:b:SPOT_DEPOSIT_READ  c:d:SPOT_TRANSFER_READ",
       BROKER_SERVER_RATE_LIMIT: "6",
@@ -157,7 +160,7 @@ describe("CommandLine", () => {
         { apiKey: "a", secretKey: "b", permissions: ["SPOT_DEPOSIT_READ"] },
         { apiKey: "c", secretKey: "d", permissions: ["SPOT_TRANSFER_READ"] }
       ],
-      seed: { seed: 5, transfers: 10, deposits: 20, years: 3, subAccounts: 4 },
+      seed: { seed: 5, transfers: 10, deposits: 20, years: 3, subAccounts: 4, staggeredSubAccounts: true },
       rateLimit: { limit: 6, window: 700 },
       maxWindow: { transfers: 86_400_000, deposits: 3_600_000 },
       faults: {
@@ -171,7 +174,8 @@ describe("CommandLine", () => {
         latency: 30
       },
       logRequests: false,
-      masterAccount: "boss@broker.test"
+      masterAccount: "boss@broker.test",
+      futuresAccountType: "FUTURE"
     })
     expect(run([], { BROKER_SERVER_PORT: "", BROKER_SERVER_KEYS: "  ", BROKER_SERVER_LOG: "" })).toMatchObject({
       port: 8080,
@@ -217,6 +221,10 @@ describe("CommandLine", () => {
       logRequests: true
     })
     expect(run(["--no-log"], { BROKER_SERVER_LOG: "true" }).logRequests).toBe(false)
+    expect(run(["--futures-account-type", "FUTURES"], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURE" }))
+      .toMatchObject({ futuresAccountType: "FUTURES" })
+    expect(run(["--staggered-sub-accounts"], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "off" }).seed)
+      .toMatchObject({ staggeredSubAccounts: true })
   })
 
   it("refuses bad values, every one at once, naming the flag or the variable given", () => {
@@ -245,5 +253,14 @@ describe("CommandLine", () => {
       `BROKER_SERVER_LOG must be true or false (or 1/0, yes/no, on/off), got "maybe"`
     )
     expect(problem(["--port"])).toBe("not read: --port")
+    expect(problem(["--futures-account-type", "MARGIN"])).toBe(
+      `--futures-account-type must be FUTURES or FUTURE, got "MARGIN"`
+    )
+    expect(problem([], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURESS" })).toBe(
+      `BROKER_SERVER_FUTURES_ACCOUNT_TYPE must be FUTURES or FUTURE, got "FUTURESS"`
+    )
+    expect(problem([], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "sometimes" })).toBe(
+      `BROKER_SERVER_STAGGERED_SUB_ACCOUNTS must be true or false (or 1/0, yes/no, on/off), got "sometimes"`
+    )
   })
 })

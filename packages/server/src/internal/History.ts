@@ -15,7 +15,8 @@ export const acceptedKeys = (options: ReferenceServer.Options): ReadonlyArray<Ap
   options.keys ?? [ApiKeys.demo]
 
 /**
- * Stores the keys and seeds an empty database (no transfers, deposits or sub-accounts). A history
+ * Stores the keys and seeds an empty database (no transfers, deposits or sub-accounts), with the
+ * server's futures spelling. A history
  * kept in a database file keeps its sub-accounts; one stored without them (written before they were
  * stored, or by inserting transfers alone) gets one per account its transfers name, created at the
  * earliest transfer naming it.
@@ -27,7 +28,7 @@ export const prepare = (store: Store.Service, options: ReferenceServer.Options):
     const hasSubAccounts = (yield* store.subAccountPage({}, { page: 1, limit: 1 })).length > 0
     // A database file that already holds a history keeps it: seeding again would duplicate ids.
     if (options.seed !== undefined && counts.transfers === 0 && counts.deposits === 0 && !hasSubAccounts) {
-      return yield* Seed.seedStore(store, options.seed)
+      return yield* Seed.seedStore(store, { ...options.seed, futuresAccountType: options.futuresAccountType })
     }
     if (!hasSubAccounts && counts.transfers > 0) {
       yield* store.insertSubAccounts(yield* store.subAccountsOfTransfers)

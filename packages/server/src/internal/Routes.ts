@@ -30,6 +30,8 @@ export interface Context {
   readonly limiter: RateLimit.Limiter
   readonly maxWindow: HistoryQuery.MaxWindow
   readonly masterAccount: string
+  /** The account types the transfer endpoint accepts (`AccountTypes.accepted`). */
+  readonly accountTypes: ReadonlyArray<string>
   /** When a request arrived, in wall-clock milliseconds. */
   readonly arrivedAt: (request: HttpServerRequest.HttpServerRequest) => number
 }
@@ -113,7 +115,7 @@ export const make = (context: Context) =>
         Endpoint.transferHistory.path as HttpRouter.PathInput,
         getOnly(signed(
           Endpoint.transferHistory,
-          HistoryQuery.transfers,
+          HistoryQuery.transfersAccepting(context.accountTypes),
           records(store.transferPage, (r) => WireFormat.transfer(r, context.masterAccount))
         ))
       ),

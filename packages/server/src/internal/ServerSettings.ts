@@ -12,12 +12,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Accounts from "../Accounts.js"
+import * as AccountTypes from "../AccountTypes.js"
 import type { ApiKey } from "../ApiKeys.js"
 import * as ApiKeys from "../ApiKeys.js"
 import type * as ReferenceServer from "../ReferenceServer.js"
 import type { Given } from "./Setting.js"
 import { describe, integerSetting, probabilitySetting, setting, textSetting, usage, variable } from "./Setting.js"
-import { integer, truth } from "./SettingChecks.js"
+import { integer, oneOf, truth } from "./SettingChecks.js"
 
 /** `--key` (repeated), else `BROKER_SERVER_KEYS` (separated by spaces); none given: `None`. */
 const keys: Options.Options<Option.Option<ReadonlyArray<ApiKey>>> = Options.text("key").pipe(
@@ -76,6 +77,31 @@ const noLog: Options.Options<boolean> = Options.boolean("no-log", { negationName
   ))
 )
 
+/**
+ * `--staggered-sub-accounts`, else `BROKER_SERVER_STAGGERED_SUB_ACCOUNTS`: whether the seeded
+ * sub-accounts are created one after another over the history (`Seed.SeedOptions`).
+ */
+const staggeredSubAccounts: Options.Options<boolean> = Options.boolean("staggered-sub-accounts").pipe(
+  Options.withFallbackConfig(
+    Config.map(variable("BROKER_SERVER_STAGGERED_SUB_ACCOUNTS"), (given) => ({ given, read: truth(given.value) }))
+  ),
+  Options.mapEffect((value) =>
+    typeof value === "boolean"
+      ? Effect.succeed(value)
+      : Either.match(value.read, {
+        onLeft: (problem) => Effect.fail(usage(`${value.given.from} ${problem}`)),
+        onRight: Effect.succeed
+      })
+  ),
+  Options.withDescription(describe(
+    "create the seeded sub-accounts one after another over the history (the first two at its start) " +
+      "instead of all at its start; no seeded transfer names a sub-account before its creation. " +
+      "In the variable: 0/false/no/off or 1/true/yes/on",
+    "BROKER_SERVER_STAGGERED_SUB_ACCOUNTS",
+    "false"
+  ))
+)
+
 /** `--max-window-transfers-ms`: none by default (transfer queries may span any time). */
 const maxWindowTransfers: Options.Options<number | undefined> = setting(
   "max-window-transfers-ms",
@@ -111,6 +137,23 @@ const hostOption: Options.Options<Given<string>> = Options.text("host").pipe(
   ))
 )
 
+/** `--futures-account-type`: how the service spells the futures account type. */
+const futuresAccountType: Options.Options<AccountTypes.Futures> = setting(
+  "futures-account-type",
+  "BROKER_SERVER_FUTURES_ACCOUNT_TYPE",
+  oneOf(AccountTypes.futuresSpellings)
+).pipe(
+  Options.withDefault(AccountTypes.defaultFutures),
+  Options.withPseudoName(AccountTypes.futuresSpellings.join("|")),
+  Options.withDescription(describe(
+    "spelling of the futures account type: FUTURES (the exchange's parameter table) or FUTURE (its broker " +
+      "example), any letter case; the seeded records carry it, and transfer queries may name SPOT or it, " +
+      "nothing else",
+    "BROKER_SERVER_FUTURES_ACCOUNT_TYPE",
+    AccountTypes.defaultFutures
+  ))
+)
+
 /** Every setting, read. */
 export const settings = Options.all({
   host: hostOption,
@@ -139,6 +182,8 @@ export const settings = Options.all({
     40,
     "sub-accounts in the history"
   ),
+  staggeredSubAccounts,
+  futuresAccountType,
   masterAccount: textSetting(
     "master-account",
     "BROKER_SERVER_MASTER_ACCOUNT",
@@ -222,7 +267,8 @@ export const toServerOptions = (s: Settings): ReferenceServer.Options => ({
     transfers: s.transfers,
     deposits: s.deposits,
     years: s.years,
-    subAccounts: s.subAccounts
+    subAccounts: s.subAccounts,
+    staggeredSubAccounts: s.staggeredSubAccounts
   },
   rateLimit: { limit: s.rateLimit, window: s.rateWindow },
   maxWindow: { transfers: s.maxWindowTransfers, deposits: s.maxWindowDeposits },
@@ -237,5 +283,6 @@ export const toServerOptions = (s: Settings): ReferenceServer.Options => ({
     latency: s.latency
   },
   logRequests: !s.noLog,
-  masterAccount: s.masterAccount
+  masterAccount: s.masterAccount,
+  futuresAccountType: s.futuresAccountType
 })

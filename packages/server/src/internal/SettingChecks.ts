@@ -1,6 +1,6 @@
 /**
  * The checks of a setting's text, value in, value out: integers in bounds, probabilities from 0 to 1,
- * truth values; each either reads the value or says what the text must be.
+ * truth values, one of a few words; each either reads the value or says what the text must be.
  *
  * @internal
  */
@@ -35,4 +35,12 @@ export const truth: Check<boolean> = (value) => {
   if (/^(1|true|yes|on)$/i.test(value)) return Either.right(true)
   if (/^(0|false|no|off)$/i.test(value)) return Either.right(false)
   return Either.left(`must be true or false (or 1/0, yes/no, on/off), got ${JSON.stringify(value)}`)
+}
+
+/** One of `values`, in any letter case, read as written in `values`. */
+export const oneOf = <A extends string>(values: ReadonlyArray<A>): Check<A> => (text) => {
+  const found = values.find((value) => value.toLowerCase() === text.toLowerCase())
+  return found === undefined
+    ? Either.left(`must be ${values.join(" or ")}, got ${JSON.stringify(text)}`)
+    : Either.right(found)
 }
