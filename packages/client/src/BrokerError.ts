@@ -301,7 +301,9 @@ export class ServerError extends Schema.TaggedError<ServerError>("@broker-histor
 
 /**
  * Any other `{code,msg}` refusal (for example 33333 "Param is error", 700004, 700005). Not retried:
- * the request itself must change.
+ * the request itself must change. `window` is set when a full-history stream gave up on a window the
+ * service refused as too wide (docs/streams.md, "Window widths"): even narrowed to the floor, or after
+ * it had accepted a window as wide; the message then names the setting to lower.
  *
  * @example
  * ```ts
@@ -318,16 +320,40 @@ export class ServerError extends Schema.TaggedError<ServerError>("@broker-histor
  *   "depositHistory was refused by the service (400 33333 Param is error: window too wide); " +
  *     "change the request as the message says."
  * )
+ * const narrowed = new BrokerError.ApiError({
+ *   request: { endpoint: "transferHistory" },
+ *   status: 400,
+ *   code: 33333,
+ *   msg: "time window too large",
+ *   window: { refused: 60_000, accepted: 0, setting: "maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)" }
+ * })
+ * assert.ok(narrowed.message.includes("refuses windows of 1m as too wide even after narrowing"))
+ * assert.ok(narrowed.message.includes("set maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)"))
  * ```
  *
  * @since 0.1.0
  * @category errors
  */
-export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", refusal) {
+export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/client/ApiError")("ApiError", {
+  ...refusal,
+  /**
+   * A full-history stream's window refused as too wide, which it gave up narrowing: its width (ms),
+   * the widest window the service answered before (ms, 0 when none) and the setting that bounds the
+   * windows, as the message names it. Since 0.2.0.
+   */
+  window: Schema.optional(Schema.Struct({ refused: Schema.Number, accepted: Schema.Number, setting: Schema.String }))
+}) {
   override get message(): string {
-    return `${
-      describe(this.request)
-    } was refused by the service (${this.status} ${this.code} ${this.msg}); change the request as the message says.`
+    const refused = `${describe(this.request)} was refused by the service (${this.status} ${this.code} ${this.msg})`
+    const window = this.window
+    if (window === undefined) return `${refused}; change the request as the message says.`
+    const why = window.refused > window.accepted
+      ? `the service refuses windows of ${waitText(window.refused)} as too wide even after narrowing` +
+        (window.accepted > 0 ? ` (it accepted ${waitText(window.accepted)})` : "")
+      : `the service refused a window of ${waitText(window.refused)} as too wide after accepting one of ${
+        waitText(window.accepted)
+      }: it holds to no one maximum`
+    return `${refused}: ${why}; set ${window.setting} to a window it always accepts.`
   }
 }
 

@@ -26,6 +26,7 @@ import * as HistoryKind from "./internal/HistoryKind.js"
 import * as QueryCheck from "./internal/QueryCheck.js"
 import * as Range from "./internal/Range.js"
 import * as RideOut from "./internal/RideOut.js"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
 import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQuery } from "./StreamOptions.js"
@@ -319,11 +320,19 @@ export const make = Effect.gen(function*() {
 
   /**
    * A full-history stream: options validated first, then the walk of `FullHistory`, as changes (with
-   * checkpoints) or, for plain records without `follow`, the records alone.
+   * checkpoints) or, for plain records without `follow`, the records alone. `setting` names the
+   * endpoint's `maxWindow` option and variable in the walk's errors.
    */
-  const historyOf = <Q, A>(history: HistoryKind.HistoryKind<Q, A>, maxWindow: Duration.Duration | undefined) => {
+  const historyOf = <Q, A>(
+    history: HistoryKind.HistoryKind<Q, A>,
+    maxWindow: Duration.Duration | undefined,
+    setting: string
+  ) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
+    // One per endpoint for the layer, like the budget: what every stream of the endpoint learns of
+    // the widest window the service accepts bounds the windows of all of them.
+    const windowWidths = FullHistory.windowWidths()
     // A following stream's requests (pages and server-clock reads) ride out transient failures.
     const optionsFor = (
       query: ChangeOptions,
@@ -352,7 +361,9 @@ export const make = Effect.gen(function*() {
           endpoint: history.endpoint.name,
           filters: history.recordFilters(filters),
           maxPagesPerMillisecond: config.maxPagesPerMillisecond,
-          onIncomplete
+          onIncomplete,
+          windowWidths,
+          maxWindowSetting: setting
         } satisfies FullHistory.Options<A>
       })
     // Many streams: the schedule's options and every query checked before any request (the range is
@@ -389,8 +400,16 @@ export const make = Effect.gen(function*() {
     }
   }
 
-  const transferHistories = historyOf(HistoryKind.transfers, config.maxWindow.transfers)
-  const depositHistories = historyOf(HistoryKind.deposits, config.maxWindow.deposits)
+  const transferHistories = historyOf(
+    HistoryKind.transfers,
+    config.maxWindow.transfers,
+    `${SettingsCheck.optionNames.transferMaxWindow} (${BrokerConfig.env.transferMaxWindow})`
+  )
+  const depositHistories = historyOf(
+    HistoryKind.deposits,
+    config.maxWindow.deposits,
+    `${SettingsCheck.optionNames.depositMaxWindow} (${BrokerConfig.env.depositMaxWindow})`
+  )
 
   return BrokerHistory.of({
     transferHistory: pageOf(HistoryKind.transfers),

@@ -29,6 +29,7 @@ import type { Change, Checkpoint } from "./Checkpoint.js"
 import * as Boundary from "./internal/Boundary.js"
 import * as Emission from "./internal/Emission.js"
 import * as Walk from "./internal/Walk.js"
+import * as WindowLimit from "./internal/WindowLimit.js"
 
 /**
  * A filter of the query that every record of an answer must match, besides the time window: the
@@ -136,7 +137,122 @@ export interface Options<A> {
    * `onIncomplete: "warn"`). Since 0.2.0.
    */
   readonly onIncomplete?: ((incomplete: IncompleteHistory) => Effect.Effect<void, BrokerError>) | undefined
+  /**
+   * What is known of the widest window the service accepts, shared by every walk given the same
+   * `WindowWidths` (`BrokerHistory` keeps one per endpoint for its layer); by default the walk learns
+   * on its own. A refusal of a window as too wide narrows the window and reads it again, and every
+   * later window is planned within what was learned; `maxWindow` stays the upper bound (see
+   * `WindowWidths`). Since 0.2.0.
+   */
+  readonly windowWidths?: WindowWidths | undefined
+  /**
+   * How the walk's errors name the setting of `maxWindow` when the service refuses windows as too
+   * wide even after narrowing (default `"maxWindow"`; `BrokerHistory` names its option and
+   * environment variable). Since 0.2.0.
+   */
+  readonly maxWindowSetting?: string | undefined
 }
+
+/**
+ * What walks have learned of the widest window (inclusive, in ms) one request of an endpoint may
+ * cover, from the service's answers: the widest window it answered, the narrowest it refused as too
+ * wide, and a width a refusal named as its maximum, to be tried next. A value: `WindowWidths` holds
+ * the current one.
+ *
+ * @example
+ * ```ts
+ * import type { FullHistory } from "@broker-history/client"
+ *
+ * // Windows of 20 days were answered, one of 40 days refused: the next probe lies between them.
+ * const known: FullHistory.KnownWidths = { accepted: 20 * 86_400_000, refused: 40 * 86_400_000, stated: undefined }
+ * assert.ok(known.accepted < known.refused)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface KnownWidths {
+  /** The widest window (ms) the service answered; 0 before the first answer. */
+  readonly accepted: number
+  /** The narrowest window (ms) the service refused as too wide; `Infinity` until it refuses one. */
+  readonly refused: number
+  /** A width (ms) a refusal's message named as the maximum, not yet tried; `undefined` when none. */
+  readonly stated: number | undefined
+}
+
+/**
+ * What the walks sharing it know of an endpoint's widest window: `current`, replaced by the walks as
+ * they learn (a refusal of a window as too wide, a wider window answered). Walks given the same one
+ * plan every window within what any of them learned, so only the first to meet a refusal pays for
+ * it. How widths are learned: docs/streams.md, "Window widths".
+ *
+ * @example
+ * ```ts
+ * import { BrokerError, FullHistory } from "@broker-history/client"
+ * import { Chunk, Effect, Stream } from "effect"
+ *
+ * const day = 86_400_000
+ * const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, t: i * day }))
+ * // A service that refuses windows longer than 30 days, as a real refusal reads.
+ * const refused: Array<string> = []
+ * const widths = FullHistory.windowWidths()
+ * const options: FullHistory.Options<(typeof rows)[number]> = {
+ *   fetch: (startTime, endTime, page, limit) =>
+ *     endTime - startTime > 30 * day
+ *       ? Effect.fail(
+ *         new BrokerError.ApiError({
+ *           request: { endpoint: "history", startTime, endTime, page },
+ *           status: 400,
+ *           code: 33333,
+ *           msg: "time window too large"
+ *         })
+ *       ).pipe(Effect.tapError(() => Effect.sync(() => refused.push(`${startTime}..${endTime}`))))
+ *       : Effect.succeed(rows.filter((r) => r.t >= startTime && r.t <= endTime).slice((page - 1) * limit, page * limit)),
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t,
+ *   fingerprint: (r) => r.id,
+ *   limit: 100,
+ *   maxWindow: undefined,
+ *   since: 0,
+ *   until: 40 * day - 1,
+ *   concurrency: 1,
+ *   windowWidths: widths
+ * }
+ * const all = Effect.runSync(Stream.runCollect(FullHistory.records(options)))
+ * assert.deepStrictEqual(Chunk.toReadonlyArray(all), rows)
+ * // Learned within 1/32 of the real maximum, from a few refused windows:
+ * assert.ok(widths.current.accepted <= 30 * day + 1 && widths.current.accepted > 29 * day)
+ * assert.ok(refused.length <= 4)
+ * // A second walk given the same widths sends no window too wide.
+ * const before = refused.length
+ * Effect.runSync(Stream.runDrain(FullHistory.records({ ...options, until: 39 * day })))
+ * assert.strictEqual(refused.length, before)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface WindowWidths {
+  current: KnownWidths
+}
+
+/**
+ * A new `WindowWidths`, knowing nothing yet: give it to every walk of one endpoint that should learn
+ * together (`BrokerHistory` makes one per endpoint for its layer).
+ *
+ * @example
+ * ```ts
+ * import { FullHistory } from "@broker-history/client"
+ *
+ * const widths = FullHistory.windowWidths()
+ * assert.deepStrictEqual(widths.current, { accepted: 0, refused: Infinity, stated: undefined })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const windowWidths = (): WindowWidths => ({ current: WindowLimit.unknown })
 
 /**
  * The change stream: each record with `kind` and the checkpoint after it.

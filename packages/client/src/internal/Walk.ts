@@ -15,19 +15,26 @@
  * narrowed over records that are really in it, down to one millisecond at most, and the walk ends
  * whatever the service answers.
  *
+ * A window the service refuses as too wide (`WindowLimit.classify`) is narrowed and read again from
+ * the same cursor; what the refusals and answers teach of the widest window accepted is kept in the
+ * walk's `windowWidths`, shared with the other walks given the same one, and bounds every window
+ * planned after it (`WindowLimit.widest`). When nothing is refused, that costs a comparison per page.
+ *
  * @internal
  */
+import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import type { BrokerError } from "../BrokerError.js"
-import { IncompleteHistory } from "../BrokerError.js"
-import type { Options } from "../FullHistory.js"
+import { ApiError, IncompleteHistory } from "../BrokerError.js"
+import type { Options, WindowWidths } from "../FullHistory.js"
 import * as Crowded from "./Crowded.js"
 import * as Emission from "./Emission.js"
 import * as QueryCheck from "./QueryCheck.js"
+import * as WindowLimit from "./WindowLimit.js"
 import * as WindowPlan from "./WindowPlan.js"
 
 /** Where the sequential walk is: a value handed from one step to the next. */
@@ -60,14 +67,14 @@ export const run = <A, E>(
   step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
 ): Stream.Stream<E, BrokerError> =>
   Stream.suspend(() => {
-    const walk = reportedOnce(options)
+    const walk = prepared(options)
     if (walk.concurrency > 1) return Stream.flattenChunks(Stream.mapAccum(eventsOf(walk, from), initial, step))
     return foldedWalk(walk, from, initial, step)
   })
 
 /** The sequential walk with its events folded by `step` as they come (see `run`). */
 const foldedWalk = <A, E>(
-  options: Options<A>,
+  options: Run<A>,
   from: number,
   initial: Emission.State,
   step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
@@ -101,20 +108,26 @@ const foldedWalk = <A, E>(
 
 /** The events of a walk over [from, options.until] (`from`: where the boundary is), then of the polls. */
 export const events = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> =>
-  Stream.suspend(() => eventsOf(reportedOnce(options), from))
+  Stream.suspend(() => eventsOf(prepared(options), from))
+
+/** The options of one run of a walk: with the window widths it learns with. */
+type Run<A> = Options<A> & { readonly windowWidths: WindowWidths }
 
 /**
- * The options of one run of a walk, its `onIncomplete` told once per millisecond: a follow poll reads
- * the settlement window again, and with it a crowded millisecond it already reported. The times
- * reported are kept while a poll may read them again (within the settlement window of the latest).
+ * The options of one run of a walk: its own window widths unless it was given some to share, and its
+ * `onIncomplete` told once per millisecond: a follow poll reads the settlement window again, and with
+ * it a crowded millisecond it already reported. The times reported are kept while a poll may read
+ * them again (within the settlement window of the latest).
  */
-const reportedOnce = <A>(options: Options<A>): Options<A> => {
+const prepared = <A>(options: Options<A>): Run<A> => {
+  const windowWidths = options.windowWidths ?? { current: WindowLimit.unknown }
   const report = options.onIncomplete
   const follow = options.follow
-  if (report === undefined || follow === undefined) return options
+  if (report === undefined || follow === undefined) return { ...options, windowWidths }
   const reported = new Set<number>()
   return {
     ...options,
+    windowWidths,
     onIncomplete: (incomplete) =>
       Effect.suspend(() => {
         if (reported.has(incomplete.time)) return Effect.void
@@ -125,22 +138,24 @@ const reportedOnce = <A>(options: Options<A>): Options<A> => {
   }
 }
 
-const eventsOf = <A>(options: Options<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
+const eventsOf = <A>(options: Run<A>, from: number): Stream.Stream<Emission.Event<A>, BrokerError> => {
   const plan = WindowPlan.make(options.limit, options.maxWindow)
   if (options.concurrency <= 1) {
     return sequential(options, { _tag: "Reading", cursor: from, to: options.until, mode: "walk", plan, release: false })
   }
   // The first pass with windows fetched ahead; the polls of follow mode go on from the plan it left.
-  return Stream.unwrap(Effect.map(Ref.make(plan), (shared) => {
-    const first = prefetched(options, shared, from, options.until)
-    if (options.follow === undefined) return first
-    return Stream.concat(
-      first,
-      Stream.unwrap(
-        Effect.map(Ref.get(shared), (plan) => sequential(options, { _tag: "CaughtUp", until: options.until, plan }))
-      )
-    )
-  }))
+  const shared: Shared = { plan }
+  const first = prefetched(options, shared, from, options.until)
+  if (options.follow === undefined) return first
+  return Stream.concat(
+    first,
+    Stream.suspend(() => sequential(options, { _tag: "CaughtUp", until: options.until, plan: shared.plan }))
+  )
+}
+
+/** The plan of a first pass with windows fetched ahead, updated by the answers as they arrive. */
+interface Shared {
+  plan: WindowPlan.Plan
 }
 
 /**
@@ -149,29 +164,44 @@ const eventsOf = <A>(options: Options<A>, from: number): Stream.Stream<Emission.
  * last chunk they emitted until they emit another, which would keep a whole page alive while the
  * next one is fetched and parsed (so pages would survive young-generation collections).
  */
-const sequential = <A>(options: Options<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> =>
+const sequential = <A>(options: Run<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> =>
   Stream.unfoldChunkEffect(start, steps(options))
 
 /** One step of the sequential walk: the events of one request (or of a wait), and where it goes on. */
-const steps = <A>(options: Options<A>) => {
+const steps = <A>(options: Run<A>) => {
   const step = (state: State): Step<A> => {
     switch (state._tag) {
       case "Reading": {
         if (state.release) return emit([Emission.release], { ...state, release: false })
         if (state.cursor > state.to) return step({ _tag: "CaughtUp", until: state.to, plan: state.plan })
-        const window = WindowPlan.window(state.plan, state.cursor, state.to)
-        return Effect.flatMap(firstPage(options, window), (page) => {
-          const plan = WindowPlan.observe(state.plan, window, page, options.time)
-          const complete = completed(options, window, page)
-          // Narrowed: the same cursor, read again with the plan's new width.
-          if (complete === undefined) return emit<A>([], { ...state, plan })
-          return Effect.flatMap(complete, (records) =>
-            emit([windowOf(window.start, window.end, records, state.mode)], {
-              ...state,
-              cursor: window.end + 1,
-              plan,
-              release: records.length > 0
-            }))
+        const window = WindowPlan.window(
+          state.plan,
+          state.cursor,
+          state.to,
+          WindowLimit.widest(options.windowWidths.current)
+        )
+        return Effect.matchCauseEffect(options.fetch(window.start, window.end, 1, options.limit), {
+          // Refused as too wide: the same cursor, read again within the narrower width learned.
+          onFailure: (cause) => Effect.zipRight(narrow(options, window, cause), emit<A>([], state)),
+          onSuccess: (page) => {
+            const refused = checked(options, window.start, window.end, 1, options.limit, page)
+            if (refused !== undefined) return Effect.fail(refused)
+            const plan = WindowPlan.observe(state.plan, window, page, options.time)
+            const complete = completed(options, window, page)
+            // Narrowed: the same cursor, read again with the plan's new width.
+            if (complete === undefined) return learned(options, window, emit<A>([], { ...state, plan }))
+            return learned(
+              options,
+              window,
+              Effect.flatMap(complete, (records) =>
+                emit([windowOf(window.start, window.end, records, state.mode)], {
+                  ...state,
+                  cursor: window.end + 1,
+                  plan,
+                  release: records.length > 0
+                }))
+            )
+          }
         })
       }
       case "CaughtUp": {
@@ -211,11 +241,13 @@ const steps = <A>(options: Options<A>) => {
  * planned as the stream is pulled, each from the plan as it is then: the answers of windows in flight
  * update it as they arrive (`shared`). A window that came back full is planned again, the same way,
  * inside its own bounds; its first window there is narrower (`narrowed`), as the sequential walk's is,
- * whatever the other windows in flight made of the plan.
+ * whatever the other windows in flight made of the plan. A window refused as too wide, or planned
+ * wider than the widths learned while it waited to be sent (it is then not sent), is planned again
+ * the same way inside its own bounds, within the narrower width.
  */
 const prefetched = <A>(
-  options: Options<A>,
-  shared: Ref.Ref<WindowPlan.Plan>,
+  options: Run<A>,
+  shared: Shared,
   from: number,
   to: number,
   full?: Full
@@ -223,24 +255,14 @@ const prefetched = <A>(
   Stream.unfoldEffect(from, (cursor) =>
     cursor > to
       ? Effect.succeed(Option.none())
-      : Effect.map(Ref.get(shared), (plan) => {
-        const planned = WindowPlan.window(plan, cursor, to)
+      : Effect.sync(() => {
+        const planned = WindowPlan.window(shared.plan, cursor, to, WindowLimit.widest(options.windowWidths.current))
         const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
         return Option.some([window, window.end + 1] as const)
       })).pipe(
-      Stream.mapEffect(
-        (window) =>
-          Effect.flatMap(
-            firstPage(options, window),
-            (page) =>
-              Effect.as(Ref.update(shared, (plan) => WindowPlan.observe(plan, window, page, options.time)), {
-                window,
-                page
-              })
-          ),
-        { concurrency: options.concurrency }
-      ),
+      Stream.mapEffect((window) => fetched(options, shared, window), { concurrency: options.concurrency }),
       Stream.flatMap(({ page, window }) => {
+        if (page === undefined) return prefetched(options, shared, window.start, window.end)
         const complete = completed(options, window, page)
         // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
         // sequentially would fall back to one request per round trip (a first window spanning the
@@ -274,24 +296,148 @@ const narrowed = (window: WindowPlan.Window, full: Full): WindowPlan.Window => {
   return end === window.end ? window : { start: window.start, end, aim: undefined }
 }
 
-const firstPage = <A>(options: Options<A>, window: WindowPlan.Window) =>
-  read(options, window.start, window.end, 1, options.limit)
+/** A window of the first pass fetched ahead, and its first page; no page when it must be planned again, narrower. */
+interface Fetched<A> {
+  readonly window: WindowPlan.Window
+  readonly page: ReadonlyArray<A> | undefined
+}
+
+/**
+ * The first page of a window fetched ahead, checked against it, and the shared plan after it. A window
+ * planned wider than what was learned since is not sent; one refused as too wide teaches the widths.
+ */
+const fetched = <A>(
+  options: Run<A>,
+  shared: Shared,
+  window: WindowPlan.Window
+): Effect.Effect<Fetched<A>, BrokerError> => {
+  if (window.end - window.start + 1 > WindowLimit.widest(options.windowWidths.current)) {
+    return Effect.succeed({ window, page: undefined })
+  }
+  return Effect.matchCauseEffect(options.fetch(window.start, window.end, 1, options.limit), {
+    onFailure: (cause) => Effect.as(narrow(options, window, cause), { window, page: undefined }),
+    onSuccess: (page) => {
+      const refused = checked(options, window.start, window.end, 1, options.limit, page)
+      if (refused !== undefined) return Effect.fail(refused)
+      shared.plan = WindowPlan.observe(shared.plan, window, page, options.time)
+      return learned(options, window, Effect.succeed({ window, page }))
+    }
+  })
+}
 
 /** One request, its answer checked against it: a record outside the window or the filters fails it. */
 const read = <A>(options: Options<A>, start: number, end: number, page: number, limit: number) =>
   Effect.flatMap(options.fetch(start, end, page, limit), (records) => {
-    const refused = QueryCheck.check(
-      records,
-      { start, end, limit, time: options.time, key: options.key, filters: options.filters ?? noFilters },
-      requestOf(options, start, end, page)
-    )
+    const refused = checked(options, start, end, page, limit, records)
     return refused === undefined ? Effect.succeed(records) : Effect.fail(refused)
   })
+
+/** What is wrong with an answer to a request: a record outside the window or the filters; undefined when nothing. */
+const checked = <A>(
+  options: Options<A>,
+  start: number,
+  end: number,
+  page: number,
+  limit: number,
+  records: ReadonlyArray<A>
+) =>
+  QueryCheck.check(
+    records,
+    { start, end, limit, time: options.time, key: options.key, filters: options.filters ?? noFilters },
+    requestOf(options, start, end, page)
+  )
+
+/**
+ * After the first page of `window` failed with `cause`: when the service refused the window as too
+ * wide (`WindowLimit.classify`), what that teaches goes into the shared widths, said at debug level,
+ * and the walk reads the same cursor again; a refusal narrowing cannot fix, at the floor or from a
+ * service that accepted wider windows before, fails naming the setting; any other failure stays as it is.
+ */
+const narrow = <A>(
+  options: Run<A>,
+  window: WindowPlan.Window,
+  cause: Cause.Cause<BrokerError>
+): Effect.Effect<void, BrokerError> => {
+  if (!Cause.isFailType(cause) || cause.error._tag !== "ApiError") return Effect.failCause(cause)
+  const error = cause.error
+  const width = window.end - window.start + 1
+  const known = options.windowWidths.current
+  const verdict = WindowLimit.classify(known, width, error.msg)
+  if (verdict === "Other") return Effect.failCause(cause)
+  if (verdict !== "Narrow") {
+    return Effect.fail(
+      new ApiError({
+        request: error.request,
+        status: error.status,
+        code: error.code,
+        msg: error.msg,
+        window: {
+          refused: width,
+          accepted: known.accepted,
+          setting: options.maxWindowSetting ?? defaultSetting
+        }
+      })
+    )
+  }
+  const after = WindowLimit.refused(known, width, error.msg)
+  options.windowWidths.current = after
+  const next = WindowLimit.widest(after)
+  return Effect.logDebug(
+    `${endpointOf(options)}: the service refused a window of ${span(width)} as too wide; ` +
+      `windows are now planned at most ${span(next)} wide`
+  ).pipe(
+    Effect.annotateLogs({
+      endpoint: endpointOf(options),
+      refusedMillis: width,
+      acceptedMillis: after.accepted,
+      widestMillis: next
+    })
+  )
+}
+
+/**
+ * `next`, after what the service answering `window` teaches of the widths (nothing, usually: then
+ * `next` itself); while the walks are learning (a window was refused), a wider window answered is
+ * said at debug level.
+ */
+const learned = <A, X>(
+  options: Run<A>,
+  window: WindowPlan.Window,
+  next: Effect.Effect<X, BrokerError>
+): Effect.Effect<X, BrokerError> => {
+  const known = options.windowWidths.current
+  const after = WindowLimit.accepted(known, window.end - window.start + 1)
+  if (after === known) return next
+  options.windowWidths.current = after
+  if (known.refused === Number.POSITIVE_INFINITY) return next
+  const widest = WindowLimit.widest(after)
+  const log = Effect.logDebug(
+    `${endpointOf(options)}: the service accepts windows of ${span(after.accepted)}` +
+      (WindowLimit.settled(after)
+        ? `; windows are planned within it from now on`
+        : `; windows are now planned at most ${span(widest)} wide`)
+  ).pipe(
+    Effect.annotateLogs({
+      endpoint: endpointOf(options),
+      acceptedMillis: after.accepted,
+      refusedMillis: after.refused,
+      widestMillis: widest
+    })
+  )
+  return Effect.zipRight(log, next)
+}
+
+const span = (millis: number): string => Duration.format(Duration.millis(millis))
+
+const endpointOf = <A>(options: Options<A>): string => options.endpoint ?? defaultEndpoint
+
+/** What the walk's errors name as the setting of the widest window when its options do not. */
+const defaultSetting = "maxWindow"
 
 const noFilters: ReadonlyArray<never> = []
 
 const requestOf = <A>(options: Options<A>, startTime: number, endTime: number, page: number) => ({
-  endpoint: options.endpoint ?? defaultEndpoint,
+  endpoint: endpointOf(options),
   startTime,
   endTime,
   page

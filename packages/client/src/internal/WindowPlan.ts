@@ -2,7 +2,8 @@
  * The window planner of the full-history walk: where the next window ends. A window is read with one
  * request; a short page is the whole window, a full page means it held more than a page and must be
  * narrowed. The planner sizes each window to hold as many records as `WindowFill` says the history's
- * regularity allows, never wider than the endpoint's maximum window, from two things it learns:
+ * regularity allows, never wider than the endpoint's maximum window (the configured one, and the one
+ * learned from the service's refusals: `WindowLimit`), from two things it learns:
  *
  * - the density (records per ms) of the stretch the walk is in, from the pages it read: smoothed
  *   while counts come as expected, replaced when they do not (a burst, a quiet stretch), and taken
@@ -106,10 +107,12 @@ export const restart = (plan: Plan): Plan => ({
  * allow. From a density alone it aims at fill × limit records; records the last full page showed
  * exactly count as themselves, and the guessed ones beside them get a margin (see `reach`), so that
  * only the guessed part of a window is kept light. Records of a page in no time order are a part of
- * the window's: each stands for two guessed ones.
+ * the window's: each stands for two guessed ones. Never wider than the endpoint's maximum, nor than
+ * `learned`: the widest window the service is known to accept (`WindowLimit.widest`; infinite until
+ * it refuses one as too wide).
  */
-export const window = (plan: Plan, cursor: number, to: number): Window => {
-  const widest = Math.min(to, cursor + plan.maxWindow - 1)
+export const window = (plan: Plan, cursor: number, to: number, learned: number = Number.POSITIVE_INFINITY): Window => {
+  const widest = Math.min(to, cursor + Math.min(plan.maxWindow, learned) - 1)
   if (plan.density === undefined) return { start: cursor, end: widest, aim: undefined }
   const fill = WindowFill.fill(plan.fill)
   const r = reach(cursor, plan.limit, fill)
