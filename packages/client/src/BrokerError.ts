@@ -162,6 +162,8 @@ export class AuthenticationError
       ? `check the secret key (${
         credentialSource("secretKey", "BROKER_SECRET_KEY")
       }): it must be the secret of this API key`
+      : this.request.endpoint === "subAccountList"
+      ? "give the API key a history permission (SPOT_TRANSFER_READ, which the transfer streams need too)"
       : "give the API key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
     return `${describe(this.request)} was refused (${this.status} ${this.code} ${this.msg}): ${advice}.`
   }
@@ -536,6 +538,60 @@ export class IncompleteHistory
 }
 
 /**
+ * The sub-account list did not end within the bounds of `BrokerHistory.subAccounts`: more distinct
+ * names than `maxSubAccounts` (`TooMany`), a full page whose names had all been read already
+ * (`NothingNew`: a service that ignores `page`), or more full pages than `maxSubAccounts` names fill
+ * (`PageLimit`: a service that keeps answering full pages of mostly repeated names). Nothing is kept
+ * past the bound; the stream ends with this error. Not retried: the same list gives the same answer.
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/client"
+ *
+ * const error = new BrokerError.SubAccountListTooLong({
+ *   request: { endpoint: "subAccountList", page: 501 },
+ *   maxSubAccounts: 100_000,
+ *   received: 100_000,
+ *   pages: 501,
+ *   reason: "TooMany"
+ * })
+ * assert.ok(error.message.includes("more than maxSubAccounts (100000) distinct sub-accounts"))
+ * assert.strictEqual(BrokerError.isRetryable(error), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class SubAccountListTooLong
+  extends Schema.TaggedError<SubAccountListTooLong>("@broker-history/client/SubAccountListTooLong")(
+    "SubAccountListTooLong",
+    {
+      request: RequestContext,
+      /** The bound: the most distinct sub-accounts the stream reads. */
+      maxSubAccounts: Schema.Number,
+      /** Distinct sub-accounts read (and emitted) before the stream stopped. */
+      received: Schema.Number,
+      /** Pages read, the last one included. */
+      pages: Schema.Number,
+      reason: Schema.Literal("TooMany", "NothingNew", "PageLimit")
+    }
+  )
+{
+  override get message(): string {
+    const read = `${this.received} distinct sub-accounts in ${this.pages} ${this.pages === 1 ? "page" : "pages"}`
+    const what = this.reason === "TooMany"
+      ? `the service listed more than maxSubAccounts (${this.maxSubAccounts}) distinct sub-accounts (${read} so far)`
+      : this.reason === "NothingNew"
+      ? `page ${this.pages} was full of sub-accounts already read (${read}): the service ignores page`
+      : `page ${this.pages} was still full, more full pages than maxSubAccounts (${this.maxSubAccounts}) names fill (${read}): the list does not end`
+    const advice = this.reason === "TooMany"
+      ? "raise maxSubAccounts if the broker has that many sub-accounts, otherwise report it to the service"
+      : "report it to the service"
+    return `${describe(this.request)}: ${what}; ${advice}.`
+  }
+}
+
+/**
  * Every failure a broker call can end with.
  *
  * @example
@@ -570,6 +626,7 @@ export type BrokerError =
   | TransportError
   | ResponseDecodeError
   | IncompleteHistory
+  | SubAccountListTooLong
 
 /**
  * True for failures worth another attempt: 5xx, 429/418, transport failures and damaged (non-JSON)

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import type { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
+import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -27,9 +28,16 @@ import * as QueryCheck from "./internal/QueryCheck.js"
 import * as Range from "./internal/Range.js"
 import * as RideOut from "./internal/RideOut.js"
 import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as SubAccountList from "./internal/SubAccountList.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
-import type { ChangeOptions, DepositStreamQuery, StreamOptions, TransferStreamQuery } from "./StreamOptions.js"
+import type {
+  ChangeOptions,
+  DepositStreamQuery,
+  StreamOptions,
+  SubAccountOptions,
+  TransferStreamQuery
+} from "./StreamOptions.js"
 import { defaultSettlement } from "./StreamOptions.js"
 
 /**
@@ -130,6 +138,8 @@ export interface Availability {
  * - `transferChanges` / `depositChanges`: the same, each record with `kind` and the checkpoint to
  *   resume after it; with `follow` it never ends and also emits updates of records already seen.
  * - `followTransfers` / `followDeposits`: many change streams followed on the layer's one budget.
+ * - `subAccountList`: one page of the broker's sub-account list, validated first; `subAccounts`: the
+ *   whole list as a lazy stream, each sub-account once (what `TransferPlan` plans streams from).
  * - `availability`: whether the service is answering this layer's requests (for a supervisor).
  * - `incomplete`: how many crowded milliseconds this layer's streams went on without all their
  *   records (`onIncomplete: "warn"`).
@@ -195,6 +205,20 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
   readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
   /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */
   readonly followDeposits: Follow<DepositStreamQuery, DepositRecord.DepositRecord>
+  /**
+   * One request to the broker's sub-account list with exactly the parameters given (validated first:
+   * a bad parameter fails with `InvalidQuery` and sends nothing); `{}` is the service's first page of 10.
+   */
+  readonly subAccountList: (
+    query?: SubAccountListQuery.SubAccountListQuery
+  ) => Effect.Effect<ReadonlyArray<SubAccount.SubAccount>, BrokerError>
+  /**
+   * The broker's whole sub-account list as a lazy stream: pages of 200 (the most the service allows)
+   * until the first short page, each sub-account once in the service's order. It keeps the names read
+   * and one page: a list longer than `maxSubAccounts` (default 100,000), or one that does not end,
+   * fails with `SubAccountListTooLong`.
+   */
+  readonly subAccounts: (options?: SubAccountOptions) => Stream.Stream<SubAccount.SubAccount, BrokerError>
   /**
    * Whether the service is answering this layer's requests now: the last success and the current
    * outage, if any (see `Availability`).
@@ -411,6 +435,13 @@ export const make = Effect.gen(function*() {
     `${SettingsCheck.optionNames.depositMaxWindow} (${BrokerConfig.env.depositMaxWindow})`
   )
 
+  // A page of the sub-account list, through the same pipeline and recorded by the layer's tracker.
+  const listed = Metric.tagged(recordsReceived, "endpoint", Endpoint.subAccountList.name)
+  const listPage: SubAccountList.Fetch = (query) =>
+    tracker.track(
+      http.get(Endpoint.subAccountList, SubAccountListQuery.toParams(query), SubAccount.SubAccountPage)
+    ).pipe(Effect.tap((page) => Metric.incrementBy(listed, page.length)))
+
   return BrokerHistory.of({
     transferHistory: pageOf(HistoryKind.transfers),
     depositHistory: pageOf(HistoryKind.deposits),
@@ -420,6 +451,8 @@ export const make = Effect.gen(function*() {
     deposits: depositHistories.records,
     followTransfers: transferHistories.followMany,
     followDeposits: depositHistories.followMany,
+    subAccountList: SubAccountList.page(listPage),
+    subAccounts: SubAccountList.stream(listPage),
     availability: Effect.map(tracker.state, (state): Availability => ({
       lastSuccess: state.lastSuccess,
       unavailableSince: state.outage?.since,

@@ -1,6 +1,7 @@
 /**
  * The options of the full-history streams (`BrokerHistory.transfers`, `deposits`, `transferChanges`,
- * `depositChanges`): the range, the reading options, the filters of each history and follow mode.
+ * `depositChanges`): the range, the reading options, the filters of each history and follow mode; and
+ * the bound of the sub-account list's stream (`BrokerHistory.subAccounts`).
  *
  * @since 0.1.0
  */
@@ -174,3 +175,58 @@ export const defaultLookback: Duration.Duration = Duration.days(365)
  * @category constants
  */
 export const defaultSettlement: Duration.Duration = Duration.days(1)
+
+/**
+ * The options of `BrokerHistory.subAccounts`, the stream of the broker's whole sub-account list.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory, StreamOptions } from "@broker-history/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * const options: StreamOptions.SubAccountOptions = { maxSubAccounts: 5_000 }
+ * const names = Effect.flatMap(BrokerHistory.BrokerHistory, (history) =>
+ *   Stream.runCollect(history.subAccounts(options).pipe(Stream.map((s) => s.subAccount))))
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SubAccountOptions {
+  /**
+   * The most distinct sub-accounts read (1..1,000,000, default `defaultMaxSubAccounts`): a longer list
+   * fails with `SubAccountListTooLong` instead of growing the set of names read without end.
+   */
+  readonly maxSubAccounts?: number | undefined
+}
+
+/**
+ * The bound of `SubAccountOptions.maxSubAccounts` when not given.
+ *
+ * @example
+ * ```ts
+ * import { StreamOptions } from "@broker-history/client"
+ *
+ * assert.strictEqual(StreamOptions.defaultMaxSubAccounts, 100_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultMaxSubAccounts = 100_000
+
+/**
+ * The largest `SubAccountOptions.maxSubAccounts`: the names read are kept (to emit each once), so the
+ * bound bounds memory.
+ *
+ * @example
+ * ```ts
+ * import { StreamOptions } from "@broker-history/client"
+ *
+ * assert.strictEqual(StreamOptions.maxSubAccountsLimit, 1_000_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxSubAccountsLimit = 1_000_000

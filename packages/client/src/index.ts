@@ -215,3 +215,18 @@ export * as Signer from "./Signer.js"
  * @since 0.1.0
  */
 export * as StreamOptions from "./StreamOptions.js"
+/**
+ * The transfer streams that cover a broker's history: sub-accounts and account types in, keyed
+ * queries out.
+ *
+ * @example
+ * ```ts
+ * import { TransferPlan } from "@broker-history/client"
+ *
+ * const planned = TransferPlan.ofSubAccounts(["sub001@broker.test"], ["SPOT", "FUTURES"])
+ * assert.strictEqual(planned.length, 3 * 4)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as TransferPlan from "./TransferPlan.js"

@@ -149,8 +149,8 @@ const readCode = (u: unknown): number | undefined =>
  * The refusal an enveloped answer carries. The endpoints that wrap their answer as
  * `{"code": "0", "message": "", "data": …}` (the broker's sub-account list) say no with the same
  * envelope and another code: an integer or integer text other than 0, its text in `message` (or
- * `msg`; `""` when it is `null` or missing). `undefined` for anything else: a success (code 0), or a
- * body that is no envelope.
+ * `msg`; `""` when `message` is `null` or `data` stands alone). `undefined` for anything else: a
+ * success (code 0), or a body that is no envelope (neither `message`, `msg` nor `data` beside `code`).
  *
  * @example
  * ```ts
@@ -176,7 +176,7 @@ export const fromEnvelope = (u: unknown): ErrorBody | undefined => {
   const body = u as { readonly code?: unknown; readonly message?: unknown; readonly msg?: unknown }
   const code = readCode(body.code)
   if (code === undefined || code === 0) return undefined
-  const text = typeof body.message === "string" ? body.message : body.msg
-  if (typeof text === "string") return { code, msg: text }
-  return text === null || text === undefined ? { code, msg: "" } : undefined
+  if (typeof body.message === "string") return { code, msg: body.message }
+  if (typeof body.msg === "string") return { code, msg: body.msg }
+  return body.message === null || (body.message === undefined && "data" in body) ? { code, msg: "" } : undefined
 }

@@ -87,15 +87,18 @@ describe("ErrorBody.fromEnvelope", () => {
       msg: "no permission"
     })
     expect(ErrorBody.fromEnvelope({ code: 429, message: null })).toEqual({ code: 429, msg: "" })
-    expect(ErrorBody.fromEnvelope({ code: "33333" })).toEqual({ code: 33333, msg: "" })
+    expect(ErrorBody.fromEnvelope({ code: "33333", data: null })).toEqual({ code: 33333, msg: "" })
   })
 
   it("is undefined for a success or a body that is no envelope", () => {
-    for (const body of [{ code: "0", message: "", data: [] }, { code: 0 }, [], "x", null, { message: "m" }]) {
+    for (
+      const body of [{ code: "0", message: "", data: [] }, { code: 0 }, [], "x", null, { message: "m" }, { code: 401 }]
+    ) {
       expect(ErrorBody.fromEnvelope(body)).toBeUndefined()
     }
     expect(ErrorBody.fromEnvelope({ code: "7e5", message: "m" })).toBeUndefined()
     expect(ErrorBody.fromEnvelope({ code: 1.5, message: "m" })).toBeUndefined()
+    expect(ErrorBody.fromEnvelope({ code: 700001, message: 5 })).toBeUndefined()
   })
 })
 

@@ -34,6 +34,15 @@ export const requestContext = (
 
 const decodeErrorBody = Schema.decodeUnknownEither(ErrorBody.ErrorBody)
 
+/**
+ * The refusal a body states: a `{code,msg}` failure body, or an envelope (`{code, message, data}`, the
+ * sub-account list's) whose code is not 0. `undefined` for any other body.
+ */
+const refusalBody = (u: unknown): ErrorBody.ErrorBody | undefined => {
+  const body = decodeErrorBody(u)
+  return Either.isRight(body) ? body.right : ErrorBody.fromEnvelope(u)
+}
+
 const parseJson = (body: JsonBody.Body): Either.Either<unknown, string> => {
   try {
     return Either.right(JsonBody.parse(body))
@@ -71,8 +80,9 @@ export const retryAfterMillis = (value: string | undefined, now: number): number
 
 /**
  * An answer that is the service's refusal: any status outside 2xx, or a 2xx whose body is a
- * `{code,msg}` failure body where a value was expected. `code` and `msg` come from the body when it is
- * one (`msg` made safe), otherwise `msg` is the body's start.
+ * `{code,msg}` failure body, or an envelope with a code other than 0, where a value was expected.
+ * `code` and `msg` come from the body when it is one (`msg` made safe), otherwise `msg` is the body's
+ * start.
  */
 export interface Refused {
   readonly _tag: "Refused"
@@ -91,7 +101,8 @@ const refused = (status: number, code: number | undefined, msg: string): Refused
 /**
  * What an answer says: the body decoded with `decode` (2xx), a `ResponseDecodeError` when a 2xx body
  * is not what was expected, or the refusal to classify with `refusal` (it needs the time, for
- * `Retry-After`). A 2xx `{code,msg}` body is a refusal: the service said no with a success status.
+ * `Retry-After`). A 2xx `{code,msg}` body, or an envelope with another code than 0, is a refusal: the
+ * service said no with a success status.
  */
 export const read = <A>(
   ctx: RequestContext,
@@ -101,10 +112,10 @@ export const read = <A>(
 ): Either.Either<A, BrokerError.ResponseDecodeError | Refused> => {
   const json = parseJson(reply.body)
   if (reply.status < 200 || reply.status >= 300) {
-    const body = Either.isRight(json) ? decodeErrorBody(json.right) : undefined
+    const body = Either.isRight(json) ? refusalBody(json.right) : undefined
     return Either.left(
-      body !== undefined && Either.isRight(body)
-        ? refused(reply.status, body.right.code, body.right.msg)
+      body !== undefined
+        ? refused(reply.status, body.code, body.msg)
         : refused(reply.status, undefined, excerpt(reply.body))
     )
   }
@@ -122,10 +133,8 @@ export const read = <A>(
   }
   const value = decode(json.right)
   if (Either.isRight(value)) return Either.right(value.right)
-  const body = isPlainObject(json.right) ? decodeErrorBody(json.right) : undefined
-  if (body !== undefined && Either.isRight(body)) {
-    return Either.left(refused(reply.status, body.right.code, body.right.msg))
-  }
+  const body = isPlainObject(json.right) ? refusalBody(json.right) : undefined
+  if (body !== undefined) return Either.left(refused(reply.status, body.code, body.msg))
   return Either.left(
     new BrokerError.ResponseDecodeError({
       request: ctx,

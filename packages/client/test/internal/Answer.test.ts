@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
 import * as Answer from "../../src/internal/Answer.js"
 
 const ctx = { endpoint: "transferHistory" }
@@ -52,5 +53,27 @@ describe("Answer.refusal of a redirect", () => {
       description: "the service answered 302 without a Location"
     })
     expect(Answer.refusal(ctx, refused(0), reply(0), now, 1, 60_000)).toMatchObject({ reason: "Redirect" })
+  })
+})
+
+describe("Answer.read of an envelope ({code, message, data})", () => {
+  const list = { endpoint: "subAccountList" }
+  const reply = (status: number, body: unknown) => ({ status, retryAfter: undefined, body: JSON.stringify(body) })
+  const decodeArray = Schema.decodeUnknownEither(Schema.Array(Schema.Unknown))
+
+  it("a code other than 0 is the refusal it states, with 2xx or another status", () => {
+    expect(Answer.read(list, reply(200, { code: "700001", message: "bad key", data: null }), decodeArray, 1))
+      .toEqual(Either.left({ _tag: "Refused", status: 200, code: 700001, msg: "bad key" }))
+    expect(Answer.read(list, reply(403, { code: 700007, message: "no permission" }), decodeArray, 1))
+      .toEqual(Either.left({ _tag: "Refused", status: 403, code: 700007, msg: "no permission" }))
+  })
+
+  it("code 0 with data of the wrong shape is UnexpectedShape; a bare {code} keeps the status's meaning", () => {
+    expect(Answer.read(list, reply(200, { code: "0", message: "", data: null }), decodeArray, 1)).toMatchObject(
+      Either.left({ _tag: "ResponseDecodeError", reason: "UnexpectedShape" })
+    )
+    expect(Answer.read(list, reply(401, { code: 401 }), decodeArray, 1)).toMatchObject(
+      Either.left({ _tag: "Refused", status: 401, code: undefined })
+    )
   })
 })
