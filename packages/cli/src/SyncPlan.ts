@@ -3,10 +3,12 @@
  * and an omitted account is the master account (docs/wire-contract.md), so the default plan is: for every listed
  * sub-account and every ordered pair of account types, master→sub and sub→master, plus the master's
  * own transfers for every ordered pair of account types; and one deposit stream. A pairs file lists
- * account pairs explicitly instead (sub→sub included).
+ * account pairs explicitly instead (sub→sub included). The plan itself is the client's
+ * (`TransferPlan`); this module keeps the command line's names for it and reads its flags and files.
  *
  * @since 0.1.0
  */
+import { TransferPlan } from "@broker-history/client"
 import * as Either from "effect/Either"
 import * as Choices from "./Choices.js"
 
@@ -70,13 +72,7 @@ export const depositStreamId = JSON.stringify(["deposits"])
  * @category constructors
  */
 export const transferStream = (query: TransferStream["query"]): TransferStream => ({
-  id: JSON.stringify([
-    "transfers",
-    query.fromAccountType,
-    query.toAccountType,
-    query.fromAccount ?? null,
-    query.toAccount ?? null
-  ]),
+  id: TransferPlan.key(query),
   query
 })
 
@@ -123,8 +119,8 @@ export interface Pair {
  * @since 0.1.0
  * @category constructors
  */
-export const typePairs = (types: ReadonlyArray<string>): ReadonlyArray<readonly [string, string]> =>
-  types.flatMap((from) => types.map((to) => [from, to] as const))
+export const typePairs: (types: ReadonlyArray<string>) => ReadonlyArray<readonly [string, string]> =
+  TransferPlan.typePairs
 
 /**
  * The default pairs: master→master, and master→sub and sub→master for every sub-account.
@@ -143,13 +139,9 @@ export const typePairs = (types: ReadonlyArray<string>): ReadonlyArray<readonly 
  * @since 0.1.0
  * @category constructors
  */
-export const defaultPairs = (subAccounts: ReadonlyArray<string>): ReadonlyArray<Pair> => [
-  { fromAccount: undefined, toAccount: undefined },
-  ...subAccounts.flatMap((sub): ReadonlyArray<Pair> => [
-    { fromAccount: undefined, toAccount: sub },
-    { fromAccount: sub, toAccount: undefined }
-  ])
-]
+export const defaultPairs = (subAccounts: ReadonlyArray<string>): ReadonlyArray<Pair> =>
+  // Names in, names out: the client's pairs only hold the accounts given.
+  TransferPlan.defaultPairs(subAccounts) as ReadonlyArray<Pair>
 
 /**
  * The transfer streams of a set of pairs for the given account types, without duplicates.
@@ -170,25 +162,8 @@ export const defaultPairs = (subAccounts: ReadonlyArray<string>): ReadonlyArray<
 export const transferStreams = (
   pairs: ReadonlyArray<Pair>,
   accountTypes: ReadonlyArray<string>
-): ReadonlyArray<TransferStream> => {
-  const byId = new Map<string, TransferStream>()
-  for (const pair of pairs) {
-    const types: ReadonlyArray<readonly [string, string]> =
-      pair.fromAccountType !== undefined && pair.toAccountType !== undefined
-        ? [[pair.fromAccountType, pair.toAccountType]]
-        : typePairs(accountTypes)
-    for (const [fromAccountType, toAccountType] of types) {
-      const stream = transferStream({
-        fromAccountType,
-        toAccountType,
-        ...(pair.fromAccount === undefined ? {} : { fromAccount: pair.fromAccount }),
-        ...(pair.toAccount === undefined ? {} : { toAccount: pair.toAccount })
-      })
-      byId.set(stream.id, stream)
-    }
-  }
-  return [...byId.values()]
-}
+): ReadonlyArray<TransferStream> =>
+  TransferPlan.streams(pairs, accountTypes).map((planned) => ({ id: planned.key, query: planned.query }))
 
 const lines = (text: string) =>
   text.split(/\r?\n/).map((l, i) => [i + 1, l.replace(/#.*$/, "").trim()] as const).filter(([, l]) => l !== "")
