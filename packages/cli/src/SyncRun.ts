@@ -16,6 +16,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Scope } from "effect/Scope"
+import * as SyncEstimate from "./internal/SyncEstimate.js"
 import * as SyncFollow from "./internal/SyncFollow.js"
 import * as SyncHealth from "./internal/SyncHealth.js"
 import * as SyncPositions from "./internal/SyncPositions.js"
@@ -61,7 +62,11 @@ import * as SyncSummary from "./SyncSummary.js"
 export interface Settings {
   /** Whose rows and checkpoints these are (`SyncStore.forProfile`); default `SyncStore.defaultProfile`. */
   readonly profile?: string | undefined
-  readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
+  /**
+   * The transfer streams; one with `startsAt` (a sub-account's creation, Unix ms) reads nothing before
+   * it, whatever `since` says, and counts as whole once it holds everything from it.
+   */
+  readonly transferStreams: ReadonlyArray<PlannedStream>
   /**
    * Where each kind's history starts (Unix ms): a stream's first run reads from here, and a stream
    * whose stored history starts later is backfilled from here.
@@ -95,6 +100,105 @@ export interface Settings {
   readonly outageRetry?:
     | { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
     | undefined
+  /**
+   * What the plan costs, said in one line before the catch-up (`SyncSummary.planLine`): the key's
+   * widest windows and budget, the requests made to plan it (list pages), and the sub-accounts it
+   * discovered (those no stored stream names yet are counted as new). None: no such line.
+   */
+  readonly plan?: PlanCost | undefined
+  /**
+   * Following with discovery: every `every` ms, `streams` gives the plan as it stands then (the
+   * sub-accounts listed again); transfer streams the run does not have yet are caught up from their
+   * start and followed with the others. A failure of `streams` is a warning; the next listing comes
+   * `every` ms later.
+   */
+  readonly relist?: Relist | undefined
+}
+
+/**
+ * A transfer stream of a sync's plan, with when its history begins when that is known (a
+ * sub-account's creation, Unix ms).
+ *
+ * @example
+ * ```ts
+ * import { SyncPlan } from "@broker-history/cli"
+ * import type { SyncRun } from "@broker-history/cli"
+ *
+ * const created = Date.UTC(2025, 5, 1)
+ * const stream: SyncRun.PlannedStream = {
+ *   ...SyncPlan.transferStream({ fromAccountType: "SPOT", toAccountType: "SPOT", toAccount: "sub001@broker.test" }),
+ *   startsAt: created
+ * }
+ * assert.strictEqual(stream.startsAt, created)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlannedStream extends SyncPlan.TransferStream {
+  readonly startsAt?: number | undefined
+}
+
+/**
+ * What a sync needs to say what its plan costs (`Settings.plan`).
+ *
+ * @example
+ * ```ts
+ * import type { SyncRun } from "@broker-history/cli"
+ *
+ * const cost: SyncRun.PlanCost = {
+ *   maxWindow: { transfers: 30 * 86_400_000, deposits: 10 * 86_400_000 },
+ *   rate: { limit: 20, interval: 1000 },
+ *   requests: 2, // the two list pages read to plan it
+ *   subAccounts: ["sub001@broker.test"]
+ * }
+ * assert.strictEqual(cost.subAccounts?.length, 1)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlanCost {
+  /** The widest window one request covers per kind (ms); none for transfers when no maximum is known. */
+  readonly maxWindow: { readonly transfers: number | undefined; readonly deposits: number }
+  /** The key's budget: `limit` requests per `interval` ms. */
+  readonly rate: { readonly limit: number; readonly interval: number }
+  /** Requests made to plan the sync (the sub-account list's pages). */
+  readonly requests: number
+  /** The sub-accounts the plan discovered; none when it names them itself. */
+  readonly subAccounts: ReadonlyArray<string> | undefined
+}
+
+/**
+ * How a following sync with discovery finds new sub-accounts (`Settings.relist`).
+ *
+ * @example
+ * ```ts
+ * import { SyncPlan } from "@broker-history/cli"
+ * import type { SyncRun } from "@broker-history/cli"
+ * import { Effect } from "effect"
+ *
+ * const relist: SyncRun.Relist = {
+ *   every: 600_000,
+ *   streams: Effect.succeed({
+ *     subAccounts: ["sub001@broker.test"],
+ *     transferStreams: SyncPlan.transferStreams(SyncPlan.defaultPairs(["sub001@broker.test"]), ["SPOT"])
+ *   })
+ * }
+ * assert.strictEqual(relist.every, 600_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Relist {
+  /** How often the sub-accounts are listed again (ms). */
+  readonly every: number
+  /** The plan as it stands now: the sub-accounts listed and their transfer streams. */
+  readonly streams: Effect.Effect<
+    { readonly subAccounts: ReadonlyArray<string>; readonly transferStreams: ReadonlyArray<PlannedStream> },
+    BrokerError.BrokerError
+  >
 }
 
 /** The backoff of a follower's retries when the settings name none: the client's defaults. */
@@ -190,6 +294,44 @@ export interface Outcome {
   readonly damaged: ReadonlyArray<Damaged>
 }
 
+/** The plan's cost at the start of a run: what the store holds of each stream is known by then. */
+const planLine = (
+  plan: PlanCost,
+  specs: ReadonlyArray<SyncStreams.StreamSpec<unknown>>,
+  state: SyncStreams.State,
+  settings: Pick<Settings, "since" | "settlement">,
+  named: ReadonlySet<string>
+): string => {
+  const now = Date.now()
+  const streams = specs.filter((s) => !state.damaged.has(s.id)).map((s): SyncEstimate.Stream => {
+    const position = state.positions.get(s.id)
+    return {
+      kind: s.kind,
+      start: SyncPositions.startOf(settings.since, s),
+      stored: position === undefined
+        ? undefined
+        : { checkpoint: position.checkpoint.time, coveredSince: position.coveredSince }
+    }
+  })
+  // The server's time is read once, besides the streams' windows and the list pages.
+  const estimate = SyncEstimate.estimate(
+    streams,
+    { maxWindow: plan.maxWindow, settlement: settings.settlement, rate: plan.rate },
+    now,
+    plan.requests + 1
+  )
+  return SyncSummary.planLine({
+    discovered: plan.subAccounts === undefined
+      ? undefined
+      : { listed: plan.subAccounts.length, new: plan.subAccounts.filter((a) => !named.has(a)).length },
+    streams: estimate.streams,
+    requests: estimate.requests,
+    seconds: estimate.seconds,
+    rate: plan.rate,
+    maxWindow: plan.maxWindow
+  })
+}
+
 /**
  * Runs a sync against the `SyncStore` with the `BrokerHistory` client: each stream backfills what its
  * stored history lacks, re-reads its settlement window and continues after its checkpoint, each batch
@@ -254,6 +396,15 @@ export const run = (
     const profile = settings.profile ?? SyncStore.defaultProfile
     const store = (yield* SyncStore.SyncStore).forProfile(profile)
     const progress = yield* Progress.Progress
+    const transferSpec = (s: PlannedStream): SyncStreams.StreamSpec<TransferRecord.TransferRecord> => ({
+      id: s.id,
+      kind: "transfers",
+      startsAt: s.startsAt,
+      plain: (r) => history.transfers({ ...s.query, ...r }),
+      changes: (o) => history.transferChanges({ ...s.query, ...o }),
+      apply: (records, position) => store.applyTransfers(s.id, records, position),
+      time: (t) => t.timestamp
+    })
 
     // Following, outages are ridden out: through the process's SyncHealth when there is one (the
     // health endpoints read it), else one of this run's own.
@@ -283,7 +434,8 @@ export const run = (
       settings.log(SyncSummary.resetLine(settings.reset, deleted))
     }
 
-    const specs: ReadonlyArray<SyncStreams.StreamSpec<any>> = [
+    // Grows while following with discovery: the streams of sub-accounts found later join it.
+    const specs: Array<SyncStreams.StreamSpec<any>> = [
       {
         id: SyncPlan.depositStreamId,
         kind: "deposits",
@@ -292,14 +444,7 @@ export const run = (
         apply: (records, position) => store.applyDeposits(SyncPlan.depositStreamId, records, position),
         time: (d: DepositRecord.DepositRecord) => d.insertTime
       } satisfies SyncStreams.StreamSpec<DepositRecord.DepositRecord>,
-      ...settings.transferStreams.map((s): SyncStreams.StreamSpec<TransferRecord.TransferRecord> => ({
-        id: s.id,
-        kind: "transfers",
-        plain: (r) => history.transfers({ ...s.query, ...r }),
-        changes: (o) => history.transferChanges({ ...s.query, ...o }),
-        apply: (records, position) => store.applyTransfers(s.id, records, position),
-        time: (t) => t.timestamp
-      }))
+      ...settings.transferStreams.map(transferSpec)
     ]
 
     // What is stored for the plan's streams: where each starts, or why it is skipped.
@@ -315,11 +460,13 @@ export const run = (
     const damagedList = (): ReadonlyArray<Damaged> =>
       specs.filter((s) => damaged.has(s.id)).map((s) => ({ stream: s.id, problem: damaged.get(s.id)! }))
 
+    // The sub-accounts some stored stream names: the others of a discovered plan are new.
+    const named = SyncPositions.namedAccounts(stored.keys())
+    if (settings.plan !== undefined) settings.log(planLine(settings.plan, specs, state, settings, named))
+
+    const catchUp = SyncStreams.catchUp(settings, state, store, write, resilience)
     // Catch up with bounded concurrency (the client's rate limiter bounds the requests).
-    yield* Effect.all(specs.map(SyncStreams.catchUp(settings, state, store, write, resilience)), {
-      concurrency: settings.concurrency,
-      discard: true
-    })
+    yield* Effect.all(specs.map(catchUp), { concurrency: settings.concurrency, discard: true })
     const caughtUp = yield* resilience.database(store.counts)
     const coveredFrom = SyncPositions.coveredFrom(specs, state.positions, damaged, settings.since)
     const outcome = (): Outcome => ({
@@ -334,14 +481,56 @@ export const run = (
     if (damaged.size > 0) settings.warn(SyncSummary.damagedSentence(damagedList(), specs.length))
     settings.log(SyncFollow.caughtUpLine(Date.now(), caughtUp, settings.follow))
     if (mine !== undefined) yield* mine.phase("following")
+    // Following with discovery: sub-accounts listed again now and then; the streams of new ones are
+    // caught up from their start, then followed with the others.
+    const relist = settings.relist
+    const more = relist === undefined ? undefined : {
+      every: relist.every,
+      next: Effect.flatMap(
+        relist.streams.pipe(
+          Effect.map(Option.some),
+          Effect.catchAll((e) =>
+            Effect.as(
+              Effect.sync(() =>
+                settings.warn(SyncFollow.listFailedLine(Date.now(), firstLine(e.message), relist.every))
+              ),
+              Option.none()
+            )
+          )
+        ),
+        (listed) => {
+          if (Option.isNone(listed)) return Effect.succeed([])
+          const known = new Set(specs.map((s) => s.id))
+          const fresh = listed.value.transferStreams.filter((s) => !known.has(s.id)).map(transferSpec)
+          if (fresh.length === 0) return Effect.succeed([])
+          const newAccounts = listed.value.subAccounts.filter((a) => !named.has(a))
+          settings.log(SyncFollow.discoveredLine(Date.now(), newAccounts, fresh.length))
+          // Part of the run once caught up: a listing after a failure finds them new again.
+          return Effect.all(fresh.map(catchUp), { concurrency: settings.concurrency, discard: true }).pipe(
+            Effect.zipRight(Effect.sync(() => {
+              specs.push(...fresh)
+              for (const a of newAccounts) named.add(a)
+              return fresh
+            }))
+          )
+        }
+      )
+    }
     // The client's follow streams ride service outages out themselves; a transient failure that still
     // reaches here starts the streams again from their committed checkpoints.
-    yield* SyncFollow.follow(history, { ...settings, follow: settings.follow }, specs, state, write, resilience.catchUp)
+    yield* SyncFollow.follow(
+      history,
+      { ...settings, follow: settings.follow },
+      specs,
+      state,
+      write,
+      resilience.catchUp,
+      more
+    )
     return outcome()
   }).pipe(
     // The client's outage lines then say whose key met them.
-    (run) =>
-      settings.profile === undefined || settings.profile === SyncStore.defaultProfile
-        ? run
-        : Effect.annotateLogs(run, "profile", settings.profile)
+    (run) => settings.profile === undefined || settings.profile === SyncStore.defaultProfile
+      ? run
+      : Effect.annotateLogs(run, "profile", settings.profile)
   )

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as Duration from "effect/Duration"
 import type { Snapshot } from "./Progress.js"
 import type { Damaged, Outcome, Totals } from "./SyncRun.js"
 import type { Counts } from "./SyncStore.js"
@@ -233,3 +234,74 @@ export const profilesLine = (summary: {
   `synced ${summary.synced} of ${summary.profiles} profiles into ${summary.db} (${requestsText(summary.requests)}${
     summary.seconds.toFixed(1)
   } s)`
+
+/** A duration for a summary, whole seconds from one second on. */
+const durationText = (seconds: number): string =>
+  Duration.format(Duration.millis(seconds >= 1 ? Math.round(seconds) * 1000 : Math.round(seconds * 1000)))
+
+/**
+ * The line that says what a sync's plan costs, before it runs: the sub-accounts it discovered (and how
+ * many the database did not know yet), its streams, and at least how many requests they need and how
+ * long those take at the key's budget. An estimate and a lower bound: one request per stream per
+ * maximum window of what it reads (its whole range on a first run), list pages included; busy windows'
+ * further pages and retries come on top (docs/operations.md, "What a sync costs").
+ *
+ * @example
+ * ```ts
+ * import { SyncSummary } from "@broker-history/cli"
+ *
+ * assert.strictEqual(
+ *   SyncSummary.planLine({
+ *     discovered: { listed: 200, new: 3 },
+ *     streams: 1605,
+ *     requests: 9870,
+ *     seconds: 493.5,
+ *     rate: { limit: 20, interval: 1000 },
+ *     maxWindow: { transfers: 30 * 86_400_000, deposits: 10 * 86_400_000 }
+ *   }),
+ *   "plan: 200 sub-accounts listed by the service, 3 of them new to this database; 1605 streams; " +
+ *     "at least 9870 requests, about 8m 14s at 20 requests per 1s (an estimate: one request per stream per " +
+ *     "30d window of what it reads, 10d for deposits, plus the list pages; busy windows take more)"
+ * )
+ * // Without a maximum transfer window, an empty transfer stream may cost a single request:
+ * assert.ok(
+ *   SyncSummary.planLine({
+ *     discovered: undefined,
+ *     streams: 5,
+ *     requests: 41,
+ *     seconds: 2.05,
+ *     rate: { limit: 20, interval: 1000 },
+ *     maxWindow: { transfers: undefined, deposits: 10 * 86_400_000 }
+ *   }).startsWith("plan: 5 streams; at least 41 requests, about 2s at 20 requests per 1s (an estimate: one request per transfer stream")
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category summary
+ */
+export const planLine = (plan: {
+  /** The sub-accounts the service listed, and how many of them no stored stream names; none without discovery. */
+  readonly discovered: { readonly listed: number; readonly new: number } | undefined
+  readonly streams: number
+  readonly requests: number
+  readonly seconds: number
+  /** The key's budget: `limit` requests per `interval` ms. */
+  readonly rate: { readonly limit: number; readonly interval: number }
+  /** The widest window per kind (ms); none for transfers when no maximum is configured. */
+  readonly maxWindow: { readonly transfers: number | undefined; readonly deposits: number }
+}): string => {
+  const window = (ms: number) => Duration.format(Duration.millis(ms))
+  const discovered = plan.discovered === undefined
+    ? ""
+    : `${plan.discovered.listed} sub-accounts listed by the service, ${plan.discovered.new} of them new to this database; `
+  const how = plan.maxWindow.transfers === undefined
+    ? `one request per transfer stream and one per ${window(plan.maxWindow.deposits)} window of the deposits' range`
+    : `one request per stream per ${window(plan.maxWindow.transfers)} window of what it reads, ${
+      window(plan.maxWindow.deposits)
+    } for deposits`
+  return `plan: ${discovered}${plan.streams} streams; at least ${plan.requests} requests, about ${
+    durationText(plan.seconds)
+  } at ${plan.rate.limit} requests per ${window(plan.rate.interval)} (an estimate: ${how}${
+    plan.discovered === undefined ? "" : ", plus the list pages"
+  }; busy windows take more)`
+}

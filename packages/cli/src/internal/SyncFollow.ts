@@ -6,16 +6,19 @@
  *
  * @internal
  */
-import type { BrokerHistory } from "@broker-history/client"
+import type { BrokerError, BrokerHistory } from "@broker-history/client"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Chunk from "effect/Chunk"
 import type * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as SyncPlan from "../SyncPlan.js"
 import type { Settings } from "../SyncRun.js"
 import type * as SyncStore from "../SyncStore.js"
+import { startOf } from "./SyncPositions.js"
 import type { Resilience, State, StreamSpec, Write } from "./SyncStreams.js"
 import { asItIs } from "./SyncStreams.js"
 
@@ -38,10 +41,28 @@ export const appliedLine = (now: number, transfers: number, deposits: number): s
       new Date(now).toISOString()
     } applied ${transfers} transfer and ${deposits} deposit records (new, changed, or re-read in the settlement window)`
 
+/** The line that says which new sub-accounts a listing found while following, and what is done with them. */
+export const discoveredLine = (now: number, subAccounts: ReadonlyArray<string>, streams: number): string => {
+  const shown = subAccounts.slice(0, 10).join(", ")
+  const more = subAccounts.length > 10 ? ` and ${subAccounts.length - 10} more` : ""
+  return `${new Date(now).toISOString()} ${
+    subAccounts.length === 1 ? "1 new sub-account" : `${subAccounts.length} new sub-accounts`
+  }${subAccounts.length === 0 ? "" : ` (${shown}${more})`}: reading ${streams} new ${
+    streams === 1 ? "stream" : "streams"
+  } from their creation, then following them with the others`
+}
+
+/** The warning when listing the sub-accounts failed while following: the others go on, the list is read again later. */
+export const listFailedLine = (now: number, reason: string, every: number): string =>
+  `${new Date(now).toISOString()} listing the sub-accounts failed (${reason}); the streams already planned go on ` +
+  `following, and the list is read again in ${Duration.format(Duration.millis(every))}`
+
 /**
  * Follows the streams that are not damaged until interrupted; the batch being written commits first,
  * and the applied records not yet reported are reported at the end. `again` wraps each run of the
- * streams: after a failure it may run them again, each stream from its committed checkpoint.
+ * streams: after a failure it may run them again, each stream from its committed checkpoint. With
+ * `more`, every `every` ms `next` gives streams to follow as well (already caught up): they join
+ * the followed ones, and a run after a failure follows them too.
  */
 export const follow = (
   history: Context.Tag.Service<BrokerHistory.BrokerHistory>,
@@ -49,7 +70,11 @@ export const follow = (
   specs: ReadonlyArray<StreamSpec<any>>,
   state: State,
   write: Write,
-  again: Resilience["catchUp"] = asItIs.catchUp
+  again: Resilience["catchUp"] = asItIs.catchUp,
+  more?: {
+    readonly every: number
+    readonly next: Effect.Effect<ReadonlyArray<StreamSpec<any>>, BrokerError.BrokerError | SqlError>
+  }
 ) =>
   Effect.gen(function*() {
     const { totals } = state
@@ -67,7 +92,7 @@ export const follow = (
     // Read at each run: a run after a failure starts every stream from its last committed checkpoint.
     const from = (spec: StreamSpec<any>) => {
       const position = state.positions.get(spec.id)
-      return { since: position?.checkpoint.time ?? settings.since[spec.kind], resume: position?.checkpoint }
+      return { since: position?.checkpoint.time ?? startOf(settings.since, spec), resume: position?.checkpoint }
     }
     const schedule = {
       minInterval: Duration.millis(Math.min(pollAfterRecords, settings.follow)),
@@ -75,18 +100,39 @@ export const follow = (
       settlement: Duration.millis(settings.settlement),
       concurrency: settings.concurrency
     }
-    const changes = Stream.suspend(() => {
-      const transferQueries = settings.transferStreams.filter((s) => byId.has(s.id)).map((s) => ({
-        stream: s.id,
-        query: { ...s.query, ...from(byId.get(s.id)!) }
-      }))
-      const deposits = byId.get(SyncPlan.depositStreamId)
+    // The transfer queries by stream id: the plan's, and those of streams that join while following.
+    const queries = new Map<string, SyncPlan.TransferStream["query"]>(
+      settings.transferStreams.map((s) => [s.id, s.query])
+    )
+    // Each run follows each stream once: those of `byId` at its start, then those that join.
+    let following = new Set<string>()
+    const followed = (group: ReadonlyArray<StreamSpec<any>>) => {
+      const transferQueries = group.filter((s) => s.kind === "transfers" && !following.has(s.id) && queries.has(s.id))
+        .map((s) => ({ stream: s.id, query: { ...queries.get(s.id)!, ...from(s) } }))
+      const deposits = group.find((s) => s.id === SyncPlan.depositStreamId && !following.has(s.id))
+      for (const s of group) following.add(s.id)
       return Stream.merge(
         transferQueries.length === 0 ? Stream.empty : history.followTransfers(transferQueries, schedule),
         deposits === undefined
           ? Stream.empty
           : history.followDeposits([{ stream: deposits.id, query: { concurrency: 2, ...from(deposits) } }], schedule)
       )
+    }
+    const joined = yield* Queue.unbounded<ReadonlyArray<StreamSpec<any>>>()
+    const joining = more === undefined ? Stream.empty : Stream.merge(
+      Stream.fromQueue(joined).pipe(Stream.flatMap(followed, { concurrency: "unbounded" })),
+      // The next streams, caught up, join the followed ones: in `byId` for a run after a failure.
+      Stream.repeatEffect(
+        Effect.flatMap(Effect.zipRight(Effect.sleep(Duration.millis(more.every)), more.next), (group) => {
+          const live = group.filter((s) => !state.damaged.has(s.id) && !byId.has(s.id))
+          for (const s of live) byId.set(s.id, s)
+          return live.length === 0 ? Effect.void : Queue.offer(joined, live)
+        })
+      ).pipe(Stream.drain)
+    )
+    const changes = Stream.suspend(() => {
+      following = new Set()
+      return Stream.merge(followed([...byId.values()]), joining)
     })
     yield* again(
       changes.pipe(
@@ -99,7 +145,7 @@ export const follow = (
               return write(spec)(group.map((c) => c.record), {
                 _tag: "Checkpoint",
                 checkpoint: group[group.length - 1].checkpoint,
-                coveredSince: state.positions.get(id)?.coveredSince ?? settings.since[spec.kind]
+                coveredSince: state.positions.get(id)?.coveredSince ?? startOf(settings.since, spec)
               })
             },
             { discard: true }

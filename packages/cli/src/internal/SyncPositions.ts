@@ -80,13 +80,26 @@ export const resumeFrom = (
     ? earlier.checkpoint
     : undefined
 
+/** A stream as far as where it starts: its kind, and when its history begins if known (a sub-account's creation). */
+export interface Start {
+  readonly kind: "transfers" | "deposits"
+  readonly startsAt?: number | undefined
+}
+
+/** Where a stream's history starts in this run: its kind's `since`, or its own start when that is later. */
+export const startOf = (
+  since: { readonly transfers: number; readonly deposits: number },
+  stream: Start
+): number => Math.max(since[stream.kind], stream.startsAt ?? 0)
+
 /**
  * Per kind, the latest start of a stream's stored history (Unix ms), over the streams that are not
- * damaged; a stream without a position starts at its kind's `since`. 0 when every stream holds its
- * whole history (or there is none).
+ * damaged; a stream without a position starts where this run starts it (`startOf`), and one that
+ * holds everything from when its history begins (`startsAt`) counts as whole. 0 when every stream
+ * holds its whole history (or there is none).
  */
 export const coveredFrom = (
-  streams: ReadonlyArray<{ readonly id: string; readonly kind: "transfers" | "deposits" }>,
+  streams: ReadonlyArray<Start & { readonly id: string }>,
   positions: ReadonlyMap<string, Position>,
   damaged: ReadonlyMap<string, string>,
   since: { readonly transfers: number; readonly deposits: number }
@@ -94,8 +107,28 @@ export const coveredFrom = (
   const covered = { transfers: 0, deposits: 0 }
   for (const stream of streams) {
     if (damaged.has(stream.id)) continue
-    const start = positions.get(stream.id)?.coveredSince ?? since[stream.kind]
-    covered[stream.kind] = Math.max(covered[stream.kind], start)
+    const start = positions.get(stream.id)?.coveredSince ?? startOf(since, stream)
+    const whole = stream.startsAt !== undefined && start <= stream.startsAt
+    covered[stream.kind] = Math.max(covered[stream.kind], whole ? 0 : start)
   }
   return covered
+}
+
+/**
+ * The accounts the stored transfer streams name (their ids are `["transfers", FROM_TYPE, TO_TYPE,
+ * FROM, TO]`, `null` for the master account): the sub-accounts an earlier run already synced.
+ */
+export const namedAccounts = (ids: Iterable<string>): Set<string> => {
+  const named = new Set<string>()
+  for (const id of ids) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(id)
+    } catch {
+      continue
+    }
+    if (!Array.isArray(parsed) || parsed.length !== 5 || parsed[0] !== "transfers") continue
+    for (const account of parsed.slice(3)) if (typeof account === "string") named.add(account)
+  }
+  return named
 }

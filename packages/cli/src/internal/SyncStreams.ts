@@ -28,6 +28,11 @@ export interface ChangeRange {
 export interface StreamSpec<A> {
   readonly id: string
   readonly kind: "transfers" | "deposits"
+  /**
+   * When the stream's history begins, if known (Unix ms): a sub-account's creation. Nothing before it
+   * is read, whatever `--since` says.
+   */
+  readonly startsAt?: number | undefined
   readonly plain: (range: { since: number; until: number }) => Stream.Stream<A, BrokerError.BrokerError>
   readonly changes: (range: ChangeRange) => Stream.Stream<Checkpoint.Change<A>, BrokerError.BrokerError>
   readonly apply: (records: ReadonlyArray<A>, position: SyncStore.Position | undefined) => Effect.Effect<void, SqlError>
@@ -162,7 +167,7 @@ export const catchUp = (
   return <A>(spec: StreamSpec<A>) =>
     resilience.catchUp(Effect.gen(function*() {
       if (state.damaged.has(spec.id)) return
-      const since = settings.since[spec.kind]
+      const since = SyncPositions.startOf(settings.since, spec)
       const writeBatch = write(spec)
       const found = state.positions.get(spec.id)
       const position = found !== undefined && since < found.coveredSince
@@ -191,21 +196,47 @@ export const catchUp = (
         if (!settled) return
       }
       const coveredSince = position?.coveredSince ?? since
-      yield* spec.changes({
-        // With a checkpoint, `since` must not be after it (the stream starts at the later of the two).
-        since: position?.checkpoint.time ?? since,
-        resume: position?.checkpoint
-      }).pipe(
-        batches(settings.batchSize),
-        Stream.runForEach(({ checkpoint, records }) =>
-          writeBatch(records, { _tag: "Checkpoint", checkpoint, coveredSince })
+      // A stream read for the first time is read up to a time of its own, so that when it holds no
+      // record its coverage is still stored (an empty checkpoint at that time): a later run reads on
+      // from there instead of its whole range again.
+      const until = position === undefined ? Date.now() : undefined
+      const onward = (upTo: number | undefined) =>
+        spec.changes({
+          // With a checkpoint, `since` must not be after it (the stream starts at the later of the two).
+          since: position?.checkpoint.time ?? since,
+          ...(upTo === undefined ? {} : { until: Math.max(since, upTo) }),
+          resume: position?.checkpoint
+        }).pipe(
+          batches(settings.batchSize),
+          Stream.runForEach(({ checkpoint, records }) =>
+            writeBatch(records, { _tag: "Checkpoint", checkpoint, coveredSince })
+          )
+        )
+      const ended = yield* onward(until).pipe(
+        Effect.as(until),
+        // This machine's clock is ahead of the service's: read up to the service's now, as before.
+        Effect.catchIf(
+          (e): e is BrokerError.InvalidQuery =>
+            until !== undefined && e._tag === "InvalidQuery" && e.parameter === "until",
+          () => Effect.as(onward(undefined), undefined)
         ),
         // From a checkpoint, the client refuses only a start after the service's now: the checkpoint's time.
         Effect.catchIf(
           (e): e is BrokerError.InvalidQuery =>
             position !== undefined && e._tag === "InvalidQuery" && e.parameter === "since",
-          () => Effect.sync(() => state.damaged.set(spec.id, SyncPositions.futureProblem(position!.checkpoint.time)))
+          () =>
+            Effect.sync(() => {
+              state.damaged.set(spec.id, SyncPositions.futureProblem(position!.checkpoint.time))
+              return undefined
+            })
         )
       )
+      if (ended !== undefined && !state.positions.has(spec.id)) {
+        yield* writeBatch([], {
+          _tag: "Checkpoint",
+          checkpoint: { time: Math.max(since, ended), ids: [] },
+          coveredSince
+        })
+      }
     }))
 }
