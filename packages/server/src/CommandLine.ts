@@ -67,8 +67,10 @@ export const isLoopback = (host: string): boolean => {
  * absent; empty counts as absent) and its default, checked (ports, integers, probabilities from 0 to
  * 1, keys `apiKey:secretKey:PERMS`), read into `ReferenceServer.Options`. A `--host` other than
  * loopback is refused unless a key is given (`--key` or `BROKER_SERVER_KEYS`): without one, the
- * service would accept the demo key, whose secret is published. A problem is a usage error that names
- * the flag or the variable given and says what the value must be; a key's text is never repeated.
+ * service would accept the demo key, whose secret is published. A `--settle-failed-share` without
+ * `--settle-pending-after-ms` is refused too: without a delay nothing settles. A problem is a usage
+ * error that names the flag or the variable given and says what the value must be; a key's text is
+ * never repeated.
  *
  * @example
  * ```ts
@@ -110,11 +112,15 @@ export const isLoopback = (host: string): boolean => {
  * @category options
  */
 export const options: Options.Options<ReferenceServer.Options> = ServerSettings.settings.pipe(
-  Options.mapEffect((s) =>
-    Option.isNone(s.keys) && !isLoopback(s.host.value)
-      ? Effect.fail(Setting.usage(ServerSettings.demoKeyOffLoopback(s.host.from, s.host.value)))
-      : Effect.succeed(ServerSettings.toServerOptions(s))
-  )
+  Options.mapEffect((s) => {
+    if (Option.isNone(s.keys) && !isLoopback(s.host.value)) {
+      return Effect.fail(Setting.usage(ServerSettings.demoKeyOffLoopback(s.host.from, s.host.value)))
+    }
+    const settlement = ServerSettings.settlementProblem(s)
+    return settlement === undefined
+      ? Effect.succeed(ServerSettings.toServerOptions(s))
+      : Effect.fail(Setting.usage(settlement))
+  })
 )
 
 /**

@@ -98,6 +98,13 @@ const createSubAccounts = Effect.gen(function*() {
   yield* sql`CREATE INDEX sub_accounts_by_creation ON sub_accounts (created_at, name)`
 })
 
+// Pending transfers by time, for settling those that are due (`PendingSettlement`): a partial index,
+// so it holds the pending transfers only and costs the other inserts nothing.
+const indexPendingTransfers = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX transfers_pending ON transfers (timestamp) WHERE status = 'PENDING'`
+})
+
 /**
  * The migrations of the service's database, in order, for `@effect/sql`'s `Migrator.fromRecord`.
  *
@@ -105,7 +112,7 @@ const createSubAccounts = Effect.gen(function*() {
  * ```ts
  * import { Migrations } from "@broker-history/server"
  *
- * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables", "0002_sub_accounts"])
+ * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables", "0002_sub_accounts", "0003_pending_transfers"])
  * ```
  *
  * @since 0.1.0
@@ -113,7 +120,8 @@ const createSubAccounts = Effect.gen(function*() {
  */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "0001_create_tables": createTables,
-  "0002_sub_accounts": createSubAccounts
+  "0002_sub_accounts": createSubAccounts,
+  "0003_pending_transfers": indexPendingTransfers
 }
 
 /**
@@ -137,7 +145,7 @@ export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.
  * const { again, applied, tables } = await Effect.runPromise(
  *   program.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
  * )
- * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "sub_accounts"]])
+ * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "sub_accounts"], [3, "pending_transfers"]])
  * assert.deepStrictEqual(again, []) // nothing pending
  * assert.ok(["api_keys", "deposits", "sub_accounts", "transfers"].every((table) => tables.includes(table)))
  * ```

@@ -27,6 +27,7 @@ import * as LogLines from "./internal/LogLines.js"
 import * as Routes from "./internal/Routes.js"
 import * as StartProblem from "./internal/StartProblem.js"
 import * as SubAccountList from "./internal/SubAccountList.js"
+import * as PendingSettlement from "./PendingSettlement.js"
 import * as RateLimit from "./RateLimit.js"
 import type * as Seed from "./Seed.js"
 import * as Store from "./Store.js"
@@ -44,7 +45,9 @@ import * as Store from "./Store.js"
  * - `faults`: fault injection (default off);
  * - `logRequests`: one log line per request: method, path (never the query string), status, duration
  *   (from the request's arrival to its answer);
- * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`).
+ * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`);
+ * - `pendingSettlement`: pending transfers settle `after` their time, as `SUCCESS` or, for a
+ *   `failedShare` of them, `FAILED` (`PendingSettlement`; default: they stay pending).
  *
  * @example
  * ```ts
@@ -79,6 +82,8 @@ export interface Options {
   readonly faults?: FaultOptions | undefined
   readonly logRequests?: boolean | undefined
   readonly masterAccount?: string | undefined
+  /** @since 0.2.0 */
+  readonly pendingSettlement?: PendingSettlement.Settlement | undefined
 }
 
 /**
@@ -322,9 +327,9 @@ export class ReferenceServer
 {}
 
 /**
- * The server could not start: the database could not be opened or migrated, or the address could not
- * be bound; the message names the cause (the port is in use, the address is not this machine's, …) and
- * what to do about it.
+ * The server could not start: an option is invalid (`Options`: the message names it and what it must
+ * be), the database could not be opened or migrated, or the address could not be bound; the message
+ * names the cause (the port is in use, the address is not this machine's, …) and what to do about it.
  *
  * @example
  * ```ts
@@ -347,11 +352,12 @@ export class ReferenceServer
  * @category errors
  */
 export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
-  readonly reason: "Database" | "Listen"
+  readonly reason: "Database" | "Listen" | "Options"
   readonly cause: unknown
   readonly address?: string | undefined
 }> {
   override get message(): string {
+    if (this.reason === "Options") return `invalid options: ${String(this.cause)}`
     if (this.reason === "Database") return `cannot open the database: ${StartProblem.innermostMessage(this.cause)}`
     const where = this.address === undefined ? "" : ` on ${this.address}`
     return `cannot listen${where}: ${StartProblem.listenProblem(this.cause)}`
@@ -400,6 +406,12 @@ export const subAccountListPath: typeof SubAccountList.path = SubAccountList.pat
 
 const make = (options: Options) =>
   Effect.gen(function*() {
+    const settlementProblem = options.pendingSettlement === undefined
+      ? undefined
+      : PendingSettlement.problem(options.pendingSettlement)
+    if (settlementProblem !== undefined) {
+      return yield* Effect.fail(new StartError({ reason: "Options", cause: settlementProblem }))
+    }
     const store = yield* Store.Store
     yield* History.prepare(store, options)
     const arrivals = Arrivals.make()
@@ -414,6 +426,7 @@ const make = (options: Options) =>
       },
       masterAccount: options.masterAccount ?? Accounts.masterAccount,
       accountTypes: AccountTypes.accepted(options.futuresAccountType),
+      pendingSettlement: options.pendingSettlement,
       arrivedAt: (request) => arrivals.of(request).at
     })
     const logRequests = options.logRequests === true

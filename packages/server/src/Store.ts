@@ -381,6 +381,15 @@ export interface Service {
   readonly insertTransfers: (rows: ReadonlyArray<TransferRow>) => Effect.Effect<void>
   /** Adds deposits (in one transaction), in insertion order. A duplicate identity is a defect. */
   readonly insertDeposits: (rows: ReadonlyArray<DepositRow>) => Effect.Effect<void>
+  /**
+   * Sets the status of stored transfers (in one transaction), as a pending transfer settles; only the
+   * status changes. An unknown `tranId` is a defect, and then nothing changes.
+   */
+  readonly settleTransfers: (
+    settled: ReadonlyArray<{ readonly tranId: string; readonly status: string }>
+  ) => Effect.Effect<void>
+  /** The ids of the `PENDING` transfers at or before `until` (Unix ms), oldest first. */
+  readonly pendingTransfers: (until: number) => Effect.Effect<ReadonlyArray<string>>
   /** Changes a deposit's status and/or confirmations. An unknown deposit is a defect. */
   readonly updateDeposit: (key: DepositKey, change: DepositChange) => Effect.Effect<void>
   /** Adds sub-accounts (in one transaction). A duplicate name is a defect. */
@@ -406,6 +415,8 @@ export interface Service {
   readonly explainTransferPage: (filter: TransferFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
   /** `EXPLAIN QUERY PLAN` of the deposit page query, one detail line per plan step. */
   readonly explainDepositPage: (filter: DepositFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
+  /** `EXPLAIN QUERY PLAN` of the query of `pendingTransfers`, one detail line per plan step. */
+  readonly explainPendingTransfers: (until: number) => Effect.Effect<ReadonlyArray<string>>
   /** `EXPLAIN QUERY PLAN` of the sub-account page query, one detail line per plan step. */
   readonly explainSubAccountPage: (filter: SubAccountFilter, page: Page) => Effect.Effect<ReadonlyArray<string>>
   /** Row counts of both histories. */
@@ -484,6 +495,22 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
       ),
     insertDeposits: (rows) =>
       inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(StoreColumns.depositColumns))}`),
+    settleTransfers: (settled) =>
+      inBatches(
+        settled,
+        (batch) =>
+          Effect.forEach(batch, ({ status, tranId }) =>
+            Effect.suspend(() =>
+              sql<{ readonly tranId: string }>`UPDATE transfers SET status = ${status}
+              WHERE tran_id = ${StoreColumns.tranIdColumn(tranId)} RETURNING tran_id AS tranId`
+            ).pipe(
+              Effect.flatMap((updated) =>
+                updated.length === 1 ? Effect.void : Effect.dieMessage(`no transfer with tranId ${tranId}`)
+              )
+            ), { discard: true })
+      ),
+    pendingTransfers: (until) =>
+      queries.pendingTransfers(until).pipe(Effect.map((rows) => rows.map((r) => r.tranId)), Effect.orDie),
     updateDeposit: (key, change) => {
       const set = StoreColumns.depositChangeColumns(change)
       if (Object.keys(set).length === 0) return Effect.void
@@ -510,6 +537,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     subAccountsOfTransfers: queries.subAccountsOfTransfers.pipe(Effect.orDie),
     explainTransferPage: (filter, page) => queries.explain(queries.transferPage(filter, page)),
     explainDepositPage: (filter, page) => queries.explain(queries.depositPage(filter, page)),
+    explainPendingTransfers: (until) => queries.explain(queries.pendingTransfers(until)),
     explainSubAccountPage: (filter, page) => queries.explain(queries.subAccountPage(filter, page)),
     counts: sql<Counts>`
       SELECT (SELECT count(*) FROM transfers) AS transfers, (SELECT count(*) FROM deposits) AS deposits`.pipe(

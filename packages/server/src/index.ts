@@ -142,6 +142,19 @@ export * as Faults from "./Faults.js"
  */
 export * as HistoryQuery from "./HistoryQuery.js"
 /**
+ * Pending transfers that settle later.
+ *
+ * @example
+ * ```ts
+ * import { PendingSettlement } from "@broker-history/server"
+ *
+ * assert.strictEqual(PendingSettlement.settledStatus("10000000001"), "SUCCESS")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as PendingSettlement from "./PendingSettlement.js"
+/**
  * The per-key sliding-window rate limit.
  *
  * @example

@@ -79,6 +79,8 @@ describe("main.ts", () => {
             ["fault-hang", "FAULT_HANG"],
             ["fault-truncate", "FAULT_TRUNCATE"],
             ["fault-latency-ms", "FAULT_LATENCY_MS"],
+            ["settle-pending-after-ms", "SETTLE_PENDING_AFTER_MS"],
+            ["settle-failed-share", "SETTLE_FAILED_SHARE"],
             ["no-log", "LOG"],
             ["log", "LOG"]
           ]

@@ -117,7 +117,8 @@ describe("CommandLine", () => {
       },
       logRequests: true,
       masterAccount: "master@broker.test",
-      futuresAccountType: "FUTURES"
+      futuresAccountType: "FUTURES",
+      pendingSettlement: undefined
     })
     // The defaults are those of the service itself: no fault is ever drawn.
     const injector = Faults.makeInjector(options.faults ?? {})
@@ -150,6 +151,8 @@ describe("CommandLine", () => {
       BROKER_SERVER_FAULT_HANG: "0.05",
       BROKER_SERVER_FAULT_TRUNCATE: "0.15",
       BROKER_SERVER_FAULT_LATENCY_MS: "30",
+      BROKER_SERVER_SETTLE_PENDING_AFTER_MS: "5000",
+      BROKER_SERVER_SETTLE_FAILED_SHARE: "0.1",
       BROKER_SERVER_LOG: "off"
     })
     expect(options).toEqual({
@@ -175,7 +178,8 @@ describe("CommandLine", () => {
       },
       logRequests: false,
       masterAccount: "boss@broker.test",
-      futuresAccountType: "FUTURE"
+      futuresAccountType: "FUTURE",
+      pendingSettlement: { after: 5000, failedShare: 0.1 }
     })
     expect(run([], { BROKER_SERVER_PORT: "", BROKER_SERVER_KEYS: "  ", BROKER_SERVER_LOG: "" })).toMatchObject({
       port: 8080,
@@ -225,6 +229,13 @@ describe("CommandLine", () => {
       .toMatchObject({ futuresAccountType: "FUTURES" })
     expect(run(["--staggered-sub-accounts"], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "off" }).seed)
       .toMatchObject({ staggeredSubAccounts: true })
+    expect(run(["--settle-pending-after-ms", "0"], { BROKER_SERVER_SETTLE_PENDING_AFTER_MS: "9" }).pendingSettlement)
+      .toEqual({ after: 0, failedShare: 0 })
+    expect(
+      run(["--settle-pending-after-ms", "60000", "--settle-failed-share", "1"], {
+        BROKER_SERVER_SETTLE_FAILED_SHARE: "0.5"
+      }).pendingSettlement
+    ).toEqual({ after: 60_000, failedShare: 1 })
   })
 
   it("refuses bad values, every one at once, naming the flag or the variable given", () => {
@@ -258,6 +269,20 @@ describe("CommandLine", () => {
     )
     expect(problem([], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURESS" })).toBe(
       `BROKER_SERVER_FUTURES_ACCOUNT_TYPE must be FUTURES or FUTURE, got "FUTURESS"`
+    )
+    expect(problem(["--settle-pending-after-ms", "-1"])).toBe(
+      `--settle-pending-after-ms must be an integer >= 0, got "-1"`
+    )
+    expect(problem(["--settle-pending-after-ms", "1", "--settle-failed-share", "2"])).toBe(
+      `--settle-failed-share must be a probability from 0 to 1, got "2"`
+    )
+    // A failed share alone would be ignored: pending transfers only settle after a delay.
+    expect(problem(["--settle-failed-share", "0.2"])).toBe(
+      "--settle-failed-share needs --settle-pending-after-ms (or BROKER_SERVER_SETTLE_PENDING_AFTER_MS): without " +
+        "a settlement delay pending transfers never settle"
+    )
+    expect(problem([], { BROKER_SERVER_SETTLE_FAILED_SHARE: "0.2" })).toMatch(
+      /^BROKER_SERVER_SETTLE_FAILED_SHARE needs --settle-pending-after-ms/
     )
     expect(problem([], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "sometimes" })).toBe(
       `BROKER_SERVER_STAGGERED_SUB_ACCOUNTS must be true or false (or 1/0, yes/no, on/off), got "sometimes"`

@@ -17,6 +17,7 @@ import type { ApiKey } from "../ApiKeys.js"
 import * as ApiKeys from "../ApiKeys.js"
 import * as Authentication from "../Authentication.js"
 import * as HistoryQuery from "../HistoryQuery.js"
+import * as PendingSettlement from "../PendingSettlement.js"
 import type * as RateLimit from "../RateLimit.js"
 import * as RawQuery from "../RawQuery.js"
 import type * as Store from "../Store.js"
@@ -32,6 +33,8 @@ export interface Context {
   readonly masterAccount: string
   /** The account types the transfer endpoint accepts (`AccountTypes.accepted`). */
   readonly accountTypes: ReadonlyArray<string>
+  /** How pending transfers settle; `undefined`: they stay pending. */
+  readonly pendingSettlement: PendingSettlement.Settlement | undefined
   /** When a request arrived, in wall-clock milliseconds. */
   readonly arrivedAt: (request: HttpServerRequest.HttpServerRequest) => number
 }
@@ -55,7 +58,7 @@ const getOnly = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerRespo
 /** The answer to every request: the routes, their 404 and 405, and a 500 for a defect. */
 export const make = (context: Context) =>
   Effect.gen(function*() {
-    const { limiter, maxWindow, store } = context
+    const { limiter, maxWindow, pendingSettlement, store } = context
 
     const signed = <F>(
       endpoint: Endpoint.Endpoint | ((key: ApiKey) => Endpoint.Endpoint),
@@ -64,7 +67,7 @@ export const make = (context: Context) =>
         now: number,
         maxWindow: HistoryQuery.MaxWindow
       ) => Either.Either<HistoryQuery.Read<F>, ErrorBody.ErrorRow>,
-      answer: (query: HistoryQuery.Read<F>) => Effect.Effect<unknown>
+      answer: (query: HistoryQuery.Read<F>, now: number) => Effect.Effect<unknown>
     ) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -93,7 +96,7 @@ export const make = (context: Context) =>
         if (Either.isLeft(query)) {
           return failure(query.left)
         }
-        return success(yield* answer(query.right))
+        return success(yield* answer(query.right, now))
       })
 
     // A history page: its records in their wire shape, or `[]` when the filter can match nothing.
@@ -116,7 +119,13 @@ export const make = (context: Context) =>
         getOnly(signed(
           Endpoint.transferHistory,
           HistoryQuery.transfersAccepting(context.accountTypes),
-          records(store.transferPage, (r) => WireFormat.transfer(r, context.masterAccount))
+          (query, now) => {
+            const page = records(store.transferPage, (r) => WireFormat.transfer(r, context.masterAccount))(query)
+            // What is due settles as of the request's arrival, before its page is read.
+            return pendingSettlement === undefined
+              ? page
+              : Effect.zipRight(PendingSettlement.settleDue(store, pendingSettlement, now), page)
+          }
         ))
       ),
       HttpRouter.all(

@@ -18,7 +18,7 @@ import * as ApiKeys from "../ApiKeys.js"
 import type * as ReferenceServer from "../ReferenceServer.js"
 import type { Given } from "./Setting.js"
 import { describe, integerSetting, probabilitySetting, setting, textSetting, usage, variable } from "./Setting.js"
-import { integer, oneOf, truth } from "./SettingChecks.js"
+import { integer, oneOf, probability, truth } from "./SettingChecks.js"
 
 /** `--key` (repeated), else `BROKER_SERVER_KEYS` (separated by spaces); none given: `None`. */
 const keys: Options.Options<Option.Option<ReadonlyArray<ApiKey>>> = Options.text("key").pipe(
@@ -117,6 +117,51 @@ const maxWindowTransfers: Options.Options<number | undefined> = setting(
     "none"
   ))
 )
+
+/** `--settle-pending-after-ms`: none by default (pending transfers stay pending). */
+const settlePendingAfter: Options.Options<Option.Option<Given<number>>> = setting(
+  "settle-pending-after-ms",
+  "BROKER_SERVER_SETTLE_PENDING_AFTER_MS",
+  integer(0)
+).pipe(
+  Options.map((ms): Given<number> => ({ from: "--settle-pending-after-ms", value: ms })),
+  Options.optional,
+  Options.withPseudoName("INTEGER"),
+  Options.withDescription(describe(
+    "pending transfers settle this many ms after their timestamp: the transfer endpoint answers (and " +
+      "stores) them as SUCCESS, or FAILED for --settle-failed-share of them, same tranId and timestamp " +
+      "(0: at once)",
+    "BROKER_SERVER_SETTLE_PENDING_AFTER_MS",
+    "none: pending transfers stay pending"
+  ))
+)
+
+/** `--settle-failed-share`: the share of settling transfers that fail; needs a settlement delay. */
+const settleFailedShare: Options.Options<Option.Option<Given<number>>> = Options.text("settle-failed-share").pipe(
+  Options.map((text): Given<string> => ({ from: "--settle-failed-share", value: text })),
+  Options.withFallbackConfig(variable("BROKER_SERVER_SETTLE_FAILED_SHARE")),
+  Options.mapEffect((given) =>
+    Either.match(probability(given.value), {
+      onLeft: (problem) => Effect.fail(usage(`${given.from} ${problem}`)),
+      onRight: (share) => Effect.succeed<Given<number>>({ from: given.from, value: share })
+    })
+  ),
+  Options.optional,
+  Options.withPseudoName("0..1"),
+  Options.withDescription(describe(
+    "share of the settling pending transfers that settle as FAILED, drawn from each tranId (needs " +
+      "--settle-pending-after-ms)",
+    "BROKER_SERVER_SETTLE_FAILED_SHARE",
+    "0"
+  ))
+)
+
+/** The problem with the settlement settings: a failed share without a delay would be ignored. */
+export const settlementProblem = (s: Settings): string | undefined =>
+  Option.isSome(s.settleFailedShare) && Option.isNone(s.settlePendingAfter)
+    ? `${s.settleFailedShare.value.from} needs --settle-pending-after-ms (or ` +
+      "BROKER_SERVER_SETTLE_PENDING_AFTER_MS): without a settlement delay pending transfers never settle"
+    : undefined
 
 // The demo key's secret is published, so off loopback it would let anyone who reaches the port
 // read the history: there, a key must be chosen on purpose.
@@ -243,6 +288,8 @@ export const settings = Options.all({
     "BROKER_SERVER_FAULT_TRUNCATE",
     "probability of cutting the body short"
   ),
+  settlePendingAfter,
+  settleFailedShare,
   latency: integerSetting(
     "fault-latency-ms",
     "BROKER_SERVER_FAULT_LATENCY_MS",
@@ -284,5 +331,12 @@ export const toServerOptions = (s: Settings): ReferenceServer.Options => ({
   },
   logRequests: !s.noLog,
   masterAccount: s.masterAccount,
-  futuresAccountType: s.futuresAccountType
+  futuresAccountType: s.futuresAccountType,
+  pendingSettlement: Option.match(s.settlePendingAfter, {
+    onNone: () => undefined,
+    onSome: (after) => ({
+      after: after.value,
+      failedShare: Option.getOrElse(Option.map(s.settleFailedShare, (share) => share.value), () => 0)
+    })
+  })
 })

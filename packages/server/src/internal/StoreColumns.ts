@@ -13,11 +13,16 @@ export const batchSize = 500
 
 const digits = /^[0-9]+$/
 
+/** A `tranId` as its column: base-10 digits, stored as an integer (anything else throws). */
+export const tranIdColumn = (tranId: string): bigint => {
+  if (!digits.test(tranId)) throw new Error(`tranId must be base-10 digits, got ${JSON.stringify(tranId)}`)
+  return BigInt(tranId)
+}
+
 /** A transfer's columns; `tranId` must be base-10 digits, stored as an integer. */
 export const transferColumns = (row: Store.TransferRow) => {
-  if (!digits.test(row.tranId)) throw new Error(`tranId must be base-10 digits, got ${JSON.stringify(row.tranId)}`)
   return {
-    tran_id: BigInt(row.tranId),
+    tran_id: tranIdColumn(row.tranId),
     client_tran_id: row.clientTranId,
     from_account: row.fromAccount,
     to_account: row.toAccount,

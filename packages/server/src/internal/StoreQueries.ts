@@ -65,6 +65,13 @@ export const make = (sql: SqlClient.SqlClient) => {
     depositPage: (f: Store.DepositFilter, page: Store.Page) =>
       sql<Store.DepositRow>`${depositSelect} WHERE ${depositWhere(f)}
       ORDER BY insert_time DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /**
+     * The ids of the pending transfers at or before `until`, oldest first. `'PENDING'` is written in
+     * the statement, not bound, so that the partial index `transfers_pending` serves it.
+     */
+    pendingTransfers: (until: number) =>
+      sql<{ readonly tranId: string }>`SELECT CAST(tran_id AS TEXT) AS tranId FROM transfers
+      WHERE status = 'PENDING' AND timestamp <= ${until} ORDER BY timestamp, tran_id`,
     /** Every matching sub-account, by creation time, then name. */
     allSubAccounts: (f: Store.SubAccountFilter) =>
       sql<Store.SubAccountRow>`${subAccountSelect} WHERE ${subAccountWhere(f)} ORDER BY created_at, name`,
