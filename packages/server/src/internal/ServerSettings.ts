@@ -112,7 +112,8 @@ const maxWindowTransfers: Options.Options<number | undefined> = setting(
   Options.map(Option.getOrUndefined),
   Options.withPseudoName("INTEGER"),
   Options.withDescription(describe(
-    "longest endTime - startTime of a transfer query, in ms",
+    "longest endTime - startTime of a transfer query, in ms (2592000000: 30 days); a longer window is refused " +
+      "with 33333, and a query without startTime reads that long back from its endTime (or now)",
     "BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS",
     "none"
   ))
