@@ -1,18 +1,25 @@
 /**
  * The business parameters of a verified request, read into a store filter and page: decoding,
  * repeated and unknown parameters, the domain's query rules, the server's accepted account types
- * (its own, not the domain's list), the deposit default window and the maximum window per endpoint.
- * Pure: `now` is an input.
+ * (its own, not the domain's list), the deposit default window and the maximum window per history
+ * endpoint, and the sub-account list's name and page. Pure: `now` is an input.
  *
  * @since 0.1.0
  */
-import { DepositHistoryQuery, Endpoint, ErrorBody, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
+import {
+  DepositHistoryQuery,
+  Endpoint,
+  ErrorBody,
+  QueryViolation,
+  SubAccountListQuery,
+  TransferHistoryQuery
+} from "@broker-history/domain"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as AccountTypes from "./AccountTypes.js"
 import type * as RawQuery from "./RawQuery.js"
 import { label } from "./RawQuery.js"
-import type { DepositFilter, Page, TransferFilter } from "./Store.js"
+import type { DepositFilter, Page, SubAccountFilter, TransferFilter } from "./Store.js"
 
 /**
  * The longest `endTime - startTime` each endpoint accepts; `undefined` means no maximum.
@@ -107,8 +114,11 @@ export type Reader<F> = (
   maxWindow: MaxWindow
 ) => Either.Either<Read<F>, ErrorBody.ErrorRow>
 
-const fieldsOf = (schema: { readonly from: { readonly fields: object } }): ReadonlyArray<string> =>
-  Object.keys(schema.from.fields)
+// A query's schema: a struct, or a struct with a filter over it (the history queries' time order).
+type QuerySchema = { readonly fields: object } | { readonly from: { readonly fields: object } }
+
+const fieldsOf = (schema: QuerySchema): ReadonlyArray<string> =>
+  Object.keys("fields" in schema ? schema.fields : schema.from.fields)
 
 /** Decoded, distinct, known parameters as a record, or the first 33333 among them. */
 const toRecord = (
@@ -140,7 +150,7 @@ const violation = (v: QueryViolation.QueryViolation): ErrorBody.ErrorRow =>
 // An endpoint's reader: its parameters read by the query's own rules (the parameters of `schema`,
 // then `fromText`), then made into a store filter and page by `read`.
 const reader = <Q, F>(
-  schema: { readonly from: { readonly fields: object } },
+  schema: QuerySchema,
   fromText: (params: Readonly<Record<string, string>>) => Either.Either<Q, QueryViolation.QueryViolation>,
   read: (query: Q, now: number, maxWindow: MaxWindow) => Either.Either<Read<F>, ErrorBody.ErrorRow>
 ): Reader<F> => {
@@ -319,5 +329,38 @@ export const deposits: Reader<DepositFilter> = reader(
         page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.depositHistory.defaultLimit },
         matchesNothing: Number.isNaN(status)
       }
+    })
+)
+
+/**
+ * Reads the sub-account list's parameters (`GET /api/v3/broker/sub-account/list`) into a store filter
+ * and page by the domain's rules (`SubAccountListQuery`): `subAccount` an exact, non-empty name,
+ * `page` from 1 (default 1), `limit` 1 to 200 (default 10).
+ *
+ * @example
+ * ```ts
+ * import { HistoryQuery, RawQuery } from "@broker-history/server"
+ * import { Either } from "effect"
+ *
+ * const read = (query: string) => HistoryQuery.subAccounts(RawQuery.parse(query), 0, HistoryQuery.defaultMaxWindow)
+ * assert.deepStrictEqual(
+ *   read("page=2"),
+ *   Either.right({ filter: { name: undefined }, page: { page: 2, limit: 10 }, matchesNothing: false })
+ * )
+ * const tooMany = read("limit=201")
+ * assert.ok(Either.isLeft(tooMany) && tooMany.left.msg === "Param is error: limit must be an integer from 1 to 200")
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const subAccounts: Reader<SubAccountFilter> = reader(
+  SubAccountListQuery.SubAccountListQuery,
+  SubAccountListQuery.fromText,
+  (q) =>
+    Either.right({
+      filter: { name: q.subAccount },
+      page: { page: q.page ?? 1, limit: q.limit ?? Endpoint.subAccountList.defaultLimit },
+      matchesNothing: false
     })
 )

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { Endpoint } from "@broker-history/domain"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -26,7 +27,6 @@ import * as Listener from "./internal/Listener.js"
 import * as LogLines from "./internal/LogLines.js"
 import * as Routes from "./internal/Routes.js"
 import * as StartProblem from "./internal/StartProblem.js"
-import * as SubAccountList from "./internal/SubAccountList.js"
 import * as PendingSettlement from "./PendingSettlement.js"
 import * as RateLimit from "./RateLimit.js"
 import type * as Seed from "./Seed.js"
@@ -402,7 +402,7 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
  * @since 0.1.0
  * @category constants
  */
-export const subAccountListPath: typeof SubAccountList.path = SubAccountList.path
+export const subAccountListPath: string = Endpoint.subAccountList.path
 
 const make = (options: Options) =>
   Effect.gen(function*() {

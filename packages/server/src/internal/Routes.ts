@@ -23,7 +23,6 @@ import * as RawQuery from "../RawQuery.js"
 import type * as Store from "../Store.js"
 import * as WireFormat from "../WireFormat.js"
 import { allowedMethods, failure, methodNotAllowed, success } from "./Answers.js"
-import * as SubAccountList from "./SubAccountList.js"
 
 /** What the routes read: the store, the limiter and the query rules. */
 export interface Context {
@@ -133,11 +132,12 @@ export const make = (context: Context) =>
         getOnly(signed(Endpoint.depositHistory, HistoryQuery.deposits, records(store.depositPage, WireFormat.deposit)))
       ),
       HttpRouter.all(
-        SubAccountList.path,
+        Endpoint.subAccountList.path as HttpRouter.PathInput,
         getOnly(signed(
-          // Authentication checks the permission of the endpoint it is given: the one the key holds.
-          (key) => ApiKeys.allows(key, "SPOT_TRANSFER_READ") ? Endpoint.transferHistory : Endpoint.depositHistory,
-          (params) => SubAccountList.readQuery(params),
+          // Either history permission may list (the exchange asks for one this service does not know):
+          // Authentication checks the permission of the endpoint it is given, so give one the key holds.
+          (key) => ApiKeys.allows(key, "SPOT_TRANSFER_READ") ? Endpoint.subAccountList : Endpoint.depositHistory,
+          HistoryQuery.subAccounts,
           (query) => Effect.map(store.subAccountPage(query.filter, query.page), WireFormat.subAccountList)
         ))
       )
