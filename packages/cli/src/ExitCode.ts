@@ -260,7 +260,8 @@ const brokerTags = new Set([
   "ApiError",
   "TransportError",
   "ResponseDecodeError",
-  "IncompleteHistory"
+  "IncompleteHistory",
+  "SubAccountListTooLong"
 ])
 
 const isBrokerError = (u: unknown): u is BrokerError.BrokerError =>

@@ -28,7 +28,8 @@ const variableName = Schema.String.pipe(
 
 /**
  * One profile as written in the file: `name`, `apiKeyEnv` and `secretKeyEnv` required; `baseUrl`,
- * `subAccounts` or `pairs`, `accountTypes` and `rateLimit` optional.
+ * `subAccounts` (a list, or `all`: every sub-account the service lists, as when neither it nor
+ * `pairs` is given) or `pairs`, `accountTypes` and `rateLimit` optional.
  *
  * @example
  * ```ts
@@ -57,7 +58,10 @@ export const Profile = Schema.Struct({
   baseUrl: Schema.optional(Schema.String),
   apiKeyEnv: variableName,
   secretKeyEnv: variableName,
-  subAccounts: Schema.optional(Schema.Array(Schema.String)),
+  subAccounts: Schema.optional(Schema.Union(
+    Schema.Literal("all").annotations({ description: "every sub-account the service lists" }),
+    Schema.Array(Schema.String)
+  )),
   pairs: Schema.optional(Schema.Array(Schema.String)),
   accountTypes: Schema.optional(Schema.Array(Schema.String)),
   rateLimit: Schema.optional(Schema.Struct({
@@ -124,7 +128,8 @@ export class ProfilesError extends Schema.TaggedError<ProfilesError>("@broker-hi
  * const text = "profiles:\n  - name: acme\n    apiKeyEnv: ACME_KEY\n    secretKeyEnv: ACME_SECRET\n"
  * const [acme] = Either.getOrThrow(Profiles.parse(text, { ACME_KEY: "k", ACME_SECRET: "s" }))
  * const planned: Profiles.Planned = acme
- * assert.deepStrictEqual([planned.name, planned.transferStreams.length], ["acme", 4]) // master→master × 4 type pairs
+ * // No sub-accounts named: the service lists them when the sync starts; until then, master→master × 4 type pairs.
+ * assert.deepStrictEqual([planned.name, planned.discover, planned.transferStreams.length], ["acme", true, 4])
  * ```
  *
  * @since 0.2.0
@@ -137,8 +142,15 @@ export interface Planned {
   readonly secretKeyEnv: string
   /** The profile's client settings (its key, base URL and budget), as the flags would give them. */
   readonly client: ClientOptions.Values
+  /**
+   * The sub-accounts are listed by the service when the sync starts (`subAccounts: all`, or neither
+   * `subAccounts` nor `pairs`); `transferStreams` is then only the master's own.
+   */
+  readonly discover: boolean
+  /** The account types, in the exchange's spelling. */
+  readonly accountTypes: ReadonlyArray<string>
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
-  /** What the plan does not read (`SyncPlan.uncovered`), or `undefined` with `pairs`. */
+  /** What the plan does not read (`SyncPlan.uncovered`), or `undefined` with `pairs` and with discovery. */
   readonly uncovered: string | undefined
   /** The warning line for account types the exchange does not document (`Choices.undocumentedAccountTypes`). */
   readonly warning: string | undefined
@@ -222,7 +234,14 @@ const plan = (p: typeof Profile.Type): Either.Either<Planned, ProfilesError> => 
     if (Duration.toMillis(parsed.right) <= 0) return wrong(p, "usage", "rateLimit.interval must be longer than 0")
     interval = p.rateLimit.interval
   }
-  const subs = [...new Set((p.subAccounts ?? []).map((s) => s.trim()).filter((s) => s !== ""))]
+  const discover = p.subAccounts === "all" || (p.subAccounts === undefined && p.pairs === undefined)
+  const subs = [
+    ...new Set(
+      (p.subAccounts === undefined || p.subAccounts === "all" ? [] : p.subAccounts).map((s) => s.trim()).filter((
+        s
+      ) => s !== "")
+    )
+  ]
   const pairs = p.pairs === undefined
     ? Either.right(SyncPlan.defaultPairs(subs))
     : SyncPlan.parsePairs(p.pairs.join("\n"))
@@ -238,8 +257,10 @@ const plan = (p: typeof Profile.Type): Either.Either<Planned, ProfilesError> => 
       ...(p.rateLimit === undefined ? {} : { "rate-limit": String(p.rateLimit.limit) }),
       ...(interval === undefined ? {} : { "rate-limit-interval": interval })
     },
+    discover,
+    accountTypes: types,
     transferStreams: SyncPlan.transferStreams(pairs.right, types),
-    uncovered: p.pairs === undefined ? SyncPlan.uncovered(subs, types) : undefined,
+    uncovered: p.pairs === undefined && !discover ? SyncPlan.uncovered(subs, types) : undefined,
     warning: Choices.undocumentedAccountTypes([
       ...(p.accountTypes === undefined ? [] : types.map((type) => ({ type, where: "accountTypes" }))),
       ...pairs.right.flatMap((pair) =>

@@ -244,8 +244,10 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
 }
 
 /**
- * What a plan of `--sub-accounts` does not read, as a sentence for the sync summary, or `undefined` when
- * it leaves out nothing it could name: transfers between two sub-accounts are read only through `--pairs`.
+ * What a plan of sub-accounts does not read, as a sentence for the sync summary, or `undefined` when it
+ * leaves out nothing it could name: transfers between two sub-accounts are read only through `--pairs`.
+ * With `discovered` the sub-accounts are the ones the service listed, and the sentence says so without
+ * asking for a list.
  *
  * @example
  * ```ts
@@ -256,6 +258,15 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
  *   "sub→sub transfers are not read: 6 ordered sub-account pairs × 4 account-type pairs not covered; list them with --pairs FILE"
  * )
  * assert.strictEqual(SyncPlan.uncovered(["a@x"], ["SPOT", "FUTURES"]), undefined)
+ * assert.strictEqual(
+ *   SyncPlan.uncovered(["a@x", "b@x"], ["SPOT"], true),
+ *   "sub→sub transfers are not read: 2 ordered pairs of the 2 sub-accounts the service listed × 1 account-type pair " +
+ *     "(a transfer between two sub-accounts is read only for a pair a pairs file names)"
+ * )
+ * assert.strictEqual(
+ *   SyncPlan.uncovered([], ["SPOT"], true),
+ *   "the service lists no sub-account: only the master account's own transfers are read"
+ * )
  * ```
  *
  * @since 0.1.0
@@ -263,17 +274,25 @@ export const parsePairs = (text: string): Either.Either<ReadonlyArray<Pair>, str
  */
 export const uncovered = (
   subAccounts: ReadonlyArray<string>,
-  accountTypes: ReadonlyArray<string>
+  accountTypes: ReadonlyArray<string>,
+  discovered = false
 ): string | undefined => {
   const n = subAccounts.length
   if (n === 0) {
-    return "only the master account's own transfers are read; name sub-accounts with --sub-accounts or --sub-accounts-file, or list pairs with --pairs FILE"
+    return discovered
+      ? "the service lists no sub-account: only the master account's own transfers are read"
+      : "only the master account's own transfers are read; name sub-accounts with --sub-accounts or --sub-accounts-file, or list pairs with --pairs FILE"
   }
   if (n === 1) return undefined
   const types = typePairs(accountTypes).length
-  return `sub→sub transfers are not read: ${n * (n - 1)} ordered sub-account pairs × ${types} account-type ${
-    types === 1 ? "pair" : "pairs"
-  } not covered; list them with --pairs FILE`
+  const typeText = `${types} account-type ${types === 1 ? "pair" : "pairs"}`
+  return discovered
+    ? `sub→sub transfers are not read: ${
+      n * (n - 1)
+    } ordered pairs of the ${n} sub-accounts the service listed × ${typeText} (a transfer between two sub-accounts is read only for a pair a pairs file names)`
+    : `sub→sub transfers are not read: ${
+      n * (n - 1)
+    } ordered sub-account pairs × ${typeText} not covered; list them with --pairs FILE`
 }
 
 /**

@@ -313,12 +313,11 @@ const planLine = (
         : { checkpoint: position.checkpoint.time, coveredSince: position.coveredSince }
     }
   })
-  // The server's time is read once, besides the streams' windows and the list pages.
   const estimate = SyncEstimate.estimate(
     streams,
     { maxWindow: plan.maxWindow, settlement: settings.settlement, rate: plan.rate },
     now,
-    plan.requests + 1
+    plan.requests
   )
   return SyncSummary.planLine({
     discovered: plan.subAccounts === undefined

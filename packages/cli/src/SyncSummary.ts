@@ -280,8 +280,11 @@ const durationText = (seconds: number): string =>
  * @category summary
  */
 export const planLine = (plan: {
-  /** The sub-accounts the service listed, and how many of them no stored stream names; none without discovery. */
-  readonly discovered: { readonly listed: number; readonly new: number } | undefined
+  /**
+   * The sub-accounts the service listed, and how many of them no stored stream names (not said when
+   * not known, as in a dry run); none without discovery.
+   */
+  readonly discovered: { readonly listed: number; readonly new?: number | undefined } | undefined
   readonly streams: number
   readonly requests: number
   readonly seconds: number
@@ -293,7 +296,9 @@ export const planLine = (plan: {
   const window = (ms: number) => Duration.format(Duration.millis(ms))
   const discovered = plan.discovered === undefined
     ? ""
-    : `${plan.discovered.listed} sub-accounts listed by the service, ${plan.discovered.new} of them new to this database; `
+    : `${plan.discovered.listed} sub-accounts listed by the service${
+      plan.discovered.new === undefined ? "" : `, ${plan.discovered.new} of them new to this database`
+    }; `
   const how = plan.maxWindow.transfers === undefined
     ? `one request per transfer stream and one per ${window(plan.maxWindow.deposits)} window of the deposits' range`
     : `one request per stream per ${window(plan.maxWindow.transfers)} window of what it reads, ${

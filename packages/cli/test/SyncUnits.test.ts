@@ -18,6 +18,17 @@ describe("SyncPlan.uncovered", () => {
     expect(SyncPlan.uncovered([], ["SPOT"])).toMatch(/^only the master account's own transfers are read/)
   })
 
+  it("a discovered plan is said without asking for a list of sub-accounts", () => {
+    const discovered = [SyncPlan.uncovered([], ["SPOT"], true), SyncPlan.uncovered(["a", "b", "c"], ["SPOT"], true)]
+    expect(discovered).toEqual([
+      "the service lists no sub-account: only the master account's own transfers are read",
+      "sub→sub transfers are not read: 6 ordered pairs of the 3 sub-accounts the service listed × 1 account-type pair " +
+      "(a transfer between two sub-accounts is read only for a pair a pairs file names)"
+    ])
+    for (const line of discovered) expect(line).not.toMatch(/--sub-accounts|name sub-accounts/)
+    expect(SyncPlan.uncovered(["a"], ["SPOT"], true)).toBe(undefined)
+  })
+
   it("parsePairs: account types checked and spelled as the exchange does", () => {
     expect(SyncPlan.parsePairs("- a@x spot futures")).toEqual(
       Either.right([{ fromAccount: undefined, toAccount: "a@x", fromAccountType: "SPOT", toAccountType: "FUTURES" }])
@@ -134,5 +145,29 @@ describe("SyncSummary.syncedLine and profilesLine", () => {
         seconds: 1
       })
     ).toBe("synced 2 of 2 profiles into h.db (5 requests, 0 retries, 1.0 s)")
+  })
+})
+
+describe("SyncSummary.planLine", () => {
+  const plan = {
+    streams: 1605,
+    requests: 10_780,
+    seconds: 539,
+    rate: { limit: 20, interval: 1000 },
+    maxWindow: { transfers: 30 * 86_400_000, deposits: 10 * 86_400_000 }
+  }
+  it("the sub-accounts listed and new, the streams, the requests and the time at the budget, said to be an estimate", () => {
+    expect(SyncSummary.planLine({ ...plan, discovered: { listed: 200, new: 200 } })).toBe(
+      "plan: 200 sub-accounts listed by the service, 200 of them new to this database; 1605 streams; at least 10780 " +
+        "requests, about 8m 59s at 20 requests per 1s (an estimate: one request per stream per 30d window of what it " +
+        "reads, 10d for deposits, plus the list pages; busy windows take more)"
+    )
+    // A dry run does not open the database: what is new is not said.
+    expect(SyncSummary.planLine({ ...plan, discovered: { listed: 200 } })).toMatch(
+      /^plan: 200 sub-accounts listed by the service; 1605 streams; /
+    )
+    expect(SyncSummary.planLine({ ...plan, discovered: undefined, seconds: 0.25 })).toMatch(
+      /^plan: 1605 streams; at least 10780 requests, about 250ms at 20 requests per 1s \(an estimate: one request per stream per 30d window of what it reads, 10d for deposits; busy windows take more\)$/
+    )
   })
 })

@@ -28,12 +28,15 @@ export const options = {
   ),
   subAccounts: optionalText(
     "sub-accounts",
-    "sub-accounts to sync, comma-separated (a@x,b@x); master→sub and sub→master are read for each (default: none, only the master's own transfers)"
+    "sub-accounts to sync, comma-separated (a@x,b@x); master→sub and sub→master are read for each; an empty value reads only the master's own transfers (default: every sub-account the service lists, each read from its creation)"
   ),
-  subAccountsFile: optionalText("sub-accounts-file", "a file with one sub-account a line, # comments (default: none)"),
+  subAccountsFile: optionalText(
+    "sub-accounts-file",
+    "a file with one sub-account a line, # comments (default: every sub-account the service lists)"
+  ),
   pairs: optionalText(
     "pairs",
-    "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account (default: the pairs of --sub-accounts)"
+    "a file of explicit account pairs instead, one a line: FROM TO [FROM_TYPE TO_TYPE]; - or master is the master account (default: the pairs of --sub-accounts, or of every sub-account the service lists)"
   ),
   accountTypes: optionalText(
     "account-types",
@@ -55,6 +58,15 @@ export const options = {
   health: optionalText(
     "health",
     "with --follow: serve GET /livez and GET /readyz for a supervisor on this address: 127.0.0.1:9464, [::1]:9464, or :9464 for every interface (readyz: 200 once every profile has caught up and its last successful poll is within three --interval, at least 30s; else 503) (default: none)"
+  ),
+  listInterval: optionalText(
+    "list-interval",
+    "with --follow and no list of sub-accounts: how often the service's sub-account list is read again, 10m, 1h, …; the streams of a new sub-account are read from its creation, then followed with the others (default 10m)"
+  ),
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription(
+      "plan only: list the sub-accounts (when none are named), then print the streams and an estimate of the requests and time a first run needs at the rate limit; no record is fetched, and the database is neither created nor changed (default off)"
+    )
   ),
   interval: Options.text("interval").pipe(
     Options.withDefault("30s"),
@@ -95,6 +107,9 @@ export const limits = (
     return Either.right({ db })
   })
 
+/** How often a following sync that discovers its sub-accounts lists them again, when `--list-interval` is not given. */
+export const defaultListInterval = "10m"
+
 /**
  * Reads `--health`: where the health endpoints listen, or none; refused without `--follow` (a sync
  * that ends has nothing to supervise) and for an address that is not one.
@@ -110,6 +125,39 @@ export const health = (
   }
   return HealthServer.parseAddress(flags.health)
 }
+
+/**
+ * Reads `--list-interval` (already a duration, `every` ms): it must be longer than 0, and it is refused
+ * where nothing is listed again: without `--follow`, or when every plan names its sub-accounts.
+ */
+export const listing = (
+  flags: { readonly listInterval: string | undefined; readonly follow: boolean },
+  discovers: boolean,
+  every: number
+): Either.Either<void, string> => {
+  if (every <= 0) return Either.left("--list-interval must be longer than 0")
+  if (flags.listInterval === undefined) return Either.void
+  if (!flags.follow) {
+    return Either.left(
+      "--list-interval needs --follow: a sync that ends lists the sub-accounts once, when it starts; run it with --follow, or drop --list-interval"
+    )
+  }
+  return discovers ? Either.void : Either.left(
+    "--list-interval applies when the service lists the sub-accounts: drop it, or drop --sub-accounts, --sub-accounts-file and --pairs (or give a profile subAccounts: all)"
+  )
+}
+
+/** Reads `--dry-run`: it plans only, so the flags that change the database or keep the sync running are refused with it. */
+export const dryRun = (
+  flags: { readonly dryRun: boolean; readonly follow: boolean; readonly resetStream: ReadonlyArray<string> }
+): Either.Either<void, string> =>
+  !flags.dryRun
+    ? Either.void
+    : flags.follow
+    ? Either.left("--dry-run plans only and ends: drop --follow (or --dry-run)")
+    : flags.resetStream.length > 0
+    ? Either.left("--dry-run changes nothing: drop --reset-stream (or --dry-run)")
+    : Either.void
 
 /**
  * A stream id as a sync stores it, in its stored spelling: `["deposits"]`, or `["transfers", FROM_TYPE,

@@ -18,6 +18,7 @@ import * as Stream from "effect/Stream"
 import * as SyncPlan from "../SyncPlan.js"
 import type { Settings } from "../SyncRun.js"
 import type * as SyncStore from "../SyncStore.js"
+import { printable } from "./ServiceText.js"
 import { startOf } from "./SyncPositions.js"
 import type { Resilience, State, StreamSpec, Write } from "./SyncStreams.js"
 import { asItIs } from "./SyncStreams.js"
@@ -43,7 +44,7 @@ export const appliedLine = (now: number, transfers: number, deposits: number): s
 
 /** The line that says which new sub-accounts a listing found while following, and what is done with them. */
 export const discoveredLine = (now: number, subAccounts: ReadonlyArray<string>, streams: number): string => {
-  const shown = subAccounts.slice(0, 10).join(", ")
+  const shown = subAccounts.slice(0, 10).map((name) => printable(name, 256)).join(", ")
   const more = subAccounts.length > 10 ? ` and ${subAccounts.length - 10} more` : ""
   return `${new Date(now).toISOString()} ${
     subAccounts.length === 1 ? "1 new sub-account" : `${subAccounts.length} new sub-accounts`

@@ -31,10 +31,16 @@ const readFile = (flag: string, path: string) =>
     catch: (e) => usage(`--${flag}: cannot read ${path} (${(e as Error).message})`)
   })
 
-/** What one key syncs: its client settings, its streams, what they leave out; `profile` for a file's. */
+/**
+ * What one key syncs: its client settings, its streams, what they leave out; `profile` for a file's.
+ * With `discover`, the sub-accounts are listed by the service when the sync starts and the plan is
+ * made over them for `accountTypes`; `transferStreams` is then only the master's own.
+ */
 export interface Plan {
   readonly profile: Profiles.Planned | undefined
   readonly client: ClientOptions.Values
+  readonly discover: boolean
+  readonly accountTypes: ReadonlyArray<string>
   readonly transferStreams: ReadonlyArray<SyncPlan.TransferStream>
   readonly uncovered: string | undefined
   /** The warning line for account types the exchange does not document (`Choices.undocumentedAccountTypes`). */
@@ -79,11 +85,15 @@ export const singleKeyPlan = (flags: PlanFlags) =>
         onLeft: (m) => Effect.fail(usage(`--pairs ${flags.pairs}: ${m}`)),
         onRight: Effect.succeed
       })
+    // No list of any kind: the service lists the sub-accounts when the sync starts.
+    const discover = flags.subAccounts === undefined && flags.subAccountsFile === undefined && flags.pairs === undefined
     return {
       profile: undefined,
       client: flags.client,
+      discover,
+      accountTypes,
       transferStreams: SyncPlan.transferStreams(pairs, accountTypes),
-      uncovered: flags.pairs === undefined ? SyncPlan.uncovered(subs, accountTypes) : undefined,
+      uncovered: flags.pairs === undefined && !discover ? SyncPlan.uncovered(subs, accountTypes) : undefined,
       warning: Choices.undocumentedAccountTypes([
         ...(flags.accountTypes === undefined ? [] : accountTypes.map((type) => ({ type, where: "--account-types" }))),
         ...pairs.flatMap((p) =>
@@ -122,6 +132,8 @@ export const filePlans = (file: string, flags: PlanFlags) =>
       profile,
       // The exporter is the process's, built once around every profile (see `profilesTelemetry`).
       client: { ...flags.client, ...profile.client, "otlp-endpoint": undefined },
+      discover: profile.discover,
+      accountTypes: profile.accountTypes,
       transferStreams: profile.transferStreams,
       uncovered: profile.uncovered,
       warning: profile.warning === undefined

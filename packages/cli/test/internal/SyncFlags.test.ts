@@ -60,12 +60,16 @@ describe("SyncFlags.resetStreams", () => {
     expect(SyncFlags.resetStreams(["[\"transfers\",\"spot\",\"Futures\",\"a@x\",null]"])).toEqual(
       Either.right(["[\"transfers\",\"SPOT\",\"FUTURES\",\"a@x\",null]"])
     )
+    // Any account type a sync may have sent (a word), as it stored it.
+    expect(SyncFlags.resetStreams(["[\"transfers\",\"spot\",\"margin\",null,null]"])).toEqual(
+      Either.right(["[\"transfers\",\"SPOT\",\"MARGIN\",null,null]"])
+    )
     for (
       const value of [
         "[\"deposits\",\"USDT\"]",
         "[\"transfers\"]",
         "[\"transfers\",\"X\"]",
-        "[\"transfers\",\"SPOT\",\"MARGIN\",null,null]",
+        "[\"transfers\",\"SPOT\",\"MARGIN X\",null,null]",
         "[\"transfers\",\"SPOT\",\"SPOT\",null]",
         "[\"transfers\",\"SPOT\",\"SPOT\",null,null,null]",
         "[\"transfers\",\"SPOT\",\"SPOT\",1,null]",
@@ -112,5 +116,33 @@ describe("SyncFlags.since", () => {
 
   it("never before the epoch", () => {
     expect(SyncFlags.since(undefined, Duration.days(7), 1000)).toEqual({ transfers: 0, deposits: 0 })
+  })
+})
+
+describe("SyncFlags.listing", () => {
+  it("the default needs nothing; a given --list-interval needs --follow and a plan that discovers", () => {
+    expect(SyncFlags.listing({ listInterval: undefined, follow: false }, false, 600_000)).toEqual(Either.void)
+    expect(SyncFlags.listing({ listInterval: "1m", follow: true }, true, 60_000)).toEqual(Either.void)
+    const without = SyncFlags.listing({ listInterval: "1m", follow: false }, true, 60_000)
+    expect(Either.isLeft(without) && without.left).toMatch(/^--list-interval needs --follow/)
+    const listed = SyncFlags.listing({ listInterval: "1m", follow: true }, false, 60_000)
+    expect(Either.isLeft(listed) && listed.left).toMatch(/^--list-interval applies when the service lists/)
+  })
+
+  it("longer than 0", () => {
+    expect(SyncFlags.listing({ listInterval: "0s", follow: true }, true, 0)).toEqual(
+      Either.left("--list-interval must be longer than 0")
+    )
+  })
+})
+
+describe("SyncFlags.dryRun", () => {
+  it("plans only: --follow and --reset-stream are refused with it", () => {
+    expect(SyncFlags.dryRun({ dryRun: false, follow: true, resetStream: ["all"] })).toEqual(Either.void)
+    expect(SyncFlags.dryRun({ dryRun: true, follow: false, resetStream: [] })).toEqual(Either.void)
+    const follow = SyncFlags.dryRun({ dryRun: true, follow: true, resetStream: [] })
+    expect(Either.isLeft(follow) && follow.left).toMatch(/^--dry-run plans only and ends: drop --follow/)
+    const reset = SyncFlags.dryRun({ dryRun: true, follow: false, resetStream: ["all"] })
+    expect(Either.isLeft(reset) && reset.left).toMatch(/^--dry-run changes nothing: drop --reset-stream/)
   })
 })

@@ -103,4 +103,47 @@ describe("SyncPositions.coveredFrom", () => {
       deposits: 0
     })
   })
+
+  it("a stream that holds everything from when its history begins (its sub-account's creation) is whole", () => {
+    const late = { transfers: 500, deposits: 300 }
+    const created = [
+      { id: "t1", kind: "transfers" as const, startsAt: 700 },
+      { id: "t2", kind: "transfers" as const, startsAt: 400 }
+    ]
+    // t1 holds everything from its creation (700, after --since): whole. t2 was created before --since
+    // (400 < 500): what it lacks is the history before --since.
+    const positions = new Map([["t1", { checkpoint: at(900), coveredSince: 700 }], ["t2", {
+      checkpoint: at(900),
+      coveredSince: 500
+    }]])
+    expect(SyncPositions.coveredFrom(created, positions, new Map(), late)).toEqual({ transfers: 500, deposits: 0 })
+    expect(SyncPositions.coveredFrom(created.slice(0, 1), positions, new Map(), late).transfers).toBe(0)
+    // Without a position yet, it starts at its creation: whole as well.
+    expect(SyncPositions.coveredFrom(created.slice(0, 1), new Map(), new Map(), late).transfers).toBe(0)
+  })
+})
+
+describe("SyncPositions.startOf", () => {
+  it("the later of the kind's --since and the stream's own start", () => {
+    const since = { transfers: 500, deposits: 300 }
+    expect(SyncPositions.startOf(since, { kind: "transfers" })).toBe(500)
+    expect(SyncPositions.startOf(since, { kind: "transfers", startsAt: 400 })).toBe(500)
+    expect(SyncPositions.startOf(since, { kind: "transfers", startsAt: 700 })).toBe(700)
+    expect(SyncPositions.startOf(since, { kind: "deposits", startsAt: undefined })).toBe(300)
+  })
+})
+
+describe("SyncPositions.namedAccounts", () => {
+  it("the accounts the stored transfer streams name; the master (null), deposits and other rows name none", () => {
+    const named = SyncPositions.namedAccounts([
+      JSON.stringify(["transfers", "SPOT", "SPOT", null, "a@x"]),
+      JSON.stringify(["transfers", "SPOT", "FUTURE", "b@x", null]),
+      JSON.stringify(["transfers", "SPOT", "SPOT", "c@x", "d@x"]),
+      JSON.stringify(["transfers", "SPOT", "SPOT", null, null]),
+      JSON.stringify(["deposits"]),
+      "{garbage",
+      JSON.stringify(["other", "x", "y", "e@x", "f@x"])
+    ])
+    expect([...named].sort()).toEqual(["a@x", "b@x", "c@x", "d@x"])
+  })
 })
