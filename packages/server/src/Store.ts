@@ -496,19 +496,25 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     insertDeposits: (rows) =>
       inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(StoreColumns.depositColumns))}`),
     settleTransfers: (settled) =>
-      inBatches(
-        settled,
-        (batch) =>
-          Effect.forEach(batch, ({ status, tranId }) =>
-            Effect.suspend(() =>
-              sql<{ readonly tranId: string }>`UPDATE transfers SET status = ${status}
-              WHERE tran_id = ${StoreColumns.tranIdColumn(tranId)} RETURNING tran_id AS tranId`
-            ).pipe(
-              Effect.flatMap((updated) =>
-                updated.length === 1 ? Effect.void : Effect.dieMessage(`no transfer with tranId ${tranId}`)
+      inBatches(settled, (batch) =>
+        // One statement per status in the batch; an id that matched no transfer rolls everything back.
+        Effect.forEach(
+          [...new Set(batch.map((s) => s.status))],
+          (status) =>
+            Effect.gen(function*() {
+              const ids = batch.filter((s) => s.status === status).map((s) => s.tranId)
+              const updated = yield* Effect.suspend(() =>
+                sql<{ readonly tranId: string }>`UPDATE transfers SET status = ${status}
+                  WHERE tran_id IN ${sql.in(ids.map(StoreColumns.tranIdColumn))}
+                  RETURNING CAST(tran_id AS TEXT) AS tranId`
               )
-            ), { discard: true })
-      ),
+              if (updated.length === new Set(ids).size) return
+              const found = new Set(updated.map((row) => row.tranId))
+              const missing = ids.find((id) => !found.has(String(StoreColumns.tranIdColumn(id))))
+              return yield* Effect.dieMessage(`no transfer with tranId ${missing}`)
+            }),
+          { discard: true }
+        )),
     pendingTransfers: (until) =>
       queries.pendingTransfers(until).pipe(Effect.map((rows) => rows.map((r) => r.tranId)), Effect.orDie),
     updateDeposit: (key, change) => {
