@@ -17,6 +17,7 @@ import * as SoakOutage from "./SoakOutage.js"
 import * as Staleness from "./Staleness.js"
 import * as SyncThroughput from "./SyncThroughput.js"
 import * as Throughput from "./Throughput.js"
+import * as WholeBroker from "./WholeBroker.js"
 
 /**
  * Sizes of every part.
@@ -33,6 +34,7 @@ export interface Sizes {
   readonly sync: SyncThroughput.Options
   readonly clustered: Clustered.Options
   readonly staleness: Staleness.Options
+  readonly broker: WholeBroker.Options
 }
 
 /** What `pnpm bench` runs. */
@@ -67,7 +69,8 @@ export const full: Sizes = {
     concurrency: 16,
     marginMillis: 50,
     rounds: 2
-  }
+  },
+  broker: { seed: 22, subAccounts: 200, transfers: 20_000, deposits: 2_000, rate: 2_000 }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
@@ -102,7 +105,8 @@ export const smoke: Sizes = {
     concurrency: 4,
     marginMillis: 250,
     rounds: 1
-  }
+  },
+  broker: { seed: 1, subAccounts: 3, transfers: 200, deposits: 20, rate: 500 }
 }
 
 /**
@@ -140,6 +144,7 @@ export interface Results {
   readonly sync?: SyncThroughput.Result | undefined
   readonly clustered?: Clustered.Result | undefined
   readonly staleness?: Staleness.Result | undefined
+  readonly broker?: WholeBroker.Result | undefined
   /** `--against`: the other revision's copy, and its memory figures beside the current client's. */
   readonly against?: Against.Copy | undefined
   readonly memoryAgainst?: Against.MemoryVersus | undefined
@@ -152,7 +157,7 @@ export interface Results {
  * import type { Bench } from "@broker-history/bench"
  * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
  */
-export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered" | "staleness"
+export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered" | "staleness" | "broker"
 
 /** Every part, in the order they run. */
 export const parts: ReadonlyArray<Part> = [
@@ -162,7 +167,8 @@ export const parts: ReadonlyArray<Part> = [
   "soak",
   "sync",
   "clustered",
-  "staleness"
+  "staleness",
+  "broker"
 ]
 
 const machine = (): Machine => ({
@@ -200,6 +206,7 @@ export const run = async (
   if (only.includes("sync")) results.sync = await Effect.runPromise(SyncThroughput.run(sizes.sync, log))
   if (only.includes("clustered")) results.clustered = await Clustered.run(sizes.clustered, log)
   if (only.includes("staleness")) results.staleness = await Effect.runPromise(Staleness.run(sizes.staleness, log))
+  if (only.includes("broker")) results.broker = await Effect.runPromise(WholeBroker.run(sizes.broker, log))
   return results
 }
 
@@ -319,6 +326,7 @@ export const table = (results: Results): string => {
   if (results.sync !== undefined) rows.push(...SyncThroughput.rows(results.sync))
   if (results.clustered !== undefined) rows.push(...Clustered.rows(results.clustered))
   if (results.staleness !== undefined) rows.push(...Staleness.rows(results.staleness))
+  if (results.broker !== undefined) rows.push(...WholeBroker.rows(results.broker))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

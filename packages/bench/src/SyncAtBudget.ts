@@ -13,8 +13,8 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as ChildProcess from "node:child_process"
 import * as Path from "node:path"
+import * as CliProcess from "./CliProcess.js"
 import * as CompiledCli from "./CompiledCli.js"
 import * as ServiceLog from "./ServiceLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
@@ -63,35 +63,7 @@ export const parseSummary = (stdout: string): Summary | undefined => {
  * BROKER_RATE_LIMIT), `--sub-accounts` naming every sub-account, into a new SQLite file.
  */
 const syncCommand = (cli: ReadonlyArray<string>, baseUrl: string, db: string, subAccounts: number) =>
-  Effect.promise(() => {
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries(process.env)) {
-      if (v !== undefined && !k.startsWith("BROKER_")) env[k] = v
-    }
-    Object.assign(env, {
-      BROKER_BASE_URL: baseUrl,
-      BROKER_API_KEY: ApiKeys.demo.apiKey,
-      BROKER_SECRET_KEY: ApiKeys.demo.secretKey,
-      BROKER_PROXY: "none"
-    })
-    const args = [...cli, "sync", "--db", db, "--sub-accounts", Accounts.subAccountNames(subAccounts).join(",")]
-    const startedAt = Date.now()
-    const started = performance.now()
-    return new Promise<
-      { code: number | null; stdout: string; stderr: string; wallMillis: number; startedAt: number; endedAt: number }
-    >((resolve) => {
-      const child = ChildProcess.spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
-      const timer = setTimeout(() => child.kill("SIGKILL"), 600_000)
-      child.on("close", (code) => {
-        clearTimeout(timer)
-        resolve({ code, stdout, stderr, wallMillis: performance.now() - started, startedAt, endedAt: Date.now() })
-      })
-    })
-  })
+  CliProcess.run(cli, baseUrl, ["sync", "--db", db, "--sub-accounts", Accounts.subAccountNames(subAccounts).join(",")])
 
 /**
  * Starts the service with the demo's data (its defaults) and request log, and syncs it all with the

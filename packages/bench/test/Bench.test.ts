@@ -40,8 +40,17 @@ describe("benchmark harness (smoke sizes)", () => {
       expect([run.missed, run.repeated, run.rateLimited]).toEqual([0, 0, 0])
       expect(run.inserted).toBeGreaterThan(0)
     }
+    // The whole broker: both first syncs stored every transfer the plan covers; none beat the ideal, and
+    // starting the streams at their sub-account's creation saved requests.
+    const [discovered, listed] = results.broker!.runs
+    for (const run of [discovered!, listed!]) {
+      expect(run.exact).toBe(true)
+      expect(run.requests).toBeGreaterThanOrEqual(run.ideal)
+    }
+    expect(discovered!.ideal).toBeLessThan(listed!.ideal)
+    expect(discovered!.requests).toBeLessThan(listed!.requests)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 1 + 7 + 2 + 2)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 1 + 7 + 2 + 2 + 2)
   }, 240_000)
 
   it(
