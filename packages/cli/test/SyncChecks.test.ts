@@ -152,7 +152,7 @@ describe("sync: damaged checkpoints", () => {
 
       const result = await cli(syncSince(db, since), fast())
       expect(result.code).toBe(1)
-      expect(result.stdout).toMatch(/^synced \d+ streams into /)
+      expect(result.stdout).toMatch(/^synced \d+ streams into /m)
       const lines = result.stderr.trim().split("\n")
       expect(lines).toHaveLength(1)
       const [line] = lines

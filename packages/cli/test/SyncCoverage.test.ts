@@ -137,11 +137,21 @@ describe("sync: covered ranges", () => {
   }
 
   it("the summary says which transfers the plan does not read", async () => {
+    // An empty list: the master's own transfers only, and how to name more.
     const db = Path.join(temp.dir, "plan.db")
-    const none = await cli(["sync", "--db", db, "--since", String(t0 - 30 * day)], fast())
+    const none = await cli(["sync", "--db", db, "--sub-accounts", "", "--since", String(t0 - 30 * day)], fast())
     expect(none.code).toBe(0)
     expect(none.stdout).toContain(
       "only the master account's own transfers are read; name sub-accounts with --sub-accounts or --sub-accounts-file, or list pairs with --pairs FILE"
     )
+    // No list: the sub-accounts the service lists, and no request to name them by hand.
+    const listed = await cli(["sync", "--db", db, "--since", String(t0 - 30 * day)], fast())
+    expect(listed.code).toBe(0)
+    const n = subAccounts.length
+    expect(listed.stdout).toContain(
+      `sub→sub transfers are not read: ${n * (n - 1)} ordered pairs of the ${n} sub-accounts the service listed × 4 ` +
+        "account-type pairs (a transfer between two sub-accounts is read only for a pair a pairs file names)"
+    )
+    expect(listed.stdout).not.toContain("--sub-accounts")
   }, 60_000)
 })

@@ -103,7 +103,7 @@ describe("sync --db: what is taken", () => {
     const result = await syncIn(dir, "./a:b.db", syncSince("", since).slice(3), fast())
     expect(result.stderr).toBe("")
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^synced \d+ streams into \.\/a:b\.db: /)
+    expect(result.stdout).toMatch(/^synced \d+ streams into \.\/a:b\.db: /m)
     expect(Fs.readdirSync(dir)).toContain("a:b.db")
   }, 60_000)
 
@@ -113,10 +113,10 @@ describe("sync --db: what is taken", () => {
     const fromVariable = await syncIn(dir, undefined, args, fast({ BROKER_DB: "from-variable.db" }))
     expect(fromVariable.stderr).toBe("")
     expect(fromVariable.code).toBe(0)
-    expect(fromVariable.stdout).toMatch(/^synced \d+ streams into from-variable\.db: /)
+    expect(fromVariable.stdout).toMatch(/^synced \d+ streams into from-variable\.db: /m)
     const fromFlag = await syncIn(dir, "from-flag.db", args, fast({ BROKER_DB: "from-variable.db" }))
     expect(fromFlag.code).toBe(0)
-    expect(fromFlag.stdout).toMatch(/^synced \d+ streams into from-flag\.db: /)
+    expect(fromFlag.stdout).toMatch(/^synced \d+ streams into from-flag\.db: /m)
     expect(Fs.readdirSync(dir).filter((f) => f.endsWith(".db")).sort()).toEqual(["from-flag.db", "from-variable.db"])
   }, 60_000)
 

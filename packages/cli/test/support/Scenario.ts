@@ -103,7 +103,7 @@ export const killAndRestart = async (running: Running, db: string, seed: number,
   const final = await cli(syncArgs(db), env)
   expect(final.stderr, killedAt.join("; ")).toBe("")
   expect(final.code, killedAt.join("; ")).toBe(0)
-  expect(final.stdout).toMatch(/^synced \d+ streams into /)
+  expect(final.stdout).toMatch(/^synced \d+ streams into /m)
   const tables = await expectTablesEqualService(running, db)
   const stored = tables.deposits.find((d) => d.tx_id === extra.txId)
   expect(stored?.status).toBe(String(5 + kills - 1))
