@@ -255,7 +255,7 @@ export class SubAccountRefused extends Data.TaggedError("SubAccountRefused")<{
         }): choose another name`
       case "Name":
         return `a sub-account name must be 1 to ${subAccountTextLimits.name} characters without control ` +
-          `characters, got ${shown}`
+          `characters or surrounding spaces (a name the transfer queries can send), got ${shown}`
       case "Note":
         return `the note of sub-account ${shown} must be at most ${subAccountTextLimits.note} characters ` +
           "without control characters"
@@ -274,7 +274,9 @@ const newSubAccountRow = (
   now: number
 ): Store.SubAccountRow | SubAccountRefused => {
   const { name } = input
-  if (name.length === 0 || name.length > subAccountTextLimits.name || controlCharacters.test(name)) {
+  if (
+    name.length === 0 || name.length > subAccountTextLimits.name || controlCharacters.test(name) || name.trim() !== name
+  ) {
     return new SubAccountRefused({ reason: "Name", name })
   }
   const note = input.note ?? ""

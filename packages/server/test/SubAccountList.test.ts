@@ -188,8 +188,10 @@ withServer({ seed: { seed: 4, transfers: 100, deposits: 0, subAccounts: 3, end, 
         expect(yield* refused({ name: "" })).toEqual([
           "SubAccountRefused",
           "Name",
-          `a sub-account name must be 1 to 64 characters without control characters, got ""`
+          `a sub-account name must be 1 to 64 characters without control characters or surrounding spaces (a name the transfer queries can send), got ""`
         ])
+        // The client refuses such a name in a list, and no transfer query could name it.
+        expect((yield* refused({ name: " padded@broker.test" }))[1]).toBe("Name")
         expect((yield* refused({ name: "a".repeat(65) }))[1]).toBe("Name")
         expect((yield* refused({ name: "line\nbreak" }))[1]).toBe("Name")
         expect(yield* refused({ name: "noted", note: "n".repeat(201) })).toEqual([
