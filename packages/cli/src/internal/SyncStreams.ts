@@ -197,8 +197,9 @@ export const catchUp = (
       }
       const coveredSince = position?.coveredSince ?? since
       // A stream read for the first time is read up to a time of its own, so that when it holds no
-      // record its coverage is still stored (an empty checkpoint at that time): a later run reads on
-      // from there instead of its whole range again.
+      // record its coverage is still stored: an empty checkpoint one settlement window before that
+      // time, so that a later run, and the follower, re-read that window (a record may be listed late)
+      // and then read on, instead of reading the stream's whole range again.
       const until = position === undefined ? Date.now() : undefined
       const onward = (upTo: number | undefined) =>
         spec.changes({
@@ -234,7 +235,7 @@ export const catchUp = (
       if (ended !== undefined && !state.positions.has(spec.id)) {
         yield* writeBatch([], {
           _tag: "Checkpoint",
-          checkpoint: { time: Math.max(since, ended), ids: [] },
+          checkpoint: { time: Math.max(since, ended - settings.settlement), ids: [] },
           coveredSince
         })
       }
