@@ -69,7 +69,7 @@ export const resetStreams: (
  * import { CliConfig, Command, HelpDoc } from "@effect/cli"
  *
  * const help = HelpDoc.toAnsiText(Command.getHelp(Sync.command, CliConfig.defaultConfig))
- * for (const flag of ["--db", "--profiles", "--sub-accounts", "--pairs", "--since", "--reset-stream", "--follow", "--settlement"]) {
+ * for (const flag of ["--db", "--profiles", "--sub-accounts", "--pairs", "--since", "--reset-stream", "--follow", "--list-interval", "--dry-run", "--settlement"]) {
  *   assert.ok(help.includes(flag), flag)
  * }
  * ```
@@ -372,8 +372,11 @@ export const command = Command.make("sync", SyncFlags.options, (flags) =>
   })).pipe(Command.withDescription(
     "Keep both histories in a database (tables transfers, deposits, sync_checkpoints), idempotently: " +
       "each stream's checkpoint is stored in the transaction of its rows, so a killed sync restarts where it stopped. " +
-      "Without --pairs it reads, for every sub-account and every ordered pair of --account-types, master→sub and sub→master, " +
-      "plus the master's own transfers, and all deposits. A first run reads the whole transfer history and one year of deposits " +
+      "It reads, for every sub-account and every ordered pair of --account-types, master→sub and sub→master, " +
+      "plus the master's own transfers, and all deposits; the sub-accounts are those the service lists (each read from its creation; " +
+      "with --follow listed again every --list-interval), or those of --sub-accounts/--sub-accounts-file; --pairs lists pairs instead. " +
+      "A line says what the plan costs (at least how many requests, how long at the rate limit) before anything is read; --dry-run " +
+      "prints it and ends, without a record read or a database opened. A first run reads the whole transfer history and one year of deposits " +
       "(or from --since); an earlier --since later backfills what is missing. A damaged checkpoint skips its stream (exit 1 at the end; " +
       "--reset-stream repairs it). With --follow it runs until SIGINT/SIGTERM (exit 0 after the current batch commits), " +
       "waiting out outages of the service and the database (retried without limit, backing off up to BROKER_FOLLOW_RETRY_MAX_DELAY, default 1m); " +
