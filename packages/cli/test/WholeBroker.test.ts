@@ -5,6 +5,7 @@
 // while it runs, with its history from its creation, while the other streams keep following.
 import { Endpoint } from "@broker-history/domain"
 import type { Store } from "@broker-history/server"
+import { Effect } from "effect"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cli, cliEnv, expectedTransferRows, spawn, until, useReferenceServer } from "./support/Harness.js"
@@ -80,7 +81,9 @@ describe("the whole broker", () => {
         // A sub-account created three days ago, and transfers of it since.
         const sub = "sub201@broker.test"
         const createdAt = Date.now() - 3 * day
-        await running.run(running.server.createSubAccount({ name: sub, note: "created while following", createdAt }))
+        await running.run(
+          Effect.orDie(running.server.createSubAccount({ name: sub, note: "created while following", createdAt }))
+        )
         const history = [1, 2, 3, 4, 5, 6].map((n) => transferOf(n, sub, createdAt, n % 2 === 1))
         await running.run(running.server.store.insertTransfers(history))
         // One sub-account of the service's own, already followed, gets a new transfer too.
