@@ -8,10 +8,11 @@
  * - `refused` / `accepted`: what is known after an answer: the narrowest window refused, the widest
  *   accepted, and a width the refusal named as the maximum, if any.
  * - `widest`: how wide a window may be planned now: unbounded until a refusal; then the width the
- *   refusal named, if any; else halving down from the refused width until a window is accepted, then
- *   bisecting between the widest accepted and the narrowest refused until they are within 1/32 of
- *   each other; then the widest accepted. So a refusal costs one request per halving or bisection
- *   step, and windows do not settle at half the real maximum.
+ *   refusal named, if any; else halving down from the refused width (never under the floor) until a
+ *   window at least as wide as the floor is accepted, then bisecting between the widest accepted and
+ *   the narrowest refused until they are within 1/32 of each other; then the widest accepted. So a
+ *   refusal costs one request per halving or bisection step, and windows do not settle at half the
+ *   real maximum.
  *
  * @internal
  */
@@ -106,16 +107,23 @@ export const accepted = (known: KnownWidths, width: number): KnownWidths => {
   return { accepted: width, refused: known.refused, stated: known.stated }
 }
 
-/** Whether the widest accepted and the narrowest refused are close enough to stop probing. */
+/**
+ * Whether the widest accepted and the narrowest refused are close enough to stop probing: within
+ * 1/32 of the accepted width, which is at least the floor.
+ */
 export const settled = (known: KnownWidths): boolean =>
-  known.refused !== Number.POSITIVE_INFINITY && known.stated === undefined &&
-  (known.refused - known.accepted <= Math.max(1, known.accepted * closeEnough) ||
-    (known.accepted > 0 && Math.floor((known.accepted + known.refused) / 2) <= floor))
+  known.refused !== Number.POSITIVE_INFINITY && known.stated === undefined && known.accepted >= floor &&
+  known.refused - known.accepted <= Math.max(1, known.accepted * closeEnough)
 
-/** The widest window to plan now (ms): infinite until the service refuses one as too wide. */
+/**
+ * The widest window to plan now (ms): infinite until the service refuses one as too wide. Until a
+ * window as wide as the floor is accepted (windows the density made narrow say nothing of the
+ * maximum), half the narrowest refused, never under the floor; then the middle between the widest
+ * accepted and the narrowest refused, until they are close enough.
+ */
 export const widest = (known: KnownWidths): number => {
   if (known.refused === Number.POSITIVE_INFINITY) return known.refused
   if (known.stated !== undefined) return known.stated
-  if (known.accepted === 0) return Math.max(floor, Math.floor(known.refused / 2))
+  if (known.accepted < floor) return Math.max(floor, Math.floor(known.refused / 2))
   return settled(known) ? known.accepted : Math.floor((known.accepted + known.refused) / 2)
 }

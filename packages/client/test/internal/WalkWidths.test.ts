@@ -40,19 +40,21 @@ const refusalText = (wording: Wording, max: number, width: number): string =>
 /**
  * An in-memory service over `rows` (newest first) that refuses a window wider than `max` ms with the
  * `ApiError` a real refusal produces (400, 33333), counting requests, refusals and the most requests
- * in flight at once. Rows are visible once the clock's `now(clock)` reaches their time.
+ * in flight at once. Rows are visible once the clock's `now(clock)` reaches their time. Past `cap`
+ * requests it dies, so that a walk that crawls fails the test instead of running for hours.
  */
 const service = (
   rows: ReadonlyArray<R>,
   max: number,
   wording: Wording,
-  now: (clock: number) => number = () => Infinity
+  now: (clock: number) => number = () => Infinity,
+  cap = 100_000
 ) => {
   const counts = { requests: 0, refused: 0, inFlight: 0, mostInFlight: 0, widest: 0 }
   const widths: Array<number> = []
   const fetch = (startTime: number, endTime: number, page: number, limit: number) =>
     Effect.suspend(() => {
-      counts.requests++
+      if (++counts.requests > cap) return Effect.dieMessage(`more than ${cap} requests`)
       counts.inFlight++
       counts.mostInFlight = Math.max(counts.mostInFlight, counts.inFlight)
       const width = endTime - startTime + 1
@@ -145,6 +147,20 @@ const historyArb = fc.integer({ min: 10 * 60_000, max: 2 * 365 * day }).chain((r
 const refusalBound = (range: number, max: number, inFlight: number) =>
   inFlight * (Math.max(0, Math.ceil(Math.log2(range / max))) + 9)
 
+/**
+ * A bound on the requests of one walk over `range` holding `records` at `times` distinct times,
+ * against a service accepting windows of at most `max` ms: two requests per record (a window narrowed
+ * per record at worst), a search for each time (⌈log2 range⌉ + 4 requests), three windows per maximum
+ * width over the range (what is learned is within 1/32 below the maximum), and for each poll the
+ * searches again and the settlement window's windows. Not a cost to meet: it catches a walk that
+ * crawls in windows far narrower than the service accepts.
+ */
+const requestBound = (records: number, times: number, range: number, max: number, polls = 0, settlement = 0) =>
+  2 * records + (times + 1) * (Math.ceil(Math.log2(range)) + 4) * (1 + polls) + 3 * Math.ceil(range / max) +
+  polls * Math.ceil(settlement / max)
+
+const timesOf = (rows: ReadonlyArray<R>) => new Set(rows.map((r) => r.t)).size
+
 describe("Walk: window widths learned from the service's refusals", () => {
   it.effect.prop(
     "property: every record once, ascending, the refused requests bounded, with windows fetched ahead and two streams sharing what they learn",
@@ -165,7 +181,10 @@ describe("Walk: window widths learned from the service's refusals", () => {
         const { range, rows } = history
         const max = Math.max(WindowLimit.floor + 1, Math.floor(range * history.maxShare))
         const maxWindow = configured === undefined ? undefined : Math.max(1, Math.floor(range * configured))
-        const { counts, fetch, widths } = service(rows, max, wording)
+        // Two walks, each within the request bound (the configured maximum may be the narrower).
+        const narrowest = Math.min(max, maxWindow ?? max)
+        const cap = 2 * requestBound(rows.length, timesOf(rows), range, narrowest)
+        const { counts, fetch, widths } = service(rows, max, wording, undefined, cap)
         const windowWidths = FullHistory.windowWidths()
         const walk = (since: number) =>
           collect(
@@ -180,6 +199,7 @@ describe("Walk: window widths learned from the service's refusals", () => {
         expect(first).toEqual(ascending(rows))
         expect(second).toEqual(ascending(rows.filter((r) => r.t >= Math.floor(range / 3))))
         expect(counts.refused).toBeLessThanOrEqual(refusalBound(range, max, counts.mostInFlight))
+        expect(counts.requests).toBeLessThanOrEqual(cap)
         // The configured maximum stays an upper bound; what was learned is what the service accepts.
         if (maxWindow !== undefined) expect(Math.max(...widths)).toBeLessThanOrEqual(maxWindow)
         expect(windowWidths.current.accepted).toBeLessThanOrEqual(max)
@@ -206,11 +226,13 @@ describe("Walk: window widths learned from the service's refusals", () => {
         const until = Math.floor(2 * range / 3)
         const step = Math.max(1, Math.floor(range / 12))
         const now = (clock: number) => until + Math.floor(clock / 1_000) * step
-        const { counts, fetch } = service(history.rows, max, wording, now)
+        const settlement = Math.max(1, Math.floor(range * settlementShare))
+        const cap = requestBound(history.rows.length, timesOf(history.rows), range, max, polls, settlement)
+        const { counts, fetch } = service(history.rows, max, wording, now, cap)
         const seen: Array<{ readonly kind: string; readonly record: R }> = []
         const follow = {
           interval: Duration.seconds(1),
-          settlement: Math.max(1, Math.floor(range * settlementShare)),
+          settlement,
           now: Effect.map(Clock.currentTimeMillis, now)
         }
         const fiber = yield* FullHistory.changes(
@@ -218,7 +240,9 @@ describe("Walk: window widths learned from the service's refusals", () => {
         ).pipe(Stream.runForEach((c) => Effect.sync(() => void seen.push(c))), Effect.fork)
         yield* TestClock.adjust("1 millis")
         for (let i = 0; i < polls; i++) yield* TestClock.adjust("1 second")
-        yield* Fiber.interrupt(fiber)
+        const exit = yield* Fiber.interrupt(fiber)
+        // Interrupted while it waits for its next poll: it did not fail (nor die at the request cap).
+        if (exit._tag === "Failure") expect(Cause.isInterruptedOnly(exit.cause), Cause.pretty(exit.cause)).toBe(true)
         expect(seen.every((c) => c.kind === "new")).toBe(true)
         const records = seen.map((c) => c.record)
         expect(records).toEqual(ascending(records))
@@ -227,6 +251,7 @@ describe("Walk: window widths learned from the service's refusals", () => {
         const lastUntil = now(polls * 1_000)
         expect(records).toEqual(ascending(history.rows.filter((r) => r.t <= lastUntil)))
         expect(counts.refused).toBeLessThanOrEqual(refusalBound(range, max, counts.mostInFlight))
+        expect(counts.requests).toBeLessThanOrEqual(cap)
       }),
     { fastCheck: { numRuns: 40 } }
   )

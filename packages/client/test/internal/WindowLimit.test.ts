@@ -102,8 +102,11 @@ describe("WindowLimit: the widest window an endpoint accepts, learned from its a
     expect(WindowLimit.settled(known(32 * day, 33 * day))).toBe(true)
     // Halving stops at the floor.
     expect(WindowLimit.widest(known(0, WindowLimit.floor + 10))).toBe(WindowLimit.floor)
-    // A bisection that would probe below the floor keeps the width accepted.
-    expect(WindowLimit.widest(known(10_000, 90_000))).toBe(10_000)
+    // Windows accepted narrower than the floor (narrow because of the density) say nothing of the
+    // maximum: halving goes on, down to the floor, not down to them.
+    expect(WindowLimit.widest(known(1, 100_005))).toBe(WindowLimit.floor)
+    expect(WindowLimit.settled(known(1, 100_005))).toBe(false)
+    expect(WindowLimit.widest(known(10_000, 400_000))).toBe(200_000)
   })
 
   it("an answer for a width refused before: the acceptance wins, taken as the maximum", () => {
