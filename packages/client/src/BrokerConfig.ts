@@ -82,7 +82,13 @@ export interface Settings {
      */
     readonly adaptive: boolean
   }
-  /** Widest time window one request may cover, per endpoint (`undefined`: no limit). */
+  /**
+   * Widest time window one request may cover, per endpoint (`undefined`: no limit). An upper bound:
+   * when the service refuses a window as too wide, the streams narrow it and keep to the widest window
+   * it accepts, learned once per endpoint for the layer (docs/streams.md, "Window widths"); only a
+   * service that refuses windows of a minute, or refuses a width it accepted before, makes a stream
+   * fail with an `ApiError` naming this setting.
+   */
   readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
   /** Largest response body read, in bytes; a larger one fails the attempt as a `ResponseDecodeError`. */
   readonly maxResponseBytes: number
@@ -169,7 +175,10 @@ export interface Options {
     /** Default `true`: lower the rate after a 429/418 and grow it back to `limit` over time. */
     readonly adaptive?: boolean | undefined
   } | undefined
-  /** Defaults: transfers unlimited, deposits 10 days. */
+  /**
+   * Defaults: transfers unlimited, deposits 10 days. An upper bound: a stream learns a narrower
+   * maximum from the service's refusals (see `Settings.maxWindow`).
+   */
   readonly maxWindow?: {
     readonly transfers?: Duration.DurationInput | undefined
     readonly deposits?: Duration.DurationInput | undefined

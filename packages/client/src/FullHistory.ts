@@ -9,7 +9,9 @@
  * that live inserts could shift, no deep paging, and at most one page in memory. Only a single
  * millisecond that holds more than a page is paged through, at most `maxPagesPerMillisecond` pages.
  * Window widths follow the density seen so far, aiming at pages as full as the history's regularity
- * allows.
+ * allows. A window the service refuses as too wide is narrowed and read again; what the refusals
+ * teach of the widest window it accepts (`WindowWidths`, shared by the walks given the same one)
+ * bounds every later window, below `maxWindow` (docs/streams.md, "Window widths").
  *
  * Every answer must hold only what its request asked for: a record outside the window (or the
  * `filters`) fails the walk with `ResponseDecodeError` (`OutsideQuery`), so a service that ignores the
@@ -192,8 +194,8 @@ export interface KnownWidths {
  * import { Chunk, Effect, Stream } from "effect"
  *
  * const day = 86_400_000
- * const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, t: i * day }))
- * // A service that refuses windows longer than 30 days, as a real refusal reads.
+ * const rows = Array.from({ length: 120 }, (_, i) => ({ id: `r${i}`, t: 3 * i * day }))
+ * // A service that refuses windows longer than 30 days without saying how long they may be.
  * const refused: Array<string> = []
  * const widths = FullHistory.windowWidths()
  * const options: FullHistory.Options<(typeof rows)[number]> = {
@@ -215,18 +217,18 @@ export interface KnownWidths {
  *   limit: 100,
  *   maxWindow: undefined,
  *   since: 0,
- *   until: 40 * day - 1,
+ *   until: 360 * day - 1,
  *   concurrency: 1,
  *   windowWidths: widths
  * }
  * const all = Effect.runSync(Stream.runCollect(FullHistory.records(options)))
  * assert.deepStrictEqual(Chunk.toReadonlyArray(all), rows)
- * // Learned within 1/32 of the real maximum, from a few refused windows:
+ * // Halving from 360 days to below 30, then bisection: within 1/32 below the real maximum.
  * assert.ok(widths.current.accepted <= 30 * day + 1 && widths.current.accepted > 29 * day)
- * assert.ok(refused.length <= 4)
+ * assert.ok(refused.length <= Math.ceil(Math.log2(360 / 30)) + 6)
  * // A second walk given the same widths sends no window too wide.
  * const before = refused.length
- * Effect.runSync(Stream.runDrain(FullHistory.records({ ...options, until: 39 * day })))
+ * Effect.runSync(Stream.runDrain(FullHistory.records({ ...options, since: 100 * day })))
  * assert.strictEqual(refused.length, before)
  * ```
  *
@@ -337,8 +339,9 @@ export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =
 // with `internal/WindowFill` for the fill to aim at), `internal/QueryCheck` (an answer holds only what
 // its request asked for), `internal/Crowded` (the pages of a crowded millisecond), `internal/PageOrder`
 // (a page in order, each record once), `internal/Boundary` (what was emitted: the dedup state and the checkpoint),
-// `internal/Settlement` (follow mode: new or updated) and `internal/Emission` (the fold of those over
-// the walk's events). `internal/Walk` sequences the requests and emits the events.
+// `internal/Settlement` (follow mode: new or updated), `internal/WindowLimit` (the widest window the
+// service accepts, learned from its refusals) and `internal/Emission` (the fold of those over the
+// walk's events). `internal/Walk` sequences the requests and emits the events.
 
 /** The walk's events folded into elements by `step`. */
 const walkWith = <A, E>(
