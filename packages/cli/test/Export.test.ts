@@ -152,8 +152,9 @@ describe("failures: one sentence, exit code by kind", () => {
   })
 
   it("the service refuses → 1 with its code and message", async () => {
-    // A service whose transfer window is shorter than the client was told: it answers 33333.
-    const strict = await startServer({ maxWindow: { transfers: "1 day" } })
+    // A service that refuses every transfer window wider than 30 seconds: it answers 33333, and the
+    // stream, which narrows a window refused as too wide down to one minute, gives up there.
+    const strict = await startServer({ maxWindow: { transfers: "30 seconds" } })
     try {
       const result = await cli(["transfers", "--from-account-type", "SPOT", "--to-account-type", "SPOT"], {
         ...env,
@@ -161,6 +162,7 @@ describe("failures: one sentence, exit code by kind", () => {
       })
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(/^broker-history: .*33333 Param is error/)
+      expect(result.stderr).toContain("set maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)")
     } finally {
       await strict.close()
     }
