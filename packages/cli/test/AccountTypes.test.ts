@@ -12,8 +12,10 @@ import { recordingProxy } from "./support/Polls.js"
 import { subAccounts } from "./support/Scenario.js"
 import { readCheckpointRows } from "./support/Tables.js"
 
+// The service spells the futures type as the exchange's broker example does, and accepts SPOT and FUTURE only.
 const { running, temp } = useReferenceServer({
-  seed: { seed: 41, transfers: 600, deposits: 50, subAccounts: subAccounts.length }
+  seed: { seed: 41, transfers: 600, deposits: 50, subAccounts: subAccounts.length },
+  futuresAccountType: "FUTURE"
 })
 
 let proxy: Proxy
@@ -61,7 +63,7 @@ describe("account types", () => {
       )
       const [first, ...rest] = result.stderr.split(/(?<=\n)/)
       expect(first).toBe(warning("MARGIN (--account-types)"))
-      // The reference service knows only the documented types: it refuses, and says so.
+      // This service knows SPOT and FUTURE only: it refuses, and says so.
       expect(result.code).toBe(1)
       expect(rest.join("")).toMatch(/^broker-history: .* was refused by the service \(400 .*AccountType must be/)
       expect([...typesSent(from)].some((t) => t.includes("MARGIN"))).toBe(true)
@@ -87,9 +89,11 @@ describe("account types", () => {
         ["transfers", "--from-account-type", "isolated_margin", "--to-account-type", "spot", "--since", "30d"],
         env()
       )
-      // Documented: no warning; the reference service answers it (no such transfers: an empty export).
-      expect(result.stderr).toBe("")
-      expect(result.code).toBe(0)
+      // Documented: no warning, sent as the exchange spells it; this service does not know it and refuses.
+      expect(result.stderr).toMatch(
+        /^broker-history: .* was refused by the service \(400 .*fromAccountType must be SPOT or FUTURE\)/
+      )
+      expect(result.code).toBe(1)
       expect(typesSent(from)).toEqual(new Set(["ISOLATED_MARGIN→SPOT"]))
 
       const next = proxy.requests.length
