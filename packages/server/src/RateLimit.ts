@@ -1,13 +1,49 @@
 /**
- * The per-API-key request budget: at most `limit` requests in any sliding `window` of their arrival
- * times. A refused request does not use the budget.
+ * The per-API-key request budget, counted by arrival time in one of three shapes
+ * (docs/wire-contract.md, "Ordering, windows and limits"): at most `limit` requests in any sliding
+ * `window` (the default), at most `limit` per fixed `window` aligned on the epoch, or a token bucket
+ * holding `limit` tokens refilled at `limit` per `window`. A refused request does not use the budget.
  *
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 
 /**
- * Budget settings: at most `limit` requests per API key in any sliding `window`.
+ * How a limiter counts: `sliding` (at most `limit` in any window), `fixed` (at most `limit` per
+ * window aligned on the epoch: up to twice that may pass around a boundary) or `tokenBucket` (a burst
+ * of `limit`, then `limit` per window, refilled continuously).
+ *
+ * @example
+ * ```ts
+ * import { RateLimit } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(RateLimit.shapes, ["sliding", "fixed", "tokenBucket"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const shapes = ["sliding", "fixed", "tokenBucket"] as const
+
+/**
+ * One of `shapes`.
+ *
+ * @example
+ * ```ts
+ * import type { RateLimit } from "@broker-history/server"
+ *
+ * const shape: RateLimit.Shape = "tokenBucket"
+ * assert.strictEqual(shape, "tokenBucket")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Shape = (typeof shapes)[number]
+
+/**
+ * Budget settings: `limit` requests per API key per `window`, counted as `shape` says (default
+ * `sliding`: at most `limit` in any window).
  *
  * @example
  * ```ts
@@ -24,6 +60,8 @@ import * as Duration from "effect/Duration"
 export interface Settings {
   readonly limit: number
   readonly window: Duration.DurationInput
+  /** @since 0.2.0 */
+  readonly shape?: Shape | undefined
 }
 
 /**
@@ -109,6 +147,21 @@ export interface Limiter {
 export const make = (settings: Settings): Limiter => {
   const limit = Math.max(1, Math.floor(settings.limit))
   const windowMillis = Math.max(1, Duration.toMillis(Duration.decode(settings.window)))
+  switch (settings.shape ?? "sliding") {
+    case "sliding":
+      return sliding(limit, windowMillis)
+    case "fixed":
+      return fixed(limit, windowMillis)
+    case "tokenBucket":
+      return tokenBucket(limit, windowMillis)
+  }
+}
+
+/** Whole seconds until `freesAt`, at least 1 (a `Retry-After` value). */
+const secondsUntil = (freesAt: number, now: number): number => Math.max(1, Math.ceil((freesAt - now) / 1000))
+
+// At most `limit` accepted in any window: the times of each key's accepted requests, ascending.
+const sliding = (limit: number, windowMillis: number): Limiter => {
   // Accepted request times per key, ascending.
   const history = new Map<string, Array<number>>()
   return {
@@ -132,10 +185,57 @@ export const make = (settings: Settings): Limiter => {
         if (latest - earliest < windowMillis) {
           // A request arriving after the newest is allowed once the limit-th newest leaves the window.
           const freesAt = times[n - limit]! + windowMillis
-          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
+          return { allowed: false, retryAfterSeconds: secondsUntil(freesAt, now) }
         }
       }
       times.splice(at, 0, now)
+      return { allowed: true }
+    }
+  }
+}
+
+// At most `limit` accepted per window [k × window, (k + 1) × window): each key's count in the windows
+// a request may still arrive in (the newest and the one before, for a request checked late).
+const fixed = (limit: number, windowMillis: number): Limiter => {
+  const counts = new Map<string, Map<number, number>>()
+  return {
+    take: (key, now) => {
+      let windows = counts.get(key)
+      if (windows === undefined) {
+        windows = new Map()
+        counts.set(key, windows)
+      }
+      const index = Math.floor(now / windowMillis)
+      for (const k of windows.keys()) if (k < index - 1) windows.delete(k)
+      const count = windows.get(index) ?? 0
+      if (count >= limit) return { allowed: false, retryAfterSeconds: secondsUntil((index + 1) * windowMillis, now) }
+      windows.set(index, count + 1)
+      return { allowed: true }
+    }
+  }
+}
+
+// A bucket of `limit` tokens per key, refilled continuously at `limit` per window; each request takes
+// one. A request checked late (arrived before the bucket's time) refills nothing: it never lets more in.
+const tokenBucket = (limit: number, windowMillis: number): Limiter => {
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  const perMilli = limit / windowMillis
+  return {
+    take: (key, now) => {
+      let bucket = buckets.get(key)
+      if (bucket === undefined) {
+        bucket = { tokens: limit, at: now }
+        buckets.set(key, bucket)
+      }
+      if (now > bucket.at) {
+        bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMilli)
+        bucket.at = now
+      }
+      // A refill that lands a whole token exactly may fall short by a rounding error: it still counts.
+      if (bucket.tokens < 1 - 1e-9) {
+        return { allowed: false, retryAfterSeconds: secondsUntil(bucket.at + (1 - bucket.tokens) / perMilli, now) }
+      }
+      bucket.tokens = Math.max(0, bucket.tokens - 1)
       return { allowed: true }
     }
   }
