@@ -56,7 +56,7 @@ describe("benchmark harness (smoke sizes)", () => {
     expect(discovered!.requests).toBeLessThan(listed!.requests)
     const table = Bench.table(results)
     expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 18 + 1 + 7 + 2 + 2 + 2)
-  }, 240_000)
+  }, 420_000)
 
   it(
     "sync part: the sync and the raw loop write every row of the plan, into SQLite and (when BROKER_TEST_PG_URL is set) PostgreSQL",
