@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
+import * as Limiters from "./internal/Limiters.js"
 
 /**
  * How a limiter counts: `sliding` (at most `limit` in any window), `fixed` (at most `limit` per
@@ -60,7 +61,11 @@ export type Shape = (typeof shapes)[number]
 export interface Settings {
   readonly limit: number
   readonly window: Duration.DurationInput
-  /** @since 0.2.0 */
+  /**
+   * How requests are counted against `limit` (default `sliding`).
+   *
+   * @since 0.2.0
+   */
   readonly shape?: Shape | undefined
 }
 
@@ -99,7 +104,8 @@ export const defaults: Settings = { limit: 500, window: "10 seconds" }
 export type Outcome = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number }
 
 /**
- * A sliding-window limiter keyed by API key; a refused request does not use the budget.
+ * A limiter keyed by API key, counting as its `Settings.shape` says; a refused request does not use
+ * the budget.
  *
  * @example
  * ```ts
@@ -121,12 +127,16 @@ export interface Limiter {
 }
 
 /**
- * Makes a limiter: each key keeps the times of its accepted requests, in order, and a request is
- * allowed when, with its time among them, no window holds more than `limit`. `now` is when the
- * request arrived, and requests may be checked in another order than they arrived (a gateway limits
- * on arrival, whatever its later work): a request checked late with an early time counts where it
- * arrived. Times that no later request can share a window with (more than two windows before the
- * newest) are forgotten, so each key keeps at most twice `limit`.
+ * Makes a limiter in `settings.shape` (`sliding` when none): per key, `sliding` keeps the arrival times
+ * of its accepted requests and lets a request in when no window would hold more than `limit` of them;
+ * `fixed` counts the requests let in per window aligned on the epoch; `tokenBucket` keeps a bucket of
+ * `limit` tokens refilled at `limit` per window. `now` is when the request arrived, and requests may be
+ * checked in another order than they arrived (a gateway limits on arrival, whatever its later work): a
+ * request checked late counts where it arrived, and is let in only when the accepted, in arrival
+ * order, still keep the shape's rule. A request that arrived more than two windows before one
+ * already checked is refused (what it would count against may be forgotten), with the seconds until
+ * it would be judged. Each key keeps at most three times `limit` arrival times, and keys idle for
+ * three windows are dropped as new ones come (docs/wire-contract.md, "Ordering, windows and limits").
  *
  * @example
  * ```ts
@@ -139,6 +149,14 @@ export interface Limiter {
  * // Checked out of order: the request that arrived at 0 ms is checked after the one of 10000 ms.
  * const late = RateLimit.make({ limit: 1, window: "10 seconds" })
  * assert.deepStrictEqual([10_000, 0, 5_000].map((arrived) => late.take("key", arrived).allowed), [true, true, false])
+ * // Fixed windows: the count starts again at each multiple of the window.
+ * const fixed = RateLimit.make({ limit: 2, window: "1 second", shape: "fixed" })
+ * assert.deepStrictEqual([998, 999, 999, 1000, 1001].map((t) => fixed.take("key", t).allowed), [true, true, false, true, true])
+ * // A token bucket: a burst of the limit, then one token every window / limit.
+ * const bucket = RateLimit.make({ limit: 2, window: "1 second", shape: "tokenBucket" })
+ * assert.deepStrictEqual([0, 0, 0].map((t) => bucket.take("key", t).allowed), [true, true, false])
+ * assert.deepStrictEqual(bucket.take("key", 100), { allowed: false, retryAfterSeconds: 1 }) // a token at 500 ms
+ * assert.deepStrictEqual(bucket.take("key", 500), { allowed: true })
  * ```
  *
  * @since 0.1.0
@@ -147,96 +165,25 @@ export interface Limiter {
 export const make = (settings: Settings): Limiter => {
   const limit = Math.max(1, Math.floor(settings.limit))
   const windowMillis = Math.max(1, Duration.toMillis(Duration.decode(settings.window)))
-  switch (settings.shape ?? "sliding") {
+  const judges = Limiters.keyed(windowMillis, shapeOf(settings.shape ?? "sliding")(limit, windowMillis))
+  return {
+    take: (key, now) => {
+      const freesAt = judges.take(key, now)
+      return freesAt === undefined
+        ? { allowed: true }
+        : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
+    }
+  }
+}
+
+/** The judge of one key for each shape. */
+const shapeOf = (shape: Shape): (limit: number, windowMillis: number) => Limiters.Shape => {
+  switch (shape) {
     case "sliding":
-      return sliding(limit, windowMillis)
+      return Limiters.sliding
     case "fixed":
-      return fixed(limit, windowMillis)
+      return Limiters.fixed
     case "tokenBucket":
-      return tokenBucket(limit, windowMillis)
-  }
-}
-
-/** Whole seconds until `freesAt`, at least 1 (a `Retry-After` value). */
-const secondsUntil = (freesAt: number, now: number): number => Math.max(1, Math.ceil((freesAt - now) / 1000))
-
-// At most `limit` accepted in any window: the times of each key's accepted requests, ascending.
-const sliding = (limit: number, windowMillis: number): Limiter => {
-  // Accepted request times per key, ascending.
-  const history = new Map<string, Array<number>>()
-  return {
-    take: (key, now) => {
-      let times = history.get(key)
-      if (times === undefined) {
-        times = []
-        history.set(key, times)
-      }
-      const newest = times.length === 0 ? now : Math.max(now, times[times.length - 1]!)
-      let stale = 0
-      while (stale < times.length && times[stale]! <= newest - 2 * windowMillis) stale++
-      if (stale > 0) times.splice(0, stale)
-      // Where `now` goes (after equal times), then every run of limit + 1 times that would hold it.
-      let at = times.length
-      while (at > 0 && times[at - 1]! > now) at--
-      const n = times.length
-      for (let first = Math.max(0, at - limit); first <= at && first + limit - 1 < n; first++) {
-        const earliest = first === at ? now : times[first]!
-        const latest = first + limit === at ? now : times[first + limit - 1]!
-        if (latest - earliest < windowMillis) {
-          // A request arriving after the newest is allowed once the limit-th newest leaves the window.
-          const freesAt = times[n - limit]! + windowMillis
-          return { allowed: false, retryAfterSeconds: secondsUntil(freesAt, now) }
-        }
-      }
-      times.splice(at, 0, now)
-      return { allowed: true }
-    }
-  }
-}
-
-// At most `limit` accepted per window [k × window, (k + 1) × window): each key's count in the windows
-// a request may still arrive in (the newest and the one before, for a request checked late).
-const fixed = (limit: number, windowMillis: number): Limiter => {
-  const counts = new Map<string, Map<number, number>>()
-  return {
-    take: (key, now) => {
-      let windows = counts.get(key)
-      if (windows === undefined) {
-        windows = new Map()
-        counts.set(key, windows)
-      }
-      const index = Math.floor(now / windowMillis)
-      for (const k of windows.keys()) if (k < index - 1) windows.delete(k)
-      const count = windows.get(index) ?? 0
-      if (count >= limit) return { allowed: false, retryAfterSeconds: secondsUntil((index + 1) * windowMillis, now) }
-      windows.set(index, count + 1)
-      return { allowed: true }
-    }
-  }
-}
-
-// A bucket of `limit` tokens per key, refilled continuously at `limit` per window; each request takes
-// one. A request checked late (arrived before the bucket's time) refills nothing: it never lets more in.
-const tokenBucket = (limit: number, windowMillis: number): Limiter => {
-  const buckets = new Map<string, { tokens: number; at: number }>()
-  const perMilli = limit / windowMillis
-  return {
-    take: (key, now) => {
-      let bucket = buckets.get(key)
-      if (bucket === undefined) {
-        bucket = { tokens: limit, at: now }
-        buckets.set(key, bucket)
-      }
-      if (now > bucket.at) {
-        bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMilli)
-        bucket.at = now
-      }
-      // A refill that lands a whole token exactly may fall short by a rounding error: it still counts.
-      if (bucket.tokens < 1 - 1e-9) {
-        return { allowed: false, retryAfterSeconds: secondsUntil(bucket.at + (1 - bucket.tokens) / perMilli, now) }
-      }
-      bucket.tokens = Math.max(0, bucket.tokens - 1)
-      return { allowed: true }
-    }
+      return Limiters.tokenBucket
   }
 }

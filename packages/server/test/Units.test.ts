@@ -226,6 +226,8 @@ describe("CommandLine", () => {
       logRequests: true
     })
     expect(run(["--no-log"], { BROKER_SERVER_LOG: "true" }).logRequests).toBe(false)
+    expect(run(["--rate-limit-shape", "Fixed"], { BROKER_SERVER_RATE_LIMIT_SHAPE: "tokenBucket" }).rateLimit)
+      .toMatchObject({ shape: "fixed" })
     expect(run(["--futures-account-type", "FUTURES"], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURE" }))
       .toMatchObject({ futuresAccountType: "FUTURES" })
     expect(run(["--staggered-sub-accounts"], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "off" }).seed)
@@ -267,6 +269,12 @@ describe("CommandLine", () => {
     expect(problem(["--port"])).toBe("not read: --port")
     expect(problem(["--futures-account-type", "MARGIN"])).toBe(
       `--futures-account-type must be FUTURES or FUTURE, got "MARGIN"`
+    )
+    expect(problem(["--rate-limit-shape", "leakyBucket"])).toBe(
+      `--rate-limit-shape must be sliding or fixed or tokenBucket, got "leakyBucket"`
+    )
+    expect(problem([], { BROKER_SERVER_RATE_LIMIT_SHAPE: "sliding window" })).toBe(
+      `BROKER_SERVER_RATE_LIMIT_SHAPE must be sliding or fixed or tokenBucket, got "sliding window"`
     )
     expect(problem([], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURESS" })).toBe(
       `BROKER_SERVER_FUTURES_ACCOUNT_TYPE must be FUTURES or FUTURE, got "FUTURESS"`
