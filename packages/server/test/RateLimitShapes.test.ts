@@ -2,10 +2,13 @@
 // per key, requests checked out of arrival order (and too late to judge), idle keys dropped, and per
 // shape properties over random arrivals checked in random order: the accepted never break the shape's
 // rule, what the shape allows is never refused, and every Retry-After is exact.
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { RateLimit } from "../src/index.js"
+import { ApiKeys, RateLimit, ReferenceServer } from "../src/index.js"
 import * as Limiters from "../src/internal/Limiters.js"
+import { signedGet, transfersPath } from "./support/Requests.js"
+import { withServer } from "./support/Server.js"
 
 const admitted = (limiter: RateLimit.Limiter, times: ReadonlyArray<number>, key = "k") =>
   times.map((t) => limiter.take(key, t).allowed)
@@ -140,6 +143,26 @@ describe("a key's judge alone", () => {
     // Fixed keeps windows 3 to 5; the bucket, the arrivals from 3000 ms.
     expect(judge.take(2_500)).toBeDefined()
     expect(judge.take(3_000)).toBeUndefined()
+  })
+})
+
+describe("the service", () => {
+  withServer({
+    seed: { seed: 3, transfers: 10, deposits: 0 },
+    rateLimit: { limit: 2, window: "1 hour", shape: "tokenBucket" }
+  })("with rateLimit.shape tokenBucket", (it) => {
+    it.effect("refuses the third request, a token (half an hour) away", () =>
+      Effect.gen(function*() {
+        const { baseUrl } = yield* ReferenceServer.ReferenceServer
+        const route = [["fromAccountType", "SPOT"], ["toAccountType", "FUTURES"]] as const
+        const replies = []
+        for (let i = 0; i < 3; i++) replies.push(yield* signedGet(baseUrl, transfersPath, route, ApiKeys.demo))
+        expect(replies.map((reply) => reply.status)).toEqual([200, 200, 429])
+        // A sliding window or a fixed one would say up to an hour.
+        const retryAfter = Number(replies[2]!.headers["retry-after"])
+        expect(retryAfter).toBeGreaterThan(1_700)
+        expect(retryAfter).toBeLessThanOrEqual(1_800)
+      }))
   })
 })
 
