@@ -301,6 +301,20 @@ export const table = (results: Results): string => {
         `${run.achievedOverRate.toFixed(3)} x R`
       ])
     }
+    // Every limiter shape × history × budget: the achieved rate and the share refused.
+    for (const g of s.grid) {
+      for (const run of g.runs) {
+        rows.push([
+          `saturation grid: ${g.shape} limiter, R = ${o.rate}/s, budget ${
+            run.budget / o.rate
+          }R, ${g.history} history (${run.records.toLocaleString("en")} transfers)`,
+          `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s, ${run.rateLimited} x 429 (${
+            (100 * run.rateLimitedShare).toFixed(1)
+          } % refused), ${run.exact ? "exact" : "NOT EXACT"}`,
+          `${run.achievedOverRate.toFixed(3)} x R`
+        ])
+      }
+    }
   }
   const k = results.soak
   if (k !== undefined) {

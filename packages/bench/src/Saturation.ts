@@ -54,10 +54,47 @@ export interface Options {
   /** Transfers in the long history read with 2R and 4R after the other runs (default: 4 × `records`). */
   readonly longRecords?: number
   /**
+   * The limiter shapes the service runs for the grid: every shape × budget R, 2R, 4R over the history
+   * and over the long history (default: all three; `[]` skips the grid).
+   */
+  readonly shapes?: ReadonlyArray<Shape> | undefined
+  /**
    * Writes every refusal the client's budget counted and every raise of its level to stderr, after
    * each run (default: whether the environment variable `BENCH_LOG_CUTS` is `1`).
    */
   readonly logCuts?: boolean
+}
+
+/**
+ * How the service counts requests against its limit (`--rate-limit-shape`): per fixed window, in a
+ * sliding window, or as a token bucket whose burst is the limit.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.shapes // ["fixed", "sliding", "tokenBucket"]
+ */
+export const shapes = ["fixed", "sliding", "tokenBucket"] as const
+
+/**
+ * One of `shapes`.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const shape: Saturation.Shape = "tokenBucket"
+ */
+export type Shape = (typeof shapes)[number]
+
+/**
+ * The grid's runs against one limiter shape and one history: budgets R, 2R and 4R per second.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const worst = (g: Saturation.ShapeRuns) => Math.min(...g.runs.map((r) => r.achievedOverRate))
+ */
+export interface ShapeRuns {
+  readonly shape: Shape
+  readonly history: "short" | "long"
+  readonly runs: ReadonlyArray<Run>
 }
 
 /**
@@ -134,6 +171,8 @@ export interface Result {
   readonly runs: ReadonlyArray<Run>
   /** Budgets 2R and 4R per 1 s over the long history: the rate once the first 429 is far behind. */
   readonly long: { readonly atTwiceRate: Run; readonly atFourTimesRate: Run }
+  /** Every limiter shape × history, budgets R, 2R and 4R. */
+  readonly grid: ReadonlyArray<ShapeRuns>
 }
 
 const end = Date.UTC(2026, 0, 1)
@@ -262,9 +301,11 @@ const runOnce = (
     } satisfies Run
   }).pipe(Effect.scoped)
 
-/** The reference service in a child process serving `database` with R and the added latency. */
-const spawnService = (database: string, options: Options) =>
+/** The reference service in a child process serving `database` with R (counted as `shape`) and the added latency. */
+const spawnService = (database: string, options: Options, shape: Shape = "sliding") =>
   ServiceProcess.spawn([
+    "--rate-limit-shape",
+    shape,
     "--database",
     database,
     "--transfers",
@@ -347,6 +388,21 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     const longFour = yield* runOnce(options, 4 * options.rate, 1000, longService.baseUrl, longExpected)
     log(describe(longFour))
     const long = { atTwiceRate: longTwice, atFourTimesRate: longFour }
+    // The grid: each shape on a service of its own, each run after the service's window has cleared.
+    const grid: Array<ShapeRuns> = []
+    for (const shape of options.shapes ?? shapes) {
+      for (const [history, db, ids] of [["short", database, expected], ["long", longDatabase, longExpected]] as const) {
+        const service = yield* spawnService(db, options, shape)
+        const gridRuns: Array<Run> = []
+        for (const factor of [1, 2, 4]) {
+          yield* Effect.sleep("1100 millis")
+          const run = yield* runOnce(options, factor * options.rate, 1000, service.baseUrl, ids)
+          log(`${shape} limiter, ${describe(run)}`)
+          gridRuns.push(run)
+        }
+        grid.push({ shape, history, runs: gridRuns })
+      }
+    }
     return {
       options,
       atRate,
@@ -356,6 +412,7 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
       atTwiceRateFixed,
       atRateFixed,
       runs,
-      long
+      long,
+      grid
     }
   }).pipe(Effect.scoped)

@@ -5,6 +5,7 @@ import { Seed } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import * as Bench from "../src/Bench.js"
 import * as Contender from "../src/Contender.js"
+import * as Saturation from "../src/Saturation.js"
 
 describe("benchmark harness (smoke sizes)", () => {
   it("runs every part and renders one table", async () => {
@@ -27,10 +28,14 @@ describe("benchmark harness (smoke sizes)", () => {
     expect(tables[1]!.pageBytes).toBeGreaterThan(2 * tables[0]!.pageBytes)
     expect(results.memory!.rounds).toHaveLength(1)
     const s = results.saturation!
-    for (const run of s.runs) {
+    for (const run of [...s.runs, ...s.grid.flatMap((g) => g.runs)]) {
       expect(run.exact).toBe(true)
       expect(run.retryAfterViolations).toBe(0)
     }
+    // The grid ran every limiter shape over both histories.
+    expect(s.grid.map((g) => `${g.shape} ${g.history}`)).toEqual(
+      Saturation.shapes.flatMap((shape) => [`${shape} short`, `${shape} long`])
+    )
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
     // The clustered part checks that every record came once, in order; both histories were read.
     expect(results.clustered!.readings.map((r) => r.spread)).toEqual(["steady", "random"])
@@ -50,8 +55,8 @@ describe("benchmark harness (smoke sizes)", () => {
     expect(discovered!.ideal).toBeLessThan(listed!.ideal)
     expect(discovered!.requests).toBeLessThan(listed!.requests)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 1 + 7 + 2 + 2 + 2)
-  }, 240_000)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 18 + 1 + 7 + 2 + 2 + 2)
+  }, 420_000)
 
   it(
     "sync part: the sync and the raw loop write every row of the plan, into SQLite and (when BROKER_TEST_PG_URL is set) PostgreSQL",

@@ -1,13 +1,50 @@
 /**
- * The per-API-key request budget: at most `limit` requests in any sliding `window` of their arrival
- * times. A refused request does not use the budget.
+ * The per-API-key request budget, counted by arrival time in one of three shapes
+ * (docs/wire-contract.md, "Ordering, windows and limits"): at most `limit` requests in any sliding
+ * `window` (the default), at most `limit` per fixed `window` aligned on the epoch, or a token bucket
+ * holding `limit` tokens refilled at `limit` per `window`. A refused request does not use the budget.
  *
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
+import * as Limiters from "./internal/Limiters.js"
 
 /**
- * Budget settings: at most `limit` requests per API key in any sliding `window`.
+ * How a limiter counts: `sliding` (at most `limit` in any window), `fixed` (at most `limit` per
+ * window aligned on the epoch: up to twice that may pass around a boundary) or `tokenBucket` (a burst
+ * of `limit`, then `limit` per window, refilled continuously).
+ *
+ * @example
+ * ```ts
+ * import { RateLimit } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(RateLimit.shapes, ["sliding", "fixed", "tokenBucket"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const shapes = ["sliding", "fixed", "tokenBucket"] as const
+
+/**
+ * One of `shapes`.
+ *
+ * @example
+ * ```ts
+ * import type { RateLimit } from "@broker-history/server"
+ *
+ * const shape: RateLimit.Shape = "tokenBucket"
+ * assert.strictEqual(shape, "tokenBucket")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Shape = (typeof shapes)[number]
+
+/**
+ * Budget settings: `limit` requests per API key per `window`, counted as `shape` says (default
+ * `sliding`: at most `limit` in any window).
  *
  * @example
  * ```ts
@@ -24,6 +61,12 @@ import * as Duration from "effect/Duration"
 export interface Settings {
   readonly limit: number
   readonly window: Duration.DurationInput
+  /**
+   * How requests are counted against `limit` (default `sliding`).
+   *
+   * @since 0.2.0
+   */
+  readonly shape?: Shape | undefined
 }
 
 /**
@@ -61,7 +104,8 @@ export const defaults: Settings = { limit: 500, window: "10 seconds" }
 export type Outcome = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number }
 
 /**
- * A sliding-window limiter keyed by API key; a refused request does not use the budget.
+ * A limiter keyed by API key, counting as its `Settings.shape` says; a refused request does not use
+ * the budget.
  *
  * @example
  * ```ts
@@ -83,12 +127,16 @@ export interface Limiter {
 }
 
 /**
- * Makes a limiter: each key keeps the times of its accepted requests, in order, and a request is
- * allowed when, with its time among them, no window holds more than `limit`. `now` is when the
- * request arrived, and requests may be checked in another order than they arrived (a gateway limits
- * on arrival, whatever its later work): a request checked late with an early time counts where it
- * arrived. Times that no later request can share a window with (more than two windows before the
- * newest) are forgotten, so each key keeps at most twice `limit`.
+ * Makes a limiter in `settings.shape` (`sliding` when none): per key, `sliding` keeps the arrival times
+ * of its accepted requests and lets a request in when no window would hold more than `limit` of them;
+ * `fixed` counts the requests let in per window aligned on the epoch; `tokenBucket` keeps a bucket of
+ * `limit` tokens refilled at `limit` per window. `now` is when the request arrived, and requests may be
+ * checked in another order than they arrived (a gateway limits on arrival, whatever its later work): a
+ * request checked late counts where it arrived, and is let in only when the accepted, in arrival
+ * order, still keep the shape's rule. A request that arrived more than two windows before one
+ * already checked is refused (what it would count against may be forgotten), with the seconds until
+ * it would be judged. Each key keeps at most three times `limit` arrival times, and keys idle for
+ * three windows are dropped as new ones come (docs/wire-contract.md, "Ordering, windows and limits").
  *
  * @example
  * ```ts
@@ -101,6 +149,14 @@ export interface Limiter {
  * // Checked out of order: the request that arrived at 0 ms is checked after the one of 10000 ms.
  * const late = RateLimit.make({ limit: 1, window: "10 seconds" })
  * assert.deepStrictEqual([10_000, 0, 5_000].map((arrived) => late.take("key", arrived).allowed), [true, true, false])
+ * // Fixed windows: the count starts again at each multiple of the window.
+ * const fixed = RateLimit.make({ limit: 2, window: "1 second", shape: "fixed" })
+ * assert.deepStrictEqual([998, 999, 999, 1000, 1001].map((t) => fixed.take("key", t).allowed), [true, true, false, true, true])
+ * // A token bucket: a burst of the limit, then one token every window / limit.
+ * const bucket = RateLimit.make({ limit: 2, window: "1 second", shape: "tokenBucket" })
+ * assert.deepStrictEqual([0, 0, 0].map((t) => bucket.take("key", t).allowed), [true, true, false])
+ * assert.deepStrictEqual(bucket.take("key", 100), { allowed: false, retryAfterSeconds: 1 }) // a token at 500 ms
+ * assert.deepStrictEqual(bucket.take("key", 500), { allowed: true })
  * ```
  *
  * @since 0.1.0
@@ -109,34 +165,25 @@ export interface Limiter {
 export const make = (settings: Settings): Limiter => {
   const limit = Math.max(1, Math.floor(settings.limit))
   const windowMillis = Math.max(1, Duration.toMillis(Duration.decode(settings.window)))
-  // Accepted request times per key, ascending.
-  const history = new Map<string, Array<number>>()
+  const judges = Limiters.keyed(windowMillis, shapeOf(settings.shape ?? "sliding")(limit, windowMillis))
   return {
     take: (key, now) => {
-      let times = history.get(key)
-      if (times === undefined) {
-        times = []
-        history.set(key, times)
-      }
-      const newest = times.length === 0 ? now : Math.max(now, times[times.length - 1]!)
-      let stale = 0
-      while (stale < times.length && times[stale]! <= newest - 2 * windowMillis) stale++
-      if (stale > 0) times.splice(0, stale)
-      // Where `now` goes (after equal times), then every run of limit + 1 times that would hold it.
-      let at = times.length
-      while (at > 0 && times[at - 1]! > now) at--
-      const n = times.length
-      for (let first = Math.max(0, at - limit); first <= at && first + limit - 1 < n; first++) {
-        const earliest = first === at ? now : times[first]!
-        const latest = first + limit === at ? now : times[first + limit - 1]!
-        if (latest - earliest < windowMillis) {
-          // A request arriving after the newest is allowed once the limit-th newest leaves the window.
-          const freesAt = times[n - limit]! + windowMillis
-          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
-        }
-      }
-      times.splice(at, 0, now)
-      return { allowed: true }
+      const freesAt = judges.take(key, now)
+      return freesAt === undefined
+        ? { allowed: true }
+        : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) }
     }
+  }
+}
+
+/** The judge of one key for each shape. */
+const shapeOf = (shape: Shape): (limit: number, windowMillis: number) => Limiters.Shape => {
+  switch (shape) {
+    case "sliding":
+      return Limiters.sliding
+    case "fixed":
+      return Limiters.fixed
+    case "tokenBucket":
+      return Limiters.tokenBucket
   }
 }

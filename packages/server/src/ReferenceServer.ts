@@ -40,7 +40,9 @@ import * as Store from "./Store.js"
  *   empty), with the server's futures spelling;
  * - `futuresAccountType`: how the service spells the futures account type, `FUTURES` (default) or
  *   `FUTURE`: the seed's records carry it and the transfer endpoint accepts `SPOT` and it, nothing else;
- * - `rateLimit`: per API key, counted by arrival time (default 500 per 10 s);
+ * - `rateLimit`: per API key, counted by arrival time (default 500 per 10 s, in any sliding window;
+ *   `shape: "fixed"` counts per window aligned on the epoch, `"tokenBucket"` takes a token from a
+ *   bucket of `limit` refilled over the window);
  * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
  * - `faults`: fault injection (default off);
  * - `logRequests`: one log line per request: method, path (never the query string), status, duration

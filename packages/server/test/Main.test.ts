@@ -69,6 +69,7 @@ describe("main.ts", () => {
             ["key", "KEYS"],
             ["rate-limit", "RATE_LIMIT"],
             ["rate-window-ms", "RATE_WINDOW_MS"],
+            ["rate-limit-shape", "RATE_LIMIT_SHAPE"],
             ["max-window-transfers-ms", "MAX_WINDOW_TRANSFERS_MS"],
             ["max-window-deposits-ms", "MAX_WINDOW_DEPOSITS_MS"],
             ["fault-seed", "FAULT_SEED"],

@@ -103,7 +103,7 @@ describe("CommandLine", () => {
       database: ":memory:",
       keys: [ApiKeys.demo],
       seed: { seed: 42, transfers: 100_000, deposits: 20_000, years: 2, subAccounts: 40, staggeredSubAccounts: false },
-      rateLimit: { limit: 500, window: 10_000 },
+      rateLimit: { limit: 500, window: 10_000, shape: "sliding" },
       maxWindow: { transfers: undefined, deposits: 864_000_000 },
       faults: {
         seed: 1,
@@ -141,6 +141,7 @@ describe("CommandLine", () => {
       BROKER_SERVER_KEYS: "a:b:SPOT_DEPOSIT_READ  c:d:SPOT_TRANSFER_READ",
       BROKER_SERVER_RATE_LIMIT: "6",
       BROKER_SERVER_RATE_WINDOW_MS: "700",
+      BROKER_SERVER_RATE_LIMIT_SHAPE: "TOKENBUCKET",
       BROKER_SERVER_MAX_WINDOW_TRANSFERS_MS: "86400000",
       BROKER_SERVER_MAX_WINDOW_DEPOSITS_MS: "3600000",
       BROKER_SERVER_FAULT_SEED: "7",
@@ -164,7 +165,7 @@ describe("CommandLine", () => {
         { apiKey: "c", secretKey: "d", permissions: ["SPOT_TRANSFER_READ"] }
       ],
       seed: { seed: 5, transfers: 10, deposits: 20, years: 3, subAccounts: 4, staggeredSubAccounts: true },
-      rateLimit: { limit: 6, window: 700 },
+      rateLimit: { limit: 6, window: 700, shape: "tokenBucket" },
       maxWindow: { transfers: 86_400_000, deposits: 3_600_000 },
       faults: {
         seed: 7,
@@ -225,6 +226,8 @@ describe("CommandLine", () => {
       logRequests: true
     })
     expect(run(["--no-log"], { BROKER_SERVER_LOG: "true" }).logRequests).toBe(false)
+    expect(run(["--rate-limit-shape", "Fixed"], { BROKER_SERVER_RATE_LIMIT_SHAPE: "tokenBucket" }).rateLimit)
+      .toMatchObject({ shape: "fixed" })
     expect(run(["--futures-account-type", "FUTURES"], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURE" }))
       .toMatchObject({ futuresAccountType: "FUTURES" })
     expect(run(["--staggered-sub-accounts"], { BROKER_SERVER_STAGGERED_SUB_ACCOUNTS: "off" }).seed)
@@ -266,6 +269,12 @@ describe("CommandLine", () => {
     expect(problem(["--port"])).toBe("not read: --port")
     expect(problem(["--futures-account-type", "MARGIN"])).toBe(
       `--futures-account-type must be FUTURES or FUTURE, got "MARGIN"`
+    )
+    expect(problem(["--rate-limit-shape", "leakyBucket"])).toBe(
+      `--rate-limit-shape must be sliding or fixed or tokenBucket, got "leakyBucket"`
+    )
+    expect(problem([], { BROKER_SERVER_RATE_LIMIT_SHAPE: "sliding window" })).toBe(
+      `BROKER_SERVER_RATE_LIMIT_SHAPE must be sliding or fixed or tokenBucket, got "sliding window"`
     )
     expect(problem([], { BROKER_SERVER_FUTURES_ACCOUNT_TYPE: "FUTURESS" })).toBe(
       `BROKER_SERVER_FUTURES_ACCOUNT_TYPE must be FUTURES or FUTURE, got "FUTURESS"`

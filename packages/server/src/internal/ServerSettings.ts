@@ -15,6 +15,7 @@ import * as Accounts from "../Accounts.js"
 import * as AccountTypes from "../AccountTypes.js"
 import type { ApiKey } from "../ApiKeys.js"
 import * as ApiKeys from "../ApiKeys.js"
+import * as RateLimit from "../RateLimit.js"
 import type * as ReferenceServer from "../ReferenceServer.js"
 import type { Given } from "./Setting.js"
 import { describe, integerSetting, probabilitySetting, setting, textSetting, usage, variable } from "./Setting.js"
@@ -200,6 +201,23 @@ const futuresAccountType: Options.Options<AccountTypes.Futures> = setting(
   ))
 )
 
+/** `--rate-limit-shape`: how the service counts requests against `--rate-limit`. */
+const rateLimitShape: Options.Options<RateLimit.Shape> = setting(
+  "rate-limit-shape",
+  "BROKER_SERVER_RATE_LIMIT_SHAPE",
+  oneOf(RateLimit.shapes)
+).pipe(
+  Options.withDefault<RateLimit.Shape>("sliding"),
+  Options.withPseudoName(RateLimit.shapes.join("|")),
+  Options.withDescription(describe(
+    "how requests are counted against --rate-limit per --rate-window-ms: sliding (at most that many in any " +
+      "window), fixed (per window aligned on the epoch) or tokenBucket (a burst of that many, refilled " +
+      "continuously), any letter case",
+    "BROKER_SERVER_RATE_LIMIT_SHAPE",
+    "sliding"
+  ))
+)
+
 /** Every setting, read. */
 export const settings = Options.all({
   host: hostOption,
@@ -245,6 +263,7 @@ export const settings = Options.all({
     500,
     "requests per API key per rate window"
   ),
+  rateLimitShape,
   rateWindow: integerSetting(
     "rate-window-ms",
     "BROKER_SERVER_RATE_WINDOW_MS",
@@ -318,7 +337,7 @@ export const toServerOptions = (s: Settings): ReferenceServer.Options => ({
     subAccounts: s.subAccounts,
     staggeredSubAccounts: s.staggeredSubAccounts
   },
-  rateLimit: { limit: s.rateLimit, window: s.rateWindow },
+  rateLimit: { limit: s.rateLimit, window: s.rateWindow, shape: s.rateLimitShape },
   maxWindow: { transfers: s.maxWindowTransfers, deposits: s.maxWindowDeposits },
   faults: {
     seed: s.faultSeed,
