@@ -26,10 +26,11 @@ const loads = (args: ReadonlyArray<string>) => {
 }
 
 // The database drivers, and the reference service itself with its internal modules. Its flag table,
-// `CommandLine`, is light, and so are the internal modules it reads its settings with; any other
-// internal module of the server (split out of the service, the store or the seed) is heavy.
+// `CommandLine`, is light, and so are the internal modules it reads its settings with and the pure
+// limiter arithmetic its rate-limit shapes name (`Limiters`); any other internal module of the server
+// (split out of the service, the store or the seed) is heavy.
 const heavy =
-  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed|internal\/(?!(ServerSettings|Setting|SettingChecks)\.)\w+)\./
+  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed|internal\/(?!(ServerSettings|Setting|SettingChecks|Limiters)\.)\w+)\./
 
 describe("lazy loading", () => {
   it("transfers and deposits load no database driver and no reference service", () => {
