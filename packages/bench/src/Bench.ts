@@ -1,7 +1,8 @@
 /**
- * The whole benchmark: throughput, memory, rate-limit saturation, the fault soak, the sync and the
- * window planner on a bursty history, one after the other, rendered as one table; the raw figures go
- * to a JSON file (see `main.ts`).
+ * The whole benchmark: throughput, memory, rate-limit saturation, the fault soak, the sync, the window
+ * planner on a bursty history, the follow at scale, the whole broker's first sync and the CLI's
+ * start-up, one after the other, rendered as one table; the raw figures go to a JSON file (see
+ * `main.ts`).
  *
  * @since 0.1.0
  */
@@ -15,6 +16,7 @@ import * as Saturation from "./Saturation.js"
 import * as Soak from "./Soak.js"
 import * as SoakOutage from "./SoakOutage.js"
 import * as Staleness from "./Staleness.js"
+import * as StartupLatency from "./StartupLatency.js"
 import * as SyncThroughput from "./SyncThroughput.js"
 import * as Throughput from "./Throughput.js"
 import * as WholeBroker from "./WholeBroker.js"
@@ -35,13 +37,22 @@ export interface Sizes {
   readonly clustered: Clustered.Options
   readonly staleness: Staleness.Options
   readonly broker: WholeBroker.Options
+  readonly startup: StartupLatency.Options
 }
 
 /** What `pnpm bench` runs. */
 export const full: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 2000 }, { kind: "long", pages: 400 }], rounds: 7, warmupPages: 200 },
   memory: { records: 1_000_000, checkpoint: 10_000, rounds: 3 },
-  saturation: { rate: 20, latencyMillis: 150, records: 20_000, limit: 100, concurrency: 4, marginMillis: 25 },
+  saturation: {
+    rate: 20,
+    latencyMillis: 150,
+    records: 20_000,
+    longRecords: 120_000,
+    limit: 100,
+    concurrency: 4,
+    marginMillis: 25
+  },
   soak: { ...Soak.ciOptions, seeds: 100, outage: SoakOutage.options },
   sync: {
     seed: 42,
@@ -70,14 +81,24 @@ export const full: Sizes = {
     marginMillis: 50,
     rounds: 2
   },
-  broker: { seed: 22, subAccounts: 200, transfers: 20_000, deposits: 2_000, rate: 2_000 }
+  broker: { seed: 22, subAccounts: 200, transfers: 20_000, deposits: 2_000, rate: 2_000 },
+  startup: { rounds: 7, warmupRounds: 1, transfers: 200 }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
 export const smoke: Sizes = {
   throughput: { datasets: [{ kind: "short", pages: 4 }, { kind: "long", pages: 2 }], rounds: 1, warmupPages: 1 },
   memory: { records: 20_000, checkpoint: 10_000, rounds: 1 },
-  saturation: { rate: 50, latencyMillis: 20, records: 1_000, limit: 100, concurrency: 4, marginMillis: 25 },
+  // The grid over the short history only: 18 runs, each after a clear window of the service.
+  saturation: {
+    rate: 50,
+    latencyMillis: 20,
+    records: 1_000,
+    limit: 100,
+    concurrency: 4,
+    marginMillis: 25,
+    histories: ["short"]
+  },
   soak: { ...Soak.ciOptions, seeds: 2, concurrency: 2 },
   sync: {
     seed: 7,
@@ -106,7 +127,8 @@ export const smoke: Sizes = {
     marginMillis: 250,
     rounds: 1
   },
-  broker: { seed: 1, subAccounts: 3, transfers: 200, deposits: 20, rate: 500 }
+  broker: { seed: 1, subAccounts: 3, transfers: 200, deposits: 20, rate: 500 },
+  startup: { rounds: 1, warmupRounds: 0, transfers: 50 }
 }
 
 /**
@@ -145,6 +167,7 @@ export interface Results {
   readonly clustered?: Clustered.Result | undefined
   readonly staleness?: Staleness.Result | undefined
   readonly broker?: WholeBroker.Result | undefined
+  readonly startup?: StartupLatency.Result | undefined
   /** `--against`: the other revision's copy, and its memory figures beside the current client's. */
   readonly against?: Against.Copy | undefined
   readonly memoryAgainst?: Against.MemoryVersus | undefined
@@ -157,7 +180,16 @@ export interface Results {
  * import type { Bench } from "@broker-history/bench"
  * const parts: ReadonlyArray<Bench.Part> = ["throughput", "soak"]
  */
-export type Part = "throughput" | "memory" | "saturation" | "soak" | "sync" | "clustered" | "staleness" | "broker"
+export type Part =
+  | "throughput"
+  | "memory"
+  | "saturation"
+  | "soak"
+  | "sync"
+  | "clustered"
+  | "staleness"
+  | "broker"
+  | "startup"
 
 /** Every part, in the order they run. */
 export const parts: ReadonlyArray<Part> = [
@@ -168,7 +200,8 @@ export const parts: ReadonlyArray<Part> = [
   "sync",
   "clustered",
   "staleness",
-  "broker"
+  "broker",
+  "startup"
 ]
 
 const machine = (): Machine => ({
@@ -207,6 +240,7 @@ export const run = async (
   if (only.includes("clustered")) results.clustered = await Clustered.run(sizes.clustered, log)
   if (only.includes("staleness")) results.staleness = await Effect.runPromise(Staleness.run(sizes.staleness, log))
   if (only.includes("broker")) results.broker = await Effect.runPromise(WholeBroker.run(sizes.broker, log))
+  if (only.includes("startup")) results.startup = await Effect.runPromise(StartupLatency.run(sizes.startup, log))
   return results
 }
 
@@ -285,35 +319,34 @@ export const table = (results: Results): string => {
   const s = results.saturation
   if (s !== undefined) {
     const o = s.options
-    // The long history's runs last: the rate once the first 429 is far behind.
-    for (const run of [...s.runs, s.long.atTwiceRate, s.long.atFourTimesRate]) {
+    const outcome = (run: Saturation.Run) =>
+      `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s, ${run.rateLimited} x 429 (${
+        (100 * run.rateLimitedShare).toFixed(1)
+      } % refused), ${
+        run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
+      }, ${run.exact ? "exact" : "NOT EXACT"}`
+    const atService = (run: Saturation.Run) => `${run.achievedOverRate.toFixed(3)} x R at the service`
+    // Outside the grid: the margin and the fixed budget (sliding window, short history, one stream).
+    for (const run of s.runs) {
       rows.push([
-        `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, budget ${run.budget} per ${run.intervalMillis} ms${
+        `saturation: R = ${o.rate}/s, +${o.latencyMillis} ms, sliding limiter, short history, budget ${run.budget} per ${run.intervalMillis} ms${
           run.adaptive ? "" : " (fixed)"
-        }${run.records === o.records ? "" : `, long history (${run.records.toLocaleString("en")} transfers)`}`,
-        `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
-          (run.boundMillis / 1000).toFixed(1)
-        } s), ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %), ${
-          run.retryAfterViolations === 0
-            ? "every Retry-After obeyed"
-            : `${run.retryAfterViolations} Retry-After violated`
-        }, ${run.exact ? "exact" : "NOT EXACT"}`,
-        `${run.achievedOverRate.toFixed(3)} x R`
+        }`,
+        outcome(run),
+        atService(run)
       ])
     }
-    // Every limiter shape × history × budget: the achieved rate and the share refused.
-    for (const g of s.grid) {
-      for (const run of g.runs) {
-        rows.push([
-          `saturation grid: ${g.shape} limiter, R = ${o.rate}/s, budget ${
-            run.budget / o.rate
-          }R, ${g.history} history (${run.records.toLocaleString("en")} transfers)`,
-          `${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s, ${run.rateLimited} x 429 (${
-            (100 * run.rateLimitedShare).toFixed(1)
-          } % refused), ${run.exact ? "exact" : "NOT EXACT"}`,
-          `${run.achievedOverRate.toFixed(3)} x R`
-        ])
-      }
+    // Every limiter shape × history × streams × budget: the achieved rate and the share refused.
+    for (const cell of s.grid) {
+      rows.push([
+        `saturation grid: ${cell.shape} limiter, ${cell.history} history (${
+          cell.run.records.toLocaleString("en")
+        } transfers), ${
+          cell.streams === "one" ? "one stream" : `${cell.run.streams.length} streams`
+        }, budget ${cell.factor}R (R = ${o.rate}/s)`,
+        outcome(cell.run),
+        atService(cell.run)
+      ])
     }
   }
   const k = results.soak
@@ -341,6 +374,7 @@ export const table = (results: Results): string => {
   if (results.clustered !== undefined) rows.push(...Clustered.rows(results.clustered))
   if (results.staleness !== undefined) rows.push(...Staleness.rows(results.staleness))
   if (results.broker !== undefined) rows.push(...WholeBroker.rows(results.broker))
+  if (results.startup !== undefined) rows.push(...StartupLatency.rows(results.startup))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

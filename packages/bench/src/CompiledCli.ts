@@ -1,16 +1,22 @@
 /**
- * The CLI as a release installs it: the package compiled by its own `build` script into `dist/`, and
- * started with a resolve hook that maps the workspace's packages to their compiled `dist/` files as
- * their published `exports` do (in the workspace their exports name the TypeScript sources). When the
- * build fails, the sources through tsx, with the reason, so that a run still says what it measured.
+ * The CLI compiled as a release builds it: the package's own `build` script writes `dist/`. Two ways
+ * to start it. `command`: `dist/main.js` with a resolve hook that maps the workspace's packages to
+ * their compiled `dist/` files as their published `exports` do (in the workspace their exports name
+ * the TypeScript sources); Node runs such a hook on a thread of its own and asks it for every module,
+ * which slows the start-up (see the bench README). `installed`: the compiled packages copied into a
+ * `node_modules` of their own with their published `exports`, their dependencies linked beside them,
+ * as a package manager installs a release: no hook. When the build fails, both are the sources
+ * through tsx, with the reason, so that a run still says what it measured.
  *
  * @since 0.2.0
  */
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import * as TempDir from "./TempDir.js"
 
 const packagesDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
 const cliDir = Path.join(packagesDir, "cli")
@@ -34,6 +40,22 @@ export const distPreload = (packages: string): string => {
   return `import { register } from "node:module"; register(${
     JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)
   })`
+}
+
+/**
+ * The CLI as the workspace runs it: `bin/broker-history.mjs`, the TypeScript sources through tsx.
+ * `args` go after the Node executable.
+ *
+ * @example
+ * import * as CompiledCli from "@broker-history/bench/CompiledCli"
+ * CompiledCli.sources.runs // "bin/broker-history.mjs (sources through tsx)"
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const sources: { readonly args: ReadonlyArray<string>; readonly runs: string } = {
+  args: [Path.join(cliDir, "bin/broker-history.mjs")],
+  runs: "bin/broker-history.mjs (sources through tsx)"
 }
 
 /**
@@ -65,8 +87,74 @@ export const command = Effect.sync((): { readonly args: ReadonlyArray<string>; r
     }
   }
   const why = (build.stdout + build.stderr).trim().split("\n")[0] ?? `exit ${build.status}`
+  return { args: sources.args, runs: `bin/broker-history.mjs (sources through tsx: the build failed: ${why})` }
+})
+
+/** The workspace's packages a release installs, the CLI's dependencies among them. */
+const released = ["domain", "client", "server", "cli"] as const
+
+/** Lays the compiled packages out in `modules` (a `node_modules`) as an install of a release does. */
+const layOut = (modules: string): void => {
+  for (const name of released) {
+    const source = Path.join(packagesDir, name)
+    const manifest = JSON.parse(Fs.readFileSync(Path.join(source, "package.json"), "utf8")) as {
+      readonly publishConfig?: Record<string, unknown>
+      readonly dependencies?: Record<string, string>
+      readonly peerDependencies?: Record<string, string>
+      readonly optionalDependencies?: Record<string, string>
+    }
+    const target = Path.join(modules, "@broker-history", name)
+    Fs.mkdirSync(target, { recursive: true })
+    // Publishing replaces the manifest's fields with `publishConfig`'s: `exports` name `dist/`.
+    Fs.writeFileSync(Path.join(target, "package.json"), JSON.stringify({ ...manifest, ...manifest.publishConfig }))
+    Fs.cpSync(Path.join(source, "dist"), Path.join(target, "dist"), {
+      recursive: true,
+      filter: (file) => !file.endsWith(".map") && !file.endsWith(".d.ts")
+    })
+    const dependencies = {
+      ...manifest.dependencies,
+      ...manifest.peerDependencies,
+      ...manifest.optionalDependencies
+    }
+    for (const dependency of Object.keys(dependencies)) {
+      const link = Path.join(modules, dependency)
+      const from = Path.join(source, "node_modules", dependency)
+      if (dependency.startsWith("@broker-history/") || Fs.existsSync(link) || !Fs.existsSync(from)) continue
+      Fs.mkdirSync(Path.dirname(link), { recursive: true })
+      Fs.symlinkSync(Fs.realpathSync(from), link, "dir")
+    }
+  }
+}
+
+/**
+ * The compiled CLI as installed from a release, in a scratch directory removed when the scope closes:
+ * the workspace's compiled packages copied into its `node_modules/@broker-history/` with their
+ * published manifests, each third-party dependency linked to the workspace's copy; `args` run its
+ * `dist/main.js` without any hook. When the build fails, what `command` falls back to.
+ *
+ * @example
+ * import * as CompiledCli from "@broker-history/bench/CompiledCli"
+ * import { Effect } from "effect"
+ * const runs = Effect.runPromise(Effect.scoped(Effect.map(CompiledCli.installed, (cli) => cli.runs)))
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const installed: Effect.Effect<
+  { readonly args: ReadonlyArray<string>; readonly runs: string },
+  Error,
+  Scope.Scope
+> = Effect.gen(function*() {
+  const built = yield* command
+  if (!built.runs.startsWith("dist")) return built
+  const dir = yield* TempDir.scoped("broker-bench-installed-")
+  const modules = Path.join(dir, "node_modules")
+  yield* Effect.try({
+    try: () => layOut(modules),
+    catch: (cause) => new Error(`could not lay the compiled packages out in ${modules}: ${String(cause)}`)
+  })
   return {
-    args: [Path.join(cliDir, "bin/broker-history.mjs")],
-    runs: `bin/broker-history.mjs (sources through tsx: the build failed: ${why})`
+    args: [Path.join(modules, "@broker-history/cli/dist/main.js")],
+    runs: "dist/main.js (compiled, installed: published exports, no hook)"
   }
 })

@@ -1,15 +1,22 @@
 /**
  * Rate-limit saturation, what decides speed against the real exchange: the reference service allows
- * R requests per second per key and adds a fixed latency to every answer; the full-history transfer
- * stream (concurrency 4) reads a history of many pages with the client's budget set to R per second,
- * then R per (1 s + a margin), then 2R and 4R per second (budgets above the service's limit, which the
- * client's adaptive rate must learn from the 429s), and R and 2R again with adaptation off. These runs
- * last ~10 s, so the learning of the first 429 weighs on them; a long history (by default 4 times as
- * many transfers, ~40 s of requests at R) is then read with 2R and 4R for the rate a long-running
- * application keeps.
- * Reported: achieved request rate / R, wall time against the bound (requests / R), the 429s and their
- * share of the requests, whether every `Retry-After` was obeyed (the retry of a refused request starts
- * no earlier than the answer plus `Retry-After`), and whether the stream equals the service's set.
+ * R requests per second per key and adds a fixed latency to every answer, and the client reads a
+ * history of many pages through the transfer stream (concurrency 4 windows ahead).
+ *
+ * The grid (issue 25): every limiter shape the service runs (`--rate-limit-shape`: fixed windows,
+ * a sliding window, a token bucket) × history (short, ~10 s of requests at R; long, ~60 s) × streams
+ * (one stream over the whole history; or several, the history split over 4 account-type routes read
+ * at once through one layer, so one shared budget) × the client's budget (R, 2R, 4R per second; above
+ * R the client's adaptive rate must learn the limit from the 429s). Besides the grid, three runs of
+ * the short history on the sliding window with one stream: budget R per (1 s + a margin), and 2R and R
+ * with adaptation off. Each history and streams setting has a service of its own, and before each run
+ * the service's window is left to clear, so every run starts from the same state.
+ *
+ * Reported per run: the rate achieved AT THE SERVICE, requests it accepted (any status but 429 and
+ * 418) / the time from the first request's start to the last accepted request's answer, against R;
+ * the refused share, 429s / every signed request; the wall time (first start to last answer); whether
+ * every `Retry-After` was obeyed (the retry of a refused request starts no earlier than the answer plus
+ * `Retry-After`); and whether each stream equals the service's records of its route, in order.
  *
  * @since 0.1.0
  */
@@ -37,27 +44,29 @@ import * as TempDir from "./TempDir.js"
  * @example
  * import type { Saturation } from "@broker-history/bench"
  * const quick: Saturation.Options = { rate: 20, latencyMillis: 150, records: 2_000, limit: 100, concurrency: 4, marginMillis: 25 }
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Options {
   /** R: the service's limit, requests per second per key. */
   readonly rate: number
   /** Latency the service adds to every answer. */
   readonly latencyMillis: number
-  /** Transfers in the history (all on the streamed route). */
+  /** Transfers in the short history. */
   readonly records: number
   /** Page size of the stream. */
   readonly limit: number
-  /** Windows the stream fetches ahead. */
+  /** Windows each stream fetches ahead. */
   readonly concurrency: number
-  /** Margin added to the 1 s budget interval in the second run. */
+  /** Margin added to the 1 s budget interval in the margin run. */
   readonly marginMillis: number
-  /** Transfers in the long history read with 2R and 4R after the other runs (default: 4 × `records`). */
+  /** Transfers in the long history (default: 6 × `records`). */
   readonly longRecords?: number
-  /**
-   * The limiter shapes the service runs for the grid: every shape × budget R, 2R, 4R over the history
-   * and over the long history (default: all three; `[]` skips the grid).
-   */
+  /** The limiter shapes of the grid (default: all three; `[]` skips the grid). */
   readonly shapes?: ReadonlyArray<Shape> | undefined
+  /** The histories of the grid (default: both). */
+  readonly histories?: ReadonlyArray<History> | undefined
   /**
    * Writes every refusal the client's budget counted and every raise of its level to stderr, after
    * each run (default: whether the environment variable `BENCH_LOG_CUTS` is `1`).
@@ -72,6 +81,9 @@ export interface Options {
  * @example
  * import { Saturation } from "@broker-history/bench"
  * Saturation.shapes // ["fixed", "sliding", "tokenBucket"]
+ *
+ * @since 0.2.0
+ * @category grid
  */
 export const shapes = ["fixed", "sliding", "tokenBucket"] as const
 
@@ -81,21 +93,107 @@ export const shapes = ["fixed", "sliding", "tokenBucket"] as const
  * @example
  * import type { Saturation } from "@broker-history/bench"
  * const shape: Saturation.Shape = "tokenBucket"
+ *
+ * @since 0.2.0
+ * @category grid
  */
 export type Shape = (typeof shapes)[number]
 
 /**
- * The grid's runs against one limiter shape and one history: budgets R, 2R and 4R per second.
+ * The histories of the grid: `short` (`records` transfers, ~10 s of requests at R in `pnpm bench`) and
+ * `long` (`longRecords`, ~60 s).
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.histories // ["short", "long"]
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export const histories = ["short", "long"] as const
+
+/**
+ * One of `histories`.
  *
  * @example
  * import type { Saturation } from "@broker-history/bench"
- * const worst = (g: Saturation.ShapeRuns) => Math.min(...g.runs.map((r) => r.achievedOverRate))
+ * const history: Saturation.History = "long"
+ *
+ * @since 0.2.0
+ * @category grid
  */
-export interface ShapeRuns {
-  readonly shape: Shape
-  readonly history: "short" | "long"
-  readonly runs: ReadonlyArray<Run>
+export type History = (typeof histories)[number]
+
+/**
+ * How the grid reads a history: `one` stream over the whole history, or `several` streams at once
+ * through one layer (one shared budget), one per route of `routes`, the history split evenly over
+ * them.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.streamings // ["one", "several"]
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export const streamings = ["one", "several"] as const
+
+/**
+ * One of `streamings`.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const streams: Saturation.Streaming = "several"
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export type Streaming = (typeof streamings)[number]
+
+/**
+ * The client's budgets of the grid, as multiples of R.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.factors // [1, 2, 4]
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export const factors = [1, 2, 4] as const
+
+/**
+ * A route of the history: the master account's transfers between two account types (the reference
+ * service accepts SPOT and FUTURES on either side).
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const route: Saturation.Route = { fromAccountType: "SPOT", toAccountType: "FUTURES" }
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export interface Route {
+  readonly fromAccountType: string
+  readonly toAccountType: string
 }
+
+/**
+ * The routes the `several` streams read, one stream each; `one` stream reads the first alone.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.routes.length // 4
+ *
+ * @since 0.2.0
+ * @category grid
+ */
+export const routes: ReadonlyArray<Route> = [
+  { fromAccountType: "SPOT", toAccountType: "FUTURES" },
+  { fromAccountType: "FUTURES", toAccountType: "SPOT" },
+  { fromAccountType: "SPOT", toAccountType: "SPOT" },
+  { fromAccountType: "FUTURES", toAccountType: "FUTURES" }
+]
 
 /**
  * One request as the client's transport saw it.
@@ -103,6 +201,9 @@ export interface ShapeRuns {
  * @example
  * import type { Saturation } from "@broker-history/bench"
  * const took = (e: Saturation.Exchange) => e.answered - e.started
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface Exchange {
   /** The request without timestamp and signature: equal for every attempt of one request. */
@@ -114,11 +215,31 @@ export interface Exchange {
 }
 
 /**
+ * One stream of a run: its route, the records it emitted and whether they are the service's records
+ * of that route, each once, in order.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const label = (s: Saturation.StreamOutcome) => `${s.route.fromAccountType}→${s.route.toAccountType}`
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StreamOutcome {
+  readonly route: Route
+  readonly records: number
+  readonly exact: boolean
+}
+
+/**
  * The outcome of one run with one budget.
  *
  * @example
  * import type { Saturation } from "@broker-history/bench"
- * const ok = (r: Saturation.Run) => r.achievedOverRate >= 0.95 && r.rateLimited === 0
+ * const ok = (r: Saturation.Run) => r.achievedOverRate >= 0.95 && r.rateLimitedShare <= 0.01
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Run {
   /** The client's budget, requests per interval. */
@@ -127,23 +248,52 @@ export interface Run {
   readonly intervalMillis: number
   /** Whether the client's rate adapts to the 429s (`rateLimit.adaptive`). */
   readonly adaptive: boolean
+  /** Signed requests, every attempt counted. */
   readonly requests: number
+  /** Of them, the ones the service accepted: any status but 429 and 418. */
+  readonly accepted: number
   readonly rateLimited: number
-  /** 429s / requests. */
+  /** The refused share: 429s / requests. */
   readonly rateLimitedShare: number
   /** When each 429 was answered, ms after the first request started. */
   readonly rateLimitedAtMillis: ReadonlyArray<number>
+  /** From the first request's start to the last answer. */
   readonly wallMillis: number
-  /** requests / R, in ms: no client can do better against this service. */
+  /** From the first request's start to the last accepted request's answer. */
+  readonly acceptedMillis: number
+  /** accepted / R, in ms: the time the service's limit allows for what it accepted. */
   readonly boundMillis: number
+  /** The rate achieved at the service: accepted / `acceptedMillis`, per second. */
   readonly achievedRate: number
   readonly achievedOverRate: number
   /** 429s whose retry started before the answer's `Retry-After` had passed. */
   readonly retryAfterViolations: number
+  /** Records emitted by every stream. */
   readonly records: number
+  /** Whether every stream is exact. */
   readonly exact: boolean
+  readonly streams: ReadonlyArray<StreamOutcome>
   /** Every signed request in start order: start, answer (ms after the first start) and status. */
   readonly timeline: ReadonlyArray<{ readonly started: number; readonly answered: number; readonly status: number }>
+}
+
+/**
+ * One cell of the grid: a limiter shape, a history, one or several streams and a budget (`factor` × R
+ * per second), and its run.
+ *
+ * @example
+ * import type { Saturation } from "@broker-history/bench"
+ * const worst = (cells: ReadonlyArray<Saturation.Cell>) => Math.min(...cells.map((c) => c.run.achievedOverRate))
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Cell {
+  readonly shape: Shape
+  readonly history: History
+  readonly streams: Streaming
+  readonly factor: number
+  readonly run: Run
 }
 
 /**
@@ -151,35 +301,33 @@ export interface Run {
  *
  * @example
  * import type { Saturation } from "@broker-history/bench"
- * const worst = (r: Saturation.Result) => Math.min(...r.runs.map((run) => run.achievedOverRate))
+ * const worst = (r: Saturation.Result) => Math.min(...r.grid.map((cell) => cell.run.achievedOverRate))
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Result {
   readonly options: Options
-  /** Budget R per 1 s. */
-  readonly atRate: Run
   /** Budget R per (1 s + margin): requests spaced exactly one interval apart at the client arrive with jitter. */
   readonly atRateWithMargin: Run
-  /** Budget 2R per 1 s: too high; the service answers 429 + Retry-After until the client learns its limit. */
-  readonly atTwiceRate: Run
-  /** Budget 4R per 1 s. */
-  readonly atFourTimesRate: Run
   /** Budget 2R per 1 s with adaptation off: the fixed budget, for comparison. */
   readonly atTwiceRateFixed: Run
   /** Budget R per 1 s with adaptation off. */
   readonly atRateFixed: Run
-  /** The six runs in the order above. */
+  /** The three runs above, in that order (sliding window, short history, one stream). */
   readonly runs: ReadonlyArray<Run>
-  /** Budgets 2R and 4R per 1 s over the long history: the rate once the first 429 is far behind. */
-  readonly long: { readonly atTwiceRate: Run; readonly atFourTimesRate: Run }
-  /** Every limiter shape × history, budgets R, 2R and 4R. */
-  readonly grid: ReadonlyArray<ShapeRuns>
+  /** Shape × history × streams × budget, in that nesting order. */
+  readonly grid: ReadonlyArray<Cell>
 }
 
 const end = Date.UTC(2026, 0, 1)
 const span = 30 * 86_400_000
 
-/** Every row on the streamed route (master → master, SPOT → FUTURES), spread evenly over 30 days. */
-const rows = (count: number, firstId = 50_000_000): Array<Store.TransferRow> =>
+/**
+ * `count` rows spread evenly over 30 days, each on the master account; row `i` on route
+ * `i % on.length`, so each route's rows spread over the whole range too.
+ */
+const rows = (count: number, firstId: number, on: ReadonlyArray<Route>): Array<Store.TransferRow> =>
   Array.from({ length: count }, (_, i) => ({
     tranId: String(firstId + i),
     clientTranId: null,
@@ -187,8 +335,8 @@ const rows = (count: number, firstId = 50_000_000): Array<Store.TransferRow> =>
     toAccount: null,
     asset: "USDT",
     amount: `${(i % 9_000) + 1}.${String(i % 100_000_000).padStart(8, "0")}`,
-    fromAccountType: "SPOT",
-    toAccountType: "FUTURES",
+    fromAccountType: on[i % on.length]!.fromAccountType,
+    toAccountType: on[i % on.length]!.toAccountType,
     fromSymbol: "",
     toSymbol: "",
     status: "SUCCESS",
@@ -218,7 +366,19 @@ const recordingTransport = (exchanges: Array<Exchange>): Layer.Layer<HttpClient.
         })))
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
-/** 429s whose next attempt (same request) started before `answered + Retry-After`. */
+/**
+ * 429s whose next attempt (same request) started before `answered + Retry-After`.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * Saturation.retryAfterViolations([
+ *   { key: "a", started: 0, answered: 100, status: 429, retryAfter: "1" },
+ *   { key: "a", started: 600, answered: 700, status: 200, retryAfter: undefined }
+ * ]) // 1
+ *
+ * @since 0.2.0
+ * @category measuring
+ */
 export const retryAfterViolations = (exchanges: ReadonlyArray<Exchange>, toleranceMillis = 5): number => {
   let violations = 0
   exchanges.forEach((e, i) => {
@@ -230,12 +390,62 @@ export const retryAfterViolations = (exchanges: ReadonlyArray<Exchange>, toleran
   return violations
 }
 
+/**
+ * The rate a run achieved at the service: the requests it accepted (any status but 429 and 418) over
+ * the time from the first request's start to the last accepted request's answer, per second; with the
+ * refused share (429s / every request) and the wall time (first start to last answer).
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * const rate = Saturation.atService([
+ *   { started: 0, answered: 150, status: 200 },
+ *   { started: 500, answered: 650, status: 429 },
+ *   { started: 1500, answered: 2000, status: 200 },
+ *   { started: 1600, answered: 2100, status: 429 }
+ * ])
+ * // { requests: 4, accepted: 2, rateLimited: 2, rateLimitedShare: 0.5, wallMillis: 2100, acceptedMillis: 2000, achievedRate: 1 }
+ *
+ * @since 0.2.0
+ * @category measuring
+ */
+export const atService = (
+  signed: ReadonlyArray<{ readonly started: number; readonly answered: number; readonly status: number }>
+): {
+  readonly requests: number
+  readonly accepted: number
+  readonly rateLimited: number
+  readonly rateLimitedShare: number
+  readonly wallMillis: number
+  readonly acceptedMillis: number
+  readonly achievedRate: number
+} => {
+  const first = Math.min(...signed.map((e) => e.started))
+  const accepted = signed.filter((e) => e.status !== 429 && e.status !== 418)
+  const rateLimited = signed.filter((e) => e.status === 429).length
+  const acceptedMillis = Math.max(...accepted.map((e) => e.answered)) - first
+  return {
+    requests: signed.length,
+    accepted: accepted.length,
+    rateLimited,
+    rateLimitedShare: signed.length === 0 ? 0 : rateLimited / signed.length,
+    wallMillis: Math.max(...signed.map((e) => e.answered)) - first,
+    acceptedMillis,
+    achievedRate: accepted.length === 0 ? 0 : accepted.length / (acceptedMillis / 1000)
+  }
+}
+
+/** A history in the service's database: its file and, per route read, the ids in the order a stream emits them. */
+interface Dataset {
+  readonly database: string
+  readonly routes: ReadonlyArray<{ readonly route: Route; readonly ids: ReadonlyArray<string> }>
+}
+
 const runOnce = (
   options: Options,
   budget: number,
   intervalMillis: number,
   baseUrl: string,
-  expected: ReadonlyArray<string>,
+  dataset: Dataset,
   adaptive = true
 ) =>
   Effect.gen(function*() {
@@ -251,33 +461,39 @@ const runOnce = (
       }))).pipe(Layer.provide(recordingTransport(exchanges)))
     )
     const history = Context.get(context, BrokerHistory.BrokerHistory)
-    const out = yield* Stream.runCollect(history.transfers({
-      fromAccountType: "SPOT",
-      toAccountType: "FUTURES",
-      since: end - span,
-      until: end,
-      limit: options.limit,
-      concurrency: options.concurrency
-    })).pipe(
-      logCuts
-        ? (effect) =>
-          effect.pipe(
-            Effect.provide(Logger.replace(Logger.defaultLogger, BudgetLog.logger(events))),
-            Logger.withMinimumLogLevel(LogLevel.Debug)
-          )
-        : (effect) => effect
-    )
-    const ids = Chunk.toReadonlyArray(out).map((t) => t.tranId)
+    // Every stream through the one layer (one budget), all at once.
+    const outs = yield* Effect.forEach(dataset.routes, ({ route }) =>
+      Stream.runCollect(history.transfers({
+        ...route,
+        since: end - span,
+        until: end,
+        limit: options.limit,
+        concurrency: options.concurrency
+      })), { concurrency: "unbounded" }).pipe(
+        logCuts
+          ? (effect) =>
+            effect.pipe(
+              Effect.provide(Logger.replace(Logger.defaultLogger, BudgetLog.logger(events))),
+              Logger.withMinimumLogLevel(LogLevel.Debug)
+            )
+          : (effect) => effect
+      )
+    const streams = dataset.routes.map(({ ids: expected, route }, i): StreamOutcome => {
+      const ids = Chunk.toReadonlyArray(outs[i]!).map((t) => t.tranId)
+      return {
+        route,
+        records: ids.length,
+        exact: ids.length === expected.length && ids.every((id, j) => id === expected[j])
+      }
+    })
     const signed = exchanges.filter((e) => e.key.includes("/broker/"))
-    const wallMillis = Math.max(...signed.map((e) => e.answered)) - Math.min(...signed.map((e) => e.started))
-    const achievedRate = signed.length / (wallMillis / 1000)
+    const measured = atService(signed)
     const first = Math.min(...signed.map((e) => e.started))
     const rateLimitedAtMillis = signed.filter((e) => e.status === 429).map((e) => e.answered - first)
-    const rateLimited = rateLimitedAtMillis.length
     if (logCuts) {
       const lines = BudgetLog.describe(events, signed, intervalMillis, options.marginMillis)
       process.stderr.write(
-        `saturation budget ${budget} per ${intervalMillis} ms, ${expected.length} transfers: the budget's refusals and raises\n` +
+        `saturation budget ${budget} per ${intervalMillis} ms, ${dataset.routes.length} stream(s): the budget's refusals and raises\n` +
           (lines.length === 0 ? "  none\n" : lines.map((line) => `  ${line}\n`).join(""))
       )
     }
@@ -285,24 +501,21 @@ const runOnce = (
       budget,
       intervalMillis,
       adaptive,
-      requests: signed.length,
-      rateLimited,
-      rateLimitedShare: rateLimited / signed.length,
+      ...measured,
       rateLimitedAtMillis,
-      wallMillis,
-      boundMillis: (signed.length / options.rate) * 1000,
-      achievedRate,
-      achievedOverRate: achievedRate / options.rate,
+      boundMillis: (measured.accepted / options.rate) * 1000,
+      achievedOverRate: measured.achievedRate / options.rate,
       retryAfterViolations: retryAfterViolations(signed),
-      records: ids.length,
-      exact: ids.length === expected.length && ids.every((id, i) => id === expected[i]),
+      records: streams.reduce((n, s) => n + s.records, 0),
+      exact: streams.every((s) => s.exact),
+      streams,
       timeline: signed.map((e) => ({ started: e.started - first, answered: e.answered - first, status: e.status }))
         .sort((a, b) => a.started - b.started)
     } satisfies Run
   }).pipe(Effect.scoped)
 
 /** The reference service in a child process serving `database` with R (counted as `shape`) and the added latency. */
-const spawnService = (database: string, options: Options, shape: Shape = "sliding") =>
+const spawnService = (database: string, options: Options, shape: Shape) =>
   ServiceProcess.spawn([
     "--rate-limit-shape",
     shape,
@@ -320,99 +533,136 @@ const spawnService = (database: string, options: Options, shape: Shape = "slidin
     String(options.latencyMillis)
   ])
 
+/** Longer than the service's window (1 s): after it, the service has forgotten the run before. */
+const clearWindow = Effect.sleep("1100 millis")
+
 /**
- * Writes the history into a SQLite file, starts the reference service on it in a child process,
- * runs the budget-R runs, and after each run waits for the service's window to clear before the next
- * (budgets R, R with a margin, 2R, 4R, then 2R and R with adaptation off); then the long history, on a
- * service of its own, with 2R and 4R.
+ * One line of a run for the part's log.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * declare const run: Saturation.Run
+ * console.log(Saturation.describe(run, 20))
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const describe = (run: Run, rate: number): string =>
+  `budget ${run.budget} per ${run.intervalMillis} ms${
+    run.adaptive ? "" : " (adaptation off)"
+  }, ${run.records} transfers in ${run.streams.length} stream(s): ${run.requests} requests (${run.accepted} accepted) in ${
+    (run.wallMillis / 1000).toFixed(1)
+  } s, accepted at ${run.achievedRate.toFixed(2)}/s = ${(run.achievedRate / rate).toFixed(3)} R at the service (bound ${
+    (run.boundMillis / 1000).toFixed(1)
+  } s), ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} % refused${
+    run.rateLimited === 0 ? "" : `, at ${run.rateLimitedAtMillis.map((t) => (t / 1000).toFixed(1)).join(" ")} s`
+  }), ${
+    run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
+  }, ${run.exact ? "exact" : `NOT EXACT (${run.streams.filter((s) => !s.exact).length} stream(s))`}`
+
+/**
+ * The compact line of a grid cell: its coordinates, the share refused and the rate at the service.
+ *
+ * @example
+ * import { Saturation } from "@broker-history/bench"
+ * declare const cell: Saturation.Cell
+ * console.log(Saturation.summary(cell))
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const summary = (cell: Cell): string =>
+  `grid ${cell.shape} ${cell.history} ${cell.streams} ${cell.factor}R: ${cell.run.achievedOverRate.toFixed(3)} R, ${
+    (100 * cell.run.rateLimitedShare).toFixed(1)
+  } % refused (${cell.run.rateLimited}/${cell.run.requests}), ${cell.run.exact ? "exact" : "NOT EXACT"}`
+
+/**
+ * Writes the histories into SQLite files (for each history, one file with every transfer on the first
+ * route and one with them split over `routes`), runs the three runs outside the grid on a sliding
+ * window, then the grid: each shape × history × streams on a service of its own, budgets R, 2R and 4R,
+ * each run after the service's window has cleared.
  *
  * @example
  * import { Saturation } from "@broker-history/bench"
  * import { Effect } from "effect"
- * const result = Effect.runPromise(Saturation.run({ rate: 20, latencyMillis: 150, records: 2_000, limit: 100, concurrency: 4, marginMillis: 25 }))
+ * const result = Effect.runPromise(Saturation.run({ rate: 20, latencyMillis: 150, records: 2_000, limit: 100, concurrency: 4, marginMillis: 25, histories: ["short"] }))
+ *
+ * @since 0.1.0
+ * @category running
  */
 export const run = (options: Options, log: (line: string) => void = () => {}): Effect.Effect<Result, unknown> =>
   Effect.gen(function*() {
     const dir = yield* TempDir.scoped("broker-bench-")
-    const write = (database: string, data: ReadonlyArray<Store.TransferRow>) =>
-      Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
-        Effect.provide(ReferenceServer.layer({ database }))
-      )
-    const database = Path.join(dir, "history.sqlite")
-    const data = rows(options.records)
-    yield* write(database, data)
-    const { baseUrl } = yield* spawnService(database, options)
-    const expected = data.map((r) => r.tranId)
-    const describe = (run: Run) =>
-      `saturation${
-        run.records === options.records ? "" : ` long history (${run.records} transfers)`
-      } budget ${run.budget} per ${run.intervalMillis} ms${
-        run.adaptive ? "" : " (adaptation off)"
-      }: ${run.requests} requests in ${(run.wallMillis / 1000).toFixed(1)} s (bound ${
-        (run.boundMillis / 1000).toFixed(1)
-      } s), achieved ${run.achievedRate.toFixed(2)}/s = ${
-        run.achievedOverRate.toFixed(3)
-      } R, ${run.rateLimited} x 429 (${(100 * run.rateLimitedShare).toFixed(1)} %${
-        run.rateLimited === 0 ? "" : `, at ${run.rateLimitedAtMillis.map((t) => (t / 1000).toFixed(1)).join(" ")} s`
-      }), ${
-        run.retryAfterViolations === 0 ? "every Retry-After obeyed" : `${run.retryAfterViolations} Retry-After violated`
-      }, ${run.exact ? "exact" : "NOT EXACT"}`
-    // Between runs the service's sliding window empties, so each run starts from the same state.
-    const atRate = yield* runOnce(options, options.rate, 1000, baseUrl, expected)
-    log(describe(atRate))
-    yield* Effect.sleep("1100 millis")
-    const atRateWithMargin = yield* runOnce(options, options.rate, 1000 + options.marginMillis, baseUrl, expected)
-    log(describe(atRateWithMargin))
-    yield* Effect.sleep("1100 millis")
-    const atTwiceRate = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected)
-    log(describe(atTwiceRate))
-    yield* Effect.sleep("1100 millis")
-    const atFourTimesRate = yield* runOnce(options, 4 * options.rate, 1000, baseUrl, expected)
-    log(describe(atFourTimesRate))
-    yield* Effect.sleep("1100 millis")
-    const atTwiceRateFixed = yield* runOnce(options, 2 * options.rate, 1000, baseUrl, expected, false)
-    log(describe(atTwiceRateFixed))
-    yield* Effect.sleep("1100 millis")
-    const atRateFixed = yield* runOnce(options, options.rate, 1000, baseUrl, expected, false)
-    log(describe(atRateFixed))
-    const runs = [atRate, atRateWithMargin, atTwiceRate, atFourTimesRate, atTwiceRateFixed, atRateFixed]
-    // The long history is served by a service of its own, so the runs above are as they were without it.
-    const longDatabase = Path.join(dir, "long.sqlite")
-    const longData = rows(options.longRecords ?? 4 * options.records, 60_000_000)
-    yield* write(longDatabase, longData)
-    const longService = yield* spawnService(longDatabase, options)
-    const longExpected = longData.map((r) => r.tranId)
-    const longTwice = yield* runOnce(options, 2 * options.rate, 1000, longService.baseUrl, longExpected)
-    log(describe(longTwice))
-    yield* Effect.sleep("1100 millis")
-    const longFour = yield* runOnce(options, 4 * options.rate, 1000, longService.baseUrl, longExpected)
-    log(describe(longFour))
-    const long = { atTwiceRate: longTwice, atFourTimesRate: longFour }
-    // The grid: each shape on a service of its own, each run after the service's window has cleared.
-    const grid: Array<ShapeRuns> = []
-    for (const shape of options.shapes ?? shapes) {
-      for (const [history, db, ids] of [["short", database, expected], ["long", longDatabase, longExpected]] as const) {
-        const service = yield* spawnService(db, options, shape)
-        const gridRuns: Array<Run> = []
-        for (const factor of [1, 2, 4]) {
-          yield* Effect.sleep("1100 millis")
-          const run = yield* runOnce(options, factor * options.rate, 1000, service.baseUrl, ids)
-          log(`${shape} limiter, ${describe(run)}`)
-          gridRuns.push(run)
+    const sizes: Record<History, number> = { short: options.records, long: options.longRecords ?? 6 * options.records }
+    const datasets = new Map<string, Dataset>()
+    const dataset = (history: History, streams: Streaming) =>
+      Effect.gen(function*() {
+        const name = `${history}-${streams}`
+        const known = datasets.get(name)
+        if (known !== undefined) return known
+        const on = streams === "one" ? routes.slice(0, 1) : routes
+        const data = rows(sizes[history], history === "short" ? 50_000_000 : 60_000_000, on)
+        const database = Path.join(dir, `${name}.sqlite`)
+        yield* Effect.flatMap(ReferenceServer.ReferenceServer, (server) => server.store.insertTransfers(data)).pipe(
+          Effect.provide(ReferenceServer.layer({ database }))
+        )
+        const made: Dataset = {
+          database,
+          routes: on.map((route) => ({
+            route,
+            ids: data.filter((r) =>
+              r.fromAccountType === route.fromAccountType && r.toAccountType === route.toAccountType
+            )
+              .map((r) => r.tranId)
+          }))
         }
-        grid.push({ shape, history, runs: gridRuns })
+        datasets.set(name, made)
+        return made
+      })
+    // Outside the grid: the margin, and the fixed budget, on the short history with one stream.
+    const short = yield* dataset("short", "one")
+    const [atRateWithMargin, atTwiceRateFixed, atRateFixed] = yield* Effect.scoped(Effect.gen(function*() {
+      const { baseUrl } = yield* spawnService(short.database, options, "sliding")
+      const runs: Array<Run> = []
+      for (
+        const [budget, intervalMillis, adaptive] of [
+          [options.rate, 1000 + options.marginMillis, true],
+          [2 * options.rate, 1000, false],
+          [options.rate, 1000, false]
+        ] as const
+      ) {
+        if (runs.length > 0) yield* clearWindow
+        const run = yield* runOnce(options, budget, intervalMillis, baseUrl, short, adaptive)
+        log(`saturation, sliding limiter, short history: ${describe(run, options.rate)}`)
+        runs.push(run)
+      }
+      return runs
+    }))
+    const grid: Array<Cell> = []
+    for (const shape of options.shapes ?? shapes) {
+      for (const history of options.histories ?? histories) {
+        for (const streams of streamings) {
+          const data = yield* dataset(history, streams)
+          yield* Effect.scoped(Effect.gen(function*() {
+            const service = yield* spawnService(data.database, options, shape)
+            for (const factor of factors) {
+              // A new service has counted nothing yet; between runs its window must clear.
+              if (factor !== factors[0]) yield* clearWindow
+              const run = yield* runOnce(options, factor * options.rate, 1000, service.baseUrl, data)
+              const cell: Cell = { shape, history, streams, factor, run }
+              log(`saturation ${summary(cell)}; ${describe(run, options.rate)}`)
+              grid.push(cell)
+            }
+          }))
+        }
       }
     }
     return {
       options,
-      atRate,
-      atRateWithMargin,
-      atTwiceRate,
-      atFourTimesRate,
-      atTwiceRateFixed,
-      atRateFixed,
-      runs,
-      long,
+      atRateWithMargin: atRateWithMargin!,
+      atTwiceRateFixed: atTwiceRateFixed!,
+      atRateFixed: atRateFixed!,
+      runs: [atRateWithMargin!, atTwiceRateFixed!, atRateFixed!],
       grid
     }
   }).pipe(Effect.scoped)

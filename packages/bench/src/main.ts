@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: runs every part at full size, prints one table and writes the raw figures to
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
- * throughput, memory, saturation, soak, sync, clustered, staleness, broker), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
+ * throughput, memory, saturation, soak, sync, clustered, staleness, broker, startup), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
  * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`), `--shape short|long|both`,
  * `--rounds <n>` and `--contenders a,b` (the throughput part's datasets, rounds and contenders), `--against <git-rev>`
  * (the page calls, the stream and memory also with the client of that revision; see `Against.ts`). Run with `node --expose-gc` (the package's

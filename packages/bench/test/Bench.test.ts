@@ -28,14 +28,23 @@ describe("benchmark harness (smoke sizes)", () => {
     expect(tables[1]!.pageBytes).toBeGreaterThan(2 * tables[0]!.pageBytes)
     expect(results.memory!.rounds).toHaveLength(1)
     const s = results.saturation!
-    for (const run of [...s.runs, ...s.grid.flatMap((g) => g.runs)]) {
+    for (const run of [...s.runs, ...s.grid.map((cell) => cell.run)]) {
       expect(run.exact).toBe(true)
+      expect(run.streams.every((stream) => stream.exact)).toBe(true)
       expect(run.retryAfterViolations).toBe(0)
+      expect(run.accepted + run.rateLimited).toBe(run.requests)
     }
-    // The grid ran every limiter shape over both histories.
-    expect(s.grid.map((g) => `${g.shape} ${g.history}`)).toEqual(
-      Saturation.shapes.flatMap((shape) => [`${shape} short`, `${shape} long`])
+    // The grid ran every limiter shape × the smoke's history × one and several streams × R, 2R, 4R,
+    // the several streams one per route, each route's records read in full.
+    expect(s.grid.map((c) => `${c.shape} ${c.history} ${c.streams} ${c.factor}`)).toEqual(
+      Saturation.shapes.flatMap((shape) =>
+        Saturation.streamings.flatMap((streams) => Saturation.factors.map((f) => `${shape} short ${streams} ${f}`))
+      )
     )
+    for (const cell of s.grid) {
+      expect(cell.run.streams).toHaveLength(cell.streams === "one" ? 1 : Saturation.routes.length)
+      expect(cell.run.records).toBe(Bench.smoke.saturation.records)
+    }
     expect(results.soak!.totals.exact).toBe(Bench.smoke.soak.seeds)
     // The clustered part checks that every record came once, in order; both histories were read.
     expect(results.clustered!.readings.map((r) => r.spread)).toEqual(["steady", "random"])
@@ -54,8 +63,17 @@ describe("benchmark harness (smoke sizes)", () => {
     }
     expect(discovered!.ideal).toBeLessThan(listed!.ideal)
     expect(discovered!.requests).toBeLessThan(listed!.requests)
+    // The start-up: every way of starting the CLI reached the service, in every round.
+    const startup = results.startup!
+    for (const way of [startup.installed, startup.hooked, startup.sources]) {
+      expect(way.firstSigned.samples).toHaveLength(Bench.smoke.startup.rounds)
+      expect(way.firstSigned.median).toBeGreaterThan(0)
+      expect(way.firstRequest.median).toBeLessThanOrEqual(way.firstSigned.median)
+    }
+    expect(startup.installed.runs).toMatch(/^dist\/main\.js \(compiled, installed/)
     const table = Bench.table(results)
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 8 + 18 + 1 + 7 + 2 + 2 + 2)
+    expect(table).toContain("| start-up: compiled CLI, process start → first request")
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 18 + 1 + 7 + 2 + 2 + 2 + 6)
   }, 420_000)
 
   it(
