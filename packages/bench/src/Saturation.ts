@@ -67,6 +67,10 @@ export interface Options {
   readonly shapes?: ReadonlyArray<Shape> | undefined
   /** The histories of the grid (default: both). */
   readonly histories?: ReadonlyArray<History> | undefined
+  /** How the grid reads each history (default: one stream, then several). */
+  readonly streams?: ReadonlyArray<Streaming> | undefined
+  /** The grid's budgets, as multiples of R (default: `factors`). */
+  readonly factors?: ReadonlyArray<number> | undefined
   /**
    * Writes every refusal the client's budget counted and every raise of its level to stderr, after
    * each run (default: whether the environment variable `BENCH_LOG_CUTS` is `1`).
@@ -641,13 +645,14 @@ export const run = (options: Options, log: (line: string) => void = () => {}): E
     const grid: Array<Cell> = []
     for (const shape of options.shapes ?? shapes) {
       for (const history of options.histories ?? histories) {
-        for (const streams of streamings) {
+        for (const streams of options.streams ?? streamings) {
           const data = yield* dataset(history, streams)
           yield* Effect.scoped(Effect.gen(function*() {
             const service = yield* spawnService(data.database, options, shape)
-            for (const factor of factors) {
+            const budgets = options.factors ?? factors
+            for (const factor of budgets) {
               // A new service has counted nothing yet; between runs its window must clear.
-              if (factor !== factors[0]) yield* clearWindow
+              if (factor !== budgets[0]) yield* clearWindow
               const run = yield* runOnce(options, factor * options.rate, 1000, service.baseUrl, data)
               const cell: Cell = { shape, history, streams, factor, run }
               log(`saturation ${summary(cell)}; ${describe(run, options.rate)}`)
