@@ -1,36 +1,15 @@
 // What each command loads: `transfers` and `deposits` must not load SQLite, PostgreSQL or the
-// reference service (they are optional dependencies, loaded by `sync`, `serve` and `demo` only).
-import * as ChildProcess from "node:child_process"
-import * as Fs from "node:fs"
-import * as Path from "node:path"
+// reference service (they are optional dependencies, loaded by `sync`, `serve` and `demo` only), nor
+// the run of `sync` (its store, migrator and follower), which would only slow their start.
 import { afterAll, describe, expect, it } from "vitest"
-import { bin, packageDir, tempDir } from "./support/Harness.js"
+import { bin, tempDir } from "./support/Harness.js"
+import { heavy, recordLoads, syncRun } from "./support/Loads.js"
 
 const temp = tempDir()
 afterAll(() => temp.cleanup())
 
-/** Runs the CLI with every resolved module recorded; returns the exit code and the module URLs. */
-const loads = (args: ReadonlyArray<string>) => {
-  const file = Path.join(temp.dir, `loads-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`)
-  const result = ChildProcess.spawnSync(
-    process.execPath,
-    ["--import", Path.join(packageDir, "test/support/record-loads.mjs"), bin, ...args],
-    {
-      env: { ...process.env, BROKER_API_KEY: "mx0vglEXAMPLE", BROKER_SECRET_KEY: "x", RECORD_LOADS_FILE: file },
-      encoding: "utf8",
-      timeout: 60_000
-    }
-  )
-  const urls = Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim().split("\n") : []
-  return { code: result.status, stderr: result.stderr, urls }
-}
-
-// The database drivers, and the reference service itself with its internal modules. Its flag table,
-// `CommandLine`, is light, and so are the internal modules it reads its settings with and the pure
-// limiter arithmetic its rate-limit shapes name (`Limiters`); any other internal module of the server
-// (split out of the service, the store or the seed) is heavy.
-const heavy =
-  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed|internal\/(?!(ServerSettings|Setting|SettingChecks|Limiters)\.)\w+)\./
+/** Runs the workspace CLI with every resolved module recorded; returns the exit code and the module URLs. */
+const loads = (args: ReadonlyArray<string>) => recordLoads(bin, args, temp.dir)
 
 describe("lazy loading", () => {
   it("transfers and deposits load no database driver and no reference service", () => {
@@ -45,7 +24,28 @@ describe("lazy loading", () => {
       expect(code, stderr).toBe(4)
       expect(urls.length).toBeGreaterThan(50)
       expect(urls.filter((url) => heavy.test(url))).toEqual([])
+      expect(urls.filter((url) => syncRun.test(url))).toEqual([])
     }
+  }, 60_000)
+
+  it("sync loads its run only when it runs (the check sees what it looks for)", () => {
+    const help = loads(["sync", "--help"])
+    expect(help.code).toBe(0)
+    expect(help.urls.filter((url) => syncRun.test(url))).toEqual([])
+    // A dry run opens no database, but it runs the command's program, with its store and run.
+    const dry = loads([
+      "sync",
+      "--db",
+      "history.db",
+      "--dry-run",
+      "--base-url",
+      "http://127.0.0.1:1",
+      "--max-retries",
+      "0"
+    ])
+    expect(dry.code, dry.stderr).toBe(4)
+    expect(dry.urls.some((url) => /cli\/src\/internal\/SyncProgram\./.test(url) && syncRun.test(url))).toBe(true)
+    expect(dry.urls.filter((url) => heavy.test(url))).toEqual([])
   }, 60_000)
 
   it("serve --help loads neither; the demo does load SQLite (the check sees what it looks for)", () => {
