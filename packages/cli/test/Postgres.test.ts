@@ -1,9 +1,9 @@
 // `sync` into a real PostgreSQL: the exactness checks of the SQLite tests (first run, kill -9 at
 // seeded random points with changes between runs), the backfill of an earlier --since (killed or
 // not), the migration of a database of the first schema, and profiles (rows and checkpoints per key,
-// the previous schema's rows kept as the default profile's). `.ci/run` starts a throwaway cluster
-// and sets BROKER_TEST_PG_URL. In CI (CI=true) a missing PostgreSQL fails here; locally the tests
-// are skipped with the reason shown.
+// the previous schema's rows kept as the default profile's), and the published bin (the bundle)
+// writing the same rows. `.ci/run` starts a throwaway cluster and sets BROKER_TEST_PG_URL. In CI
+// (CI=true) a missing PostgreSQL fails here; locally the tests are skipped with the reason shown.
 import { ApiKeys } from "@broker-history/server"
 import { Effect, Either, Option } from "effect"
 import * as Fs from "node:fs"
@@ -12,6 +12,7 @@ import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import * as DatabaseFailure from "../src/internal/DatabaseFailure.js"
 import * as SyncStore from "../src/SyncStore.js"
+import { buildBundle } from "./support/Bundle.js"
 import { expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
 import type { Running } from "./support/Harness.js"
 import { cli, cliEnv, killChildren, startServer, tempDir } from "./support/Harness.js"
@@ -71,6 +72,24 @@ if (url === undefined || url === "") {
       expect(second.code).toBe(0)
       expect((await expectTablesEqualService(running, url)).transfers).toEqual(tables.transfers)
     }, 90_000)
+
+    it(
+      "the published bin (the bundle; the PostgreSQL driver one of its chunks) writes exactly the service's data",
+      async () => {
+        const bundle = buildBundle()
+        try {
+          await dropTables(url)
+          const env = cliEnv(running.server.baseUrl, { BROKER_RATE_LIMIT: "200" })
+          const result = await cli(syncArgs(url), env, 60_000, bundle.bin)
+          expect(result.stderr).toBe("")
+          expect(result.code).toBe(0)
+          await expectTablesEqualService(running, url)
+        } finally {
+          bundle.cleanup()
+        }
+      },
+      120_000
+    )
 
     for (const seed of [1, 2]) {
       it(`kill -9 at random points (seed ${seed}), restart: no gap, no duplicate, no lost update`, async () => {

@@ -105,13 +105,14 @@ export interface Child {
   readonly done: Promise<Result>
 }
 
-/** Starts `broker-history args…`; killed with SIGKILL after `timeoutMs`. */
+/** Starts `broker-history args…` (`program`: the workspace bin unless given); killed with SIGKILL after `timeoutMs`. */
 export const spawn = (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
-  timeoutMs = 60_000
+  timeoutMs = 60_000,
+  program = bin
 ): Child => {
-  const child = ChildProcess.spawn(process.execPath, [bin, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = ChildProcess.spawn(process.execPath, [program, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
   children.add(child)
   let stdout = ""
   let stderr = ""
@@ -128,9 +129,9 @@ export const spawn = (
   return { process: child, stdout: () => stdout, stderr: () => stderr, done }
 }
 
-/** Runs `broker-history args…` to the end. */
-export const cli = (args: ReadonlyArray<string>, env: Record<string, string>, timeoutMs = 60_000) =>
-  spawn(args, env, timeoutMs).done
+/** Runs `broker-history args…` to the end (`program`: the workspace bin unless given). */
+export const cli = (args: ReadonlyArray<string>, env: Record<string, string>, timeoutMs = 60_000, program = bin) =>
+  spawn(args, env, timeoutMs, program).done
 
 /** Runs a shell pipeline (bash), bounded in time. */
 export const shell = (script: string, env: Record<string, string>, timeoutMs = 60_000) =>

@@ -1,0 +1,49 @@
+// The published bin as the package's build writes it (scripts/bundle.mjs), built for a test file
+// into a directory of build/ inside the package, so that Node resolves the native addon the bundle
+// leaves out (better-sqlite3) from the package's own dependencies, as it does when installed.
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import * as Url from "node:url"
+import { packageDir } from "./Harness.js"
+
+export interface Bundle {
+  /** The bundle's entry point: what `publishConfig.bin` names once built into `dist/bin/`. */
+  readonly bin: string
+  /** The directory of the entry point and its chunks. */
+  readonly dir: string
+  /** The source files bundled into a loaded file (a `file:` URL), or none for a file not in the bundle. */
+  readonly inputsOf: (url: string) => ReadonlyArray<string>
+  readonly cleanup: () => void
+}
+
+/** Builds the bundle (bounded to 2 minutes); throws with esbuild's output when it fails. */
+export const buildBundle = (): Bundle => {
+  Fs.mkdirSync(Path.join(packageDir, "build"), { recursive: true })
+  const root = Fs.mkdtempSync(Path.join(packageDir, "build", "bundle-test-"))
+  const dir = Path.join(root, "bin")
+  const metafile = Path.join(root, "meta.json")
+  const built = ChildProcess.spawnSync(
+    process.execPath,
+    [Path.join(packageDir, "scripts/bundle.mjs"), "--outdir", dir, "--metafile", metafile],
+    { encoding: "utf8", timeout: 120_000 }
+  )
+  if (built.status !== 0) {
+    Fs.rmSync(root, { recursive: true, force: true })
+    throw new Error(`scripts/bundle.mjs exited ${built.status}: ${built.stderr}${built.stdout}`)
+  }
+  // The metafile names its outputs relative to the package directory (esbuild's working directory).
+  const outputs = (JSON.parse(Fs.readFileSync(metafile, "utf8")) as {
+    readonly outputs: Record<string, { readonly inputs: Record<string, unknown> }>
+  }).outputs
+  return {
+    bin: Path.join(dir, "broker-history.js"),
+    dir,
+    inputsOf: (url) => {
+      if (!url.startsWith("file:")) return []
+      const relative = Path.relative(packageDir, Url.fileURLToPath(url)).split(Path.sep).join("/")
+      return Object.keys(outputs[relative]?.inputs ?? {})
+    },
+    cleanup: () => Fs.rmSync(root, { recursive: true, force: true })
+  }
+}
