@@ -2,8 +2,9 @@
 // Node against the reference service on 127.0.0.1. An export loads only the bundle's own files and
 // Node's built-in modules, none of the lazy chunks of sync, serve, demo or OpenTelemetry; it writes
 // what the workspace bin writes; and each lazy chunk works when its command runs: sync into SQLite
-// (the native driver resolved from the package's dependencies), telemetry to a loopback OTLP
-// receiver, and the demo (the reference service).
+// (the native driver resolved from the package's dependencies, or a sentence saying it is missing),
+// telemetry to a loopback OTLP receiver, and the demo (the reference service).
+import * as Fs from "node:fs"
 import * as NodeHttp from "node:http"
 import * as Path from "node:path"
 import * as Url from "node:url"
@@ -73,6 +74,27 @@ describe("the published bin (bundle)", () => {
     expect(result.stdout).toMatch(/^synced \d+ streams into .*bundle\.db: applied [1-9]/m)
     await expectTablesEqualService(running, db)
   }, 90_000)
+
+  it(
+    "without its optional SQLite driver: exports work, sync into SQLite fails with the sentence (exit 1)",
+    async () => {
+      // A copy outside the package: Node finds no better-sqlite3 from there, as after an install that
+      // could not build it.
+      const copy = Path.join(temp.dir, "no-driver")
+      Fs.cpSync(bundle.dir, copy, { recursive: true })
+      const bin = Path.join(copy, "broker-history.js")
+      const exported = await cli(["deposits", "--since", "2y"], env(), 60_000, bin)
+      expect(exported.stderr).toBe("")
+      expect(exported.code).toBe(0)
+      const synced = await cli(syncArgs(Path.join(temp.dir, "no-driver.db")), env(), 60_000, bin)
+      expect(synced.code).toBe(1)
+      expect(synced.stderr).toMatch(
+        /^broker-history: the SQLite driver is not installed \(Cannot find package 'better-sqlite3'/
+      )
+      expect(synced.stdout).not.toMatch(/^synced/m)
+    },
+    60_000
+  )
 
   it("--otlp-endpoint: the telemetry chunk sends spans and metrics to a loopback receiver", async () => {
     const paths: Array<string> = []
