@@ -19,11 +19,15 @@ export interface Start {
   readonly slot: number
 }
 
-/** The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`. */
+/**
+ * The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`, and
+ * consecutive starts at least `gapMillis` apart (0: bursts allowed).
+ */
 export interface Pace {
   readonly count: number
   readonly spanMillis: number
   readonly notBefore: number
+  readonly gapMillis: number
 }
 
 /**
@@ -42,6 +46,8 @@ export interface Window {
    * before it: of attempts started at one instant, only those ahead of it.
    */
   readonly startedBefore: (start: Start, spanMillis: number) => number
+  /** How many remembered attempts the service accepted that started in `[from, to)`. */
+  readonly acceptedWithin: (from: number, to: number) => number
   /** The most remembered attempts started since `from` and accepted within any `spanMillis`. */
   readonly mostAccepted: (from: number, spanMillis: number) => number
   /**
@@ -67,19 +73,24 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
     let reservations = 0
     let head = 0
     let last = Number.NEGATIVE_INFINITY
+    let lastPaced = Number.NEGATIVE_INFINITY
     // A caller reserves its start time in one synchronous step (no lock, no fiber suspension on the
     // fast path), then sleeps until it: reservations are made in arrival order, and the slot of a
     // caller interrupted while waiting stays taken, which only ever errs on the side of fewer requests.
     const take = (pace: (now: number) => Pace): Effect.Effect<Start> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const { count, notBefore, spanMillis } = pace(now)
+        const { count, gapMillis, notBefore, spanMillis } = pace(now)
         const slot = head
         // The `count`-th most recent start; never earlier than the previous reservation, so the ring
         // stays in time order when the pace changes.
         const kth = starts[(head - Math.min(count, capacity) + capacity) % capacity]!
         // Whole milliseconds: a fractional pace would otherwise make a fractional sleep, and under
         // the TestClock a fractional time, which `Clock.currentTimeNanos` cannot turn into a bigint.
-        const at = Math.ceil(Math.max(now, notBefore, last, kth + spanMillis))
+        // The gap counts from the previous start as paced, before rounding, so that rounding up to
+        // whole milliseconds does not slow an even pace down.
+        const paced = Math.max(now, notBefore, last, lastPaced + gapMillis, kth + spanMillis)
+        const at = Math.ceil(paced)
+        lastPaced = gapMillis > 0 ? paced : at
         starts[slot] = at
         answers[slot] = pending
         const holder = ++reservations
@@ -99,7 +110,10 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
             // than a span after it. (Unless the slot was reserved again meanwhile.)
             if (woke > at && starts[slot] === at) {
               starts[slot] = woke
-              if (last === at) last = woke
+              if (last === at) {
+                last = woke
+                lastPaced = Math.max(lastPaced, woke)
+              }
             }
             return Effect.succeed({ at: Math.max(woke, at), waited: wait, slot })
           })
@@ -113,6 +127,7 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
         holders[head] = 0
         last = starts[(head - 1 + capacity) % capacity]!
       }
+      lastPaced = Math.min(lastPaced, last)
     }
     const answered = (start: Start, ok: boolean): void => {
       // Unless the slot went to a later attempt meanwhile.
@@ -130,6 +145,11 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
       for (let i = head; i !== start.slot; i = (i + 1) % capacity) {
         if (starts[i]! >= start.at - spanMillis && starts[i]! <= start.at) n++
       }
+      return n
+    }
+    const acceptedWithin = (from: number, to: number): number => {
+      let n = 0
+      for (let i = 0; i < capacity; i++) if (answers[i] === accepted && starts[i]! >= from && starts[i]! < to) n++
       return n
     }
     const mostAccepted = (from: number, spanMillis: number): number => {
@@ -151,13 +171,13 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
       }
       return most
     }
-    return { take, answered, startedWithin, startedBefore, mostAccepted, withdraw }
+    return { take, answered, startedWithin, startedBefore, acceptedWithin, mostAccepted, withdraw }
   })
 
 /** A fixed budget: at most `limit` starts in any `interval`. */
 export const make = (limit: number, interval: Duration.Duration): Effect.Effect<Take> =>
   Effect.map(makeWindow(limit), (window) => {
-    const pace: Pace = { count: limit, spanMillis: Duration.toMillis(interval), notBefore: 0 }
+    const pace: Pace = { count: limit, spanMillis: Duration.toMillis(interval), notBefore: 0, gapMillis: 0 }
     const fixed = () => pace
     return Effect.map(window.take(fixed), (start) => start.waited)
   })

@@ -59,11 +59,38 @@ describe("SlidingWindow", () => {
       }
     }))
 
+  it.effect("a gap spreads the starts evenly, and rounding to whole milliseconds does not slow the pace", () =>
+    Effect.gen(function*() {
+      const window = yield* SlidingWindow.makeWindow(16)
+      // Three per 1,000 ms, at least a third of it apart: 0, 334, 667, 1000 (not 0, 334, 668, 1002:
+      // the gap counts from the unrounded time); then a span after the start three places before.
+      const pace = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 1000 / 3 })
+      const starts: Array<number> = []
+      const fibers = yield* Effect.forEach(
+        Array.from({ length: 7 }),
+        () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
+      )
+      yield* TestClock.adjust("3 seconds")
+      yield* Effect.forEach(fibers, Fiber.join)
+      expect(starts).toEqual([0, 334, 667, 1000, 1334, 1668, 2001])
+      // Without a gap the same callers start three at once.
+      const bursting = yield* SlidingWindow.makeWindow(16)
+      const burst: Array<number> = []
+      const free = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 0 })
+      const more = yield* Effect.forEach(
+        Array.from({ length: 4 }),
+        () => Effect.fork(Effect.map(bursting.take(free), (start) => burst.push(start.at)))
+      )
+      yield* TestClock.adjust("2 seconds")
+      yield* Effect.forEach(more, Fiber.join)
+      expect(burst).toEqual([3000, 3000, 3000, 4000])
+    }))
+
   it.effect("withdrawn: slots reserved for later are taken again at the pace of when their callers wake", () =>
     Effect.gen(function*() {
       const window = yield* SlidingWindow.makeWindow(40)
       let count = 10
-      const pace = (): SlidingWindow.Pace => ({ count, spanMillis: 1000, notBefore: 0 })
+      const pace = (): SlidingWindow.Pace => ({ count, spanMillis: 1000, notBefore: 0, gapMillis: 0 })
       const starts: Array<number> = []
       const fibers = yield* Effect.forEach(
         Array.from({ length: 20 }, (_, i) => i),

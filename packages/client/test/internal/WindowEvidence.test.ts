@@ -2,7 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, TestClock } from "effect"
 import * as SlidingWindow from "../../src/internal/SlidingWindow.js"
 
-const pace = (count: number, spanMillis: number, notBefore = 0) => () => ({ count, spanMillis, notBefore })
+const pace = (count: number, spanMillis: number, notBefore = 0) => () => ({
+  count,
+  spanMillis,
+  notBefore,
+  gapMillis: 0
+})
 
 describe("SlidingWindow: a pace that changes, and what the service made of each attempt", () => {
   it.effect("the pace of each attempt applies from its own reservation; a pause holds every attempt", () =>
