@@ -9,6 +9,7 @@ import * as Random from "effect/Random"
 import type { Settings } from "../BrokerConfig.js"
 import type { BrokerError } from "../BrokerError.js"
 import { isRetryable } from "../BrokerError.js"
+import * as RetryWait from "./RetryWait.js"
 
 /** Exponential backoff for the retry that follows attempt `attempt` (1-based), jittered to 50–100 %. */
 export const backoff = (retry: Settings["retry"], attempt: number): Effect.Effect<Duration.Duration> =>
@@ -47,7 +48,11 @@ export const retrying = <A>(
       willRetry(retry, error, n)
         ? Effect.flatMap(delayAfter(retry, error, n), (delay) =>
           Effect.zipRight(
-            Effect.zipRight(onRetry(error, n, delay), Effect.sleep(delay)),
+            Effect.zipRight(
+              onRetry(error, n, delay),
+              // A refused request's wait may lend its caller's slot (RetryWait); any other waits in place.
+              error._tag === "RateLimited" ? RetryWait.waiting(Effect.sleep(delay)) : Effect.sleep(delay)
+            ),
             loop(n + 1)
           ))
         : Effect.fail(error))

@@ -34,6 +34,7 @@ import type { Options, WindowWidths } from "../FullHistory.js"
 import * as Crowded from "./Crowded.js"
 import * as Emission from "./Emission.js"
 import * as QueryCheck from "./QueryCheck.js"
+import * as RetryWait from "./RetryWait.js"
 import * as WindowLimit from "./WindowLimit.js"
 import * as WindowPlan from "./WindowPlan.js"
 
@@ -252,34 +253,41 @@ const prefetched = <A>(
   to: number,
   full?: Full
 ): Stream.Stream<Emission.Event<A>, BrokerError> =>
-  Stream.unfoldEffect(from, (cursor) =>
-    cursor > to
-      ? Effect.succeed(Option.none())
-      : Effect.sync(() => {
-        const planned = WindowPlan.window(shared.plan, cursor, to, WindowLimit.widest(options.windowWidths.current))
-        const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
-        return Option.some([window, window.end + 1] as const)
-      })).pipe(
-      Stream.mapEffect((window) => fetched(options, shared, window), { concurrency: options.concurrency }),
-      Stream.flatMap(({ page, window }) => {
-        if (page === undefined) return prefetched(options, shared, window.start, window.end)
-        const complete = completed(options, window, page)
-        // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
-        // sequentially would fall back to one request per round trip (a first window spanning the
-        // whole range comes back full, and the rest of the range would be read one window at a time).
-        if (complete === undefined) {
-          const repeats = full !== undefined && full.start === window.start ? full.repeats + 1 : 1
-          return prefetched(options, shared, window.start, window.end, {
-            start: window.start,
-            end: window.end,
-            repeats
+  Stream.unwrap(
+    Effect.map(Effect.makeSemaphore(options.concurrency), (inFlight) =>
+      Stream.unfoldEffect(from, (cursor) =>
+        cursor > to
+          ? Effect.succeed(Option.none())
+          : Effect.sync(() => {
+            const planned = WindowPlan.window(shared.plan, cursor, to, WindowLimit.widest(options.windowWidths.current))
+            const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
+            return Option.some([window, window.end + 1] as const)
+          })).pipe(
+          // At most `concurrency` windows with a request in flight, and as many again waiting out a
+          // refusal's Retry-After (they lend their permit meanwhile).
+          Stream.mapEffect((window) => RetryWait.lending(inFlight)(fetched(options, shared, window)), {
+            concurrency: 2 * options.concurrency
+          }),
+          Stream.flatMap(({ page, window }) => {
+            if (page === undefined) return prefetched(options, shared, window.start, window.end)
+            const complete = completed(options, window, page)
+            // Planned again inside its own bounds with the narrowed width, still concurrently: walking it
+            // sequentially would fall back to one request per round trip (a first window spanning the
+            // whole range comes back full, and the rest of the range would be read one window at a time).
+            if (complete === undefined) {
+              const repeats = full !== undefined && full.start === window.start ? full.repeats + 1 : 1
+              return prefetched(options, shared, window.start, window.end, {
+                start: window.start,
+                end: window.end,
+                repeats
+              })
+            }
+            return Stream.unwrap(
+              Effect.map(complete, (records) => released(windowOf(window.start, window.end, records, "walk")))
+            )
           })
-        }
-        return Stream.unwrap(
-          Effect.map(complete, (records) => released(windowOf(window.start, window.end, records, "walk")))
-        )
-      })
-    )
+        ))
+  )
 
 /** A window that came back full, and how many windows from its start did in a row. */
 interface Full {

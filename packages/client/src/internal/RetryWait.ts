@@ -1,0 +1,45 @@
+/**
+ * How a request waits out a refusal's `Retry-After`. By default in place; a caller that bounds its
+ * requests in flight with a semaphore (the walk fetching windows ahead) lends its permit for the wait,
+ * so that a burst of refusals does not hold every slot idle for a second while the budget has room
+ * (docs/configuration.md, "Adaptive rate").
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import { identity } from "effect/Function"
+
+/** Wraps the wait of a refused request before its retry. */
+export type Wait = (wait: Effect.Effect<void>) => Effect.Effect<void>
+
+/** The wait of the current fiber: in place unless a caller lends its permit (`lending`). */
+export const current: FiberRef.FiberRef<Wait> = FiberRef.unsafeMake<Wait>(identity)
+
+/** `wait` as the current fiber makes it. */
+export const waiting = (wait: Effect.Effect<void>): Effect.Effect<void> => FiberRef.getWith(current, (w) => w(wait))
+
+/**
+ * Runs `effect` with one permit of `semaphore`, given back while a request in it waits out a
+ * `Retry-After` and taken again (in turn) before the request is retried.
+ */
+export const lending =
+  (semaphore: Effect.Semaphore) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      let held = false
+      const take = Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(
+          restore(semaphore.take(1)),
+          Effect.sync(() => {
+            held = true
+          })
+        )
+      )
+      const give = Effect.suspend(() => {
+        if (!held) return Effect.void
+        held = false
+        return Effect.asVoid(semaphore.release(1))
+      })
+      const lend: Wait = (wait) => Effect.zipRight(Effect.uninterruptible(give), Effect.zipRight(wait, take))
+      return Effect.acquireUseRelease(take, () => Effect.locally(effect, current, lend), () => give)
+    })
