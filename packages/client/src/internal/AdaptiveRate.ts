@@ -31,6 +31,11 @@ export interface State {
   readonly cutAt: number
   /** No request may start before this time (a ban's `Retry-After`). */
   readonly pausedUntil: number
+  /**
+   * The last cut's level is the rate the service sustained (a refusal came soon after the cut before):
+   * acceptances of requests sent before it show bursts, not the rate, and raise nothing.
+   */
+  readonly sustainedLevel: boolean
 }
 
 /** A refusal of one attempt, as the budget sees it. */
@@ -50,6 +55,19 @@ export interface Refusal {
    * (requests bunched up on the way) does not set it lower.
    */
   readonly acceptedMost: number
+  /**
+   * What the service accepted since the client became busy (the first attempt after a full interval
+   * without one) over that time plus one interval, per interval: the most any of the three limiter
+   * shapes can sustain is at least this (a burst allowance of one interval's worth), and a token bucket
+   * emptied by a client sending faster than it refills sustains exactly this
+   * (docs/configuration.md, "Adaptive rate").
+   */
+  readonly sustained: number
+  /**
+   * The attempts the service accepted that started in the interval before the refused one: a fixed
+   * window straddled by the cut's interval has accepted its limit in it by the next refusal.
+   */
+  readonly acceptedBefore: number
   /** Pause every request for this long after `at` (0: no pause). */
   readonly pauseMillis: number
 }
@@ -60,10 +78,14 @@ export const holdIntervals = 30
 /** Intervals of probing after the hold until the rate is twice the level of the cut. */
 export const doubleIntervals = 20
 
+/** Intervals after a cut within which a refusal shows the cut level was a burst, not a rate. */
+export const soonIntervals = 3
+
 /** The state before any refusal: the rate is the bound. */
 export const initial: State = {
   ceiling: Number.POSITIVE_INFINITY,
   spreadMillis: 0,
+  sustainedLevel: false,
   cutAt: Number.NEGATIVE_INFINITY,
   pausedUntil: 0
 }
@@ -125,15 +147,32 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
       : { ...state, ceiling: lower, pausedUntil }
   }
   const n = Math.ceil(allowed(settings, state, refusal.sentAt))
-  const level = Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
+  // A refusal soon after a cut, of an attempt sent at the cut rate, the service having accepted less
+  // than that rate in every interval since: the level the cut took from one interval's count was a
+  // burst the service let through, not its rate (a token bucket's stored tokens, or a fixed window's
+  // worth on each side of its boundary). The level is what it sustained since the client became busy
+  // (a token bucket's rate), or the requests it accepted in the interval before this refusal (a fixed
+  // window's limit), whichever is more.
+  const soon = refusal.sentAt - state.cutAt < soonIntervals * settings.intervalMillis &&
+    refusal.acceptedMost < n
+  const level = soon
+    ? Math.min(n - 1, Math.max(settings.min, Math.round(refusal.sustained), refusal.acceptedBefore))
+    : Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
   const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
+  if (process.env["SIM_TRACE"]) {
+    console.log(
+      `cut sent ${refusal.sentAt} at ${refusal.at} n ${n} soon ${soon} sentBefore ${refusal.sentBefore} acceptedMost ${refusal.acceptedMost} sustained ${
+        refusal.sustained.toFixed(2)
+      } -> ${ceiling}`
+    )
+  }
   // Refused at a level the service accepted: the requests reached it closer together than they
   // started here by more than the margin allows for; the level stands and the pacing widens.
   const held = spread(settings, state, refusal.at)
   const spreadMillis = ceiling >= n
     ? Math.min(spreadMost * settings.intervalMillis, held + spreadStep * settings.intervalMillis)
     : held
-  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil }
+  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, sustainedLevel: soon }
 }
 
 /**
@@ -144,7 +183,9 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
  */
 export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
   const ceiling = Math.min(settings.bound, acceptedMost)
-  return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY ? { ...state, ceiling } : state
+  return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY && !state.sustainedLevel
+    ? { ...state, ceiling }
+    : state
 }
 
 /** True while the rate is below the bound (it changes with time until it is back). */

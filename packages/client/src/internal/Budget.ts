@@ -26,6 +26,9 @@ export interface Budget {
   readonly refused: (start: SlidingWindow.Start, at: number, error: RateLimited) => Effect.Effect<void>
 }
 
+/** Reservations ahead of now the adaptive window keeps room for besides its evidence. */
+const reservationsAhead = 4096
+
 /** The budget of `rateLimit`; `gauge` is set to the allowed rate in requests per second whenever it changes. */
 export const make = (
   rateLimit: Settings["rateLimit"],
@@ -41,12 +44,16 @@ export const make = (
     // had seen when it refused over the interval plus the margin (docs/configuration.md).
     const acceptedSpanMillis = Math.max(intervalMillis / 2, intervalMillis - marginMillis)
     const settings: AdaptiveRate.Settings = { bound: rateLimit.limit, min: 1, intervalMillis }
-    // Adapting, twice the bound: the evidence of a refusal looks back over more than one interval.
-    const window = yield* SlidingWindow.makeWindow(rateLimit.adaptive ? 2 * rateLimit.limit : rateLimit.limit)
+    // Adapting, twice the bound and room for the callers waiting with slots reserved ahead (spread
+    // evenly, many streams reserve far ahead): the evidence of a refusal looks back over more than
+    // one interval, and a reservation overwrites the oldest start the window remembers.
+    const window = yield* SlidingWindow.makeWindow(
+      rateLimit.adaptive ? 2 * rateLimit.limit + reservationsAhead : rateLimit.limit
+    )
     const perSecond = (rate: number) => rate * 1000 / intervalMillis
     yield* Metric.set(gauge, perSecond(settings.bound))
     if (!rateLimit.adaptive) {
-      const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0 }
+      const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0, gapMillis: 0 }
       const fixed = () => pace
       return { take: window.take(fixed), accepted: () => {}, refused: () => Effect.void }
     }
@@ -58,13 +65,17 @@ export const make = (
     let reported = settings.bound
     // A rate of r requests per interval, r not whole: at most ⌈r⌉ starts in ⌈r⌉/r of the span, which
     // averages r and never puts more than ⌈r⌉ (≤ the service's limit when r is) in one span.
+    // Starts are spread evenly over the span: a burst would put more requests on the way when the
+    // service starts refusing, and each of them is refused too (docs/configuration.md).
     const pace = (now: number): SlidingWindow.Pace => {
       const rate = AdaptiveRate.allowed(settings, state, now)
       const count = Math.ceil(rate)
+      const span = (spanMillis + AdaptiveRate.spread(settings, state, now)) * count / rate
       return {
         count,
-        spanMillis: (spanMillis + AdaptiveRate.spread(settings, state, now)) * count / rate,
-        notBefore: state.pausedUntil
+        spanMillis: span,
+        notBefore: state.pausedUntil,
+        gapMillis: process.env["SIM_NOGAP"] ? 0 : span / count
       }
     }
     const report = (now: number): Effect.Effect<void> => {
@@ -82,14 +93,25 @@ export const make = (
         { discard: true }
       )
     )
+    // The busy period: from the first attempt after a full interval without one (a limiter is then as
+    // full as it gets: a token bucket refilled, a window emptied), and what the service accepted since.
+    let busyFrom = Number.NEGATIVE_INFINITY
+    let lastStart = Number.NEGATIVE_INFINITY
+    let acceptedSinceBusy = 0
     const take = Effect.flatMap(
       window.take(pace),
-      (start) =>
-        raised.length > 0
+      (start) => {
+        if (start.at - lastStart >= intervalMillis) {
+          busyFrom = start.at
+          acceptedSinceBusy = 0
+        }
+        lastStart = Math.max(lastStart, start.at)
+        return raised.length > 0
           ? Effect.as(Effect.zipRight(flush, report(start.at)), start)
           : reported === settings.bound
           ? Effect.succeed(start)
           : Effect.as(report(start.at), start)
+      }
     )
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
@@ -100,7 +122,11 @@ export const make = (
           acceptedMost: window.mostAccepted(
             AdaptiveRate.sentBeforeCut(state, start.at) ? cutBefore : state.cutAt,
             acceptedSpanMillis
-          )
+          ),
+          acceptedBefore: window.acceptedWithin(start.at - intervalMillis, start.at),
+          sustained: start.at >= busyFrom
+            ? acceptedSinceBusy * intervalMillis / (start.at - busyFrom + intervalMillis)
+            : 0
         }
         state = AdaptiveRate.refused(settings, state, {
           sentAt: start.at,
@@ -136,6 +162,7 @@ export const make = (
       })
     const accepted = (start: Start) => {
       window.answered(start, true)
+      if (start.at >= busyFrom) acceptedSinceBusy++
       // An attempt sent before the last cut and accepted after it: the service took it in the window
       // the cut was measured in, so the level is at least what it accepted there (counted as the
       // refusal's `acceptedMost` is, over the interval less the margin: a count its own window held).

@@ -12,8 +12,10 @@ const refusal = (
   at: number,
   sentBefore: number,
   pauseMillis = 0,
-  acceptedMost = 0
-): AdaptiveRate.Refusal => ({ sentAt, at, sentBefore, acceptedMost, pauseMillis })
+  acceptedMost = 0,
+  sustained = 0,
+  acceptedBefore = 0
+): AdaptiveRate.Refusal => ({ sentAt, at, sentBefore, acceptedMost, sustained, acceptedBefore, pauseMillis })
 
 /** Intervals after a cut at which the rate is back at `bound`, from the curve's definition. */
 const backAtBound = (bound: number, ceiling: number) => H + D * Math.cbrt(bound / ceiling - 1)
@@ -70,8 +72,38 @@ describe("AdaptiveRate", () => {
     expect(AdaptiveRate.allowed(s, first, probeAt)).toBeGreaterThan(20)
     expect(AdaptiveRate.allowed(s, first, probeAt)).toBeLessThan(20.2)
     const second = AdaptiveRate.refused(s, first, refusal(probeAt, probeAt + 150, 20, 0, 20))
-    expect(second).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: probeAt + 150, pausedUntil: 0 })
+    expect(second).toEqual({
+      ceiling: 20,
+      spreadMillis: 0,
+      cutAt: probeAt + 150,
+      pausedUntil: 0,
+      sustainedLevel: false
+    })
     expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
+  })
+
+  it("a refusal soon after a cut, the level not accepted in any interval since: the level is the rate sustained", () => {
+    // A token bucket of 20 per second let 26 through in the interval before the first refusal (its
+    // stored burst): the cut to 26 is refused again 250 ms later, the service having accepted 5 since.
+    const s = settings(80)
+    const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 26, 0, 26, 19.4))
+    expect([first.ceiling, first.sustainedLevel]).toEqual([26, false])
+    const second = AdaptiveRate.refused(s, first, refusal(1_400, 1_550, 25, 0, 5, 19.6))
+    expect([second.ceiling, second.sustainedLevel, second.spreadMillis]).toEqual([20, true, 0])
+    // Acceptances of requests sent before it show the bucket's bursts, not its rate: no raise.
+    expect(AdaptiveRate.accepted(s, second, 26)).toBe(second)
+    expect(AdaptiveRate.accepted(s, first, 27).ceiling).toBe(27)
+    // Three intervals after the cut a refusal is a probe's again: the interval's count.
+    const probe = AdaptiveRate.refused(s, first, refusal(1_150 + 3_000, 1_300 + 3_000, 24, 0, 24, 19.9))
+    expect([probe.ceiling, probe.sustainedLevel]).toEqual([24, false])
+  })
+
+  it("a refusal soon after a cut at a level the service accepted in an interval since keeps the level", () => {
+    // A sliding window of 20: the cut to 20 was right; a request bunched up with others is refused.
+    const s = settings(40)
+    const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 20, 0, 20, 10))
+    const second = AdaptiveRate.refused(s, first, refusal(2_500, 2_650, 19, 0, 20, 14))
+    expect([second.ceiling, second.sustainedLevel, second.spreadMillis]).toEqual([20, false, 25])
   })
 
   it("a refusal after fewer requests than the service accepted before in one interval keeps that level", () => {
@@ -92,7 +124,7 @@ describe("AdaptiveRate", () => {
     expect(again.ceiling).toBe(20)
     expect(AdaptiveRate.spread(s, again, 30_000)).toBe(250)
     // A refusal that lowers the level keeps the spread; after the hold it is gone.
-    const lower = AdaptiveRate.refused(s, state, refusal(2_000, 2_150, 16, 0, 12))
+    const lower = AdaptiveRate.refused(s, state, refusal(2_000, 2_150, 16, 0, 12, 16))
     expect([lower.ceiling, AdaptiveRate.spread(s, lower, 2_150)]).toEqual([16, 25])
     const later = AdaptiveRate.refused(s, state, refusal(1_150 + H * 1000, 1_300 + H * 1000, 16, 0, 12))
     expect(AdaptiveRate.spread(s, later, 1_300 + H * 1000)).toBe(0)
@@ -110,7 +142,7 @@ describe("AdaptiveRate", () => {
     const paused = AdaptiveRate.refused(s, first, refusal(1_100, 1_250, 20, 1_000))
     expect(paused).toEqual({ ...first, pausedUntil: 2_250 })
     // Sent after the cut: a second cut, below the rate allowed when it was sent.
-    const second = AdaptiveRate.refused(s, first, refusal(1_200, 1_350, 30))
+    const second = AdaptiveRate.refused(s, first, refusal(1_200, 1_350, 30, 0, 0, 25))
     expect(second.ceiling).toBe(19)
     expect(AdaptiveRate.allowed(s, second, 1_350)).toBeLessThan(AdaptiveRate.allowed(s, first, 1_350))
   })
@@ -123,7 +155,7 @@ describe("AdaptiveRate", () => {
     expect(first.ceiling).toBe(23)
     // The 21st's refusal lowers the level to its own count; it cuts nothing again (same cut).
     const lowered = AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 20, 0, 16))
-    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0 })
+    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0, sustainedLevel: false })
     // A count below what the service is known to have accepted does not lower it.
     expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
     // Acceptances of attempts sent before the cut raise it to what the service accepted, never lower it.
@@ -161,7 +193,7 @@ describe("AdaptiveRate", () => {
   )
 
   it.prop(
-    "property: a cut keeps what the service was seen to accept in one interval, and is below the rate sent otherwise",
+    "property: a cut keeps what the service was seen to accept in one interval (or, soon after a cut, what it sustained), and is below the rate sent otherwise",
     [fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 500 })],
     ([seed, bound]) => {
       const s = settings(bound)
@@ -172,9 +204,18 @@ describe("AdaptiveRate", () => {
         now += Prng.int(next, 1_000, 40_000)
         const n = Math.ceil(AdaptiveRate.allowed(s, state, now))
         const acceptedMost = Prng.int(next, 0, n + 2)
-        const after = AdaptiveRate.refused(s, state, refusal(now, now + 150, Prng.int(next, 0, 2 * n), 0, acceptedMost))
+        const sustained = Prng.int(next, 0, 2 * n)
+        const after = AdaptiveRate.refused(
+          s,
+          state,
+          refusal(now, now + 150, Prng.int(next, 0, 2 * n), 0, acceptedMost, sustained)
+        )
         const rate = AdaptiveRate.allowed(s, after, now + 150)
-        expect(rate).toBeGreaterThanOrEqual(Math.min(acceptedMost, n))
+        const soon = now - state.cutAt < AdaptiveRate.soonIntervals * 1000 && acceptedMost < n
+        expect(after.sustainedLevel).toBe(soon)
+        expect(rate).toBeGreaterThanOrEqual(
+          soon ? Math.max(s.min, Math.min(sustained, n - 1)) : Math.min(acceptedMost, n)
+        )
         if (acceptedMost < n && n > s.min) expect(rate).toBeLessThan(n)
         state = after
       }

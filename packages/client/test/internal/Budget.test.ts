@@ -36,11 +36,12 @@ const pipeline = (
   answer: (seen: Seen) => Answer,
   budget: number,
   adaptive = true,
-  latencyMillis = 0,
+  latencyMillis: number | ((n: number) => number) = 0,
   jitterMillis = 0
 ) =>
   Effect.gen(function*() {
     const seen: Array<number> = []
+    const latencyOf = typeof latencyMillis === "number" ? () => latencyMillis : latencyMillis
     const next = Prng.mulberry32(15)
     const arrive = jitterMillis === 0 ? Clock.currentTimeMillis : Effect.zipRight(
       Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitterMillis))),
@@ -52,7 +53,8 @@ const pipeline = (
         const a = answer({ n: seen.length, at } as Seen)
         if (!("body" in a)) throw new Error("the service here answers with a body")
         const reply = { status: a.status, retryAfter: a.headers?.["retry-after"], body: JSON.stringify(a.body) }
-        return latencyMillis === 0 ? Effect.succeed(reply) : Effect.as(Effect.sleep(latencyMillis), reply)
+        const latency = latencyOf(seen.length)
+        return latency === 0 ? Effect.succeed(reply) : Effect.as(Effect.sleep(latency), reply)
       })
     // A 1 ms margin: with none, a start exactly one interval after another may land a rounding error
     // inside the service's window (times here are fractional milliseconds).
@@ -123,21 +125,25 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(acceptedRate(run, 1, 120)).toBeGreaterThanOrEqual(19.9)
     }))
 
-  it.effect("a burst refused at once: the first attempt refused sets the level, whatever order the 429s come in", () =>
+  it.effect("requests on their way when the first 429 comes: the first attempt refused sets the level, whatever order the 429s come in", () =>
     Effect.gen(function*() {
-      // 16 callers, answers after 150 ms: 16 start at 0 and 16 at 150 ms (the budget allows 40); the
-      // service accepts 4 of the second 16. Their 12 refusals arrive together, the last sent first.
+      // 16 callers, answers after 150 ms, starts spread evenly at the budget's 40 per 1,001 ms (the
+      // 1 ms margin of these tests; 25.025 ms apart, rounded up to whole milliseconds): the service's
+      // 20 are taken by 476 ms, and the 7 requests started from 501 ms until the first 429 arrives
+      // (651 ms, the last in that very millisecond) are refused; their answers arrive after the cut.
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 16, latencyMillis: 150 })
-      expect(run.refusedAt).toEqual(Array(12).fill(150))
+      expect(run.refusedAt).toEqual([501, 526, 551, 576, 601, 626, 651])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
+      expect(acceptedRate(run, 2, 10)).toBeLessThanOrEqual(20)
     }))
 
   it.effect("a request started in the millisecond a cut takes effect was sent at the old rate: it cuts nothing again", () =>
     Effect.gen(function*() {
-      // A scripted service, answers after 150 ms: it refuses the 21st request and the 23rd, accepts
-      // every other. 20 start at 0; at 100 ms the 21st (refused) and the 22nd (accepted) by a caller
-      // that always wants another page. Both answers arrive at 250 ms: the caller's next page (the
-      // 23rd) starts then, at the budget's old rate, in the millisecond the cut takes effect.
+      // A scripted service refuses the 21st request and the 23rd, accepts every other. 20 start about
+      // 25 ms apart from 0 (the budget's 40 per 1,001 ms); the 21st at 501 ms (refused, answered after
+      // 150 ms) and the 22nd at 526 ms (accepted, answered after 125 ms) by a caller that always wants
+      // another page. Both answers arrive at 651 ms: the caller's next page (the 23rd) starts then,
+      // at the budget's old rate, in the millisecond the cut takes effect.
       const refusedAt = [21, 23]
       const { page, seen } = yield* pipeline(
         (s) =>
@@ -146,26 +152,27 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
             : { status: 200, body: [] },
         40,
         true,
-        150
+        (n) => n === 22 ? 125 : 150
       )
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
       yield* TestClock.adjust("100 millis")
       yield* Effect.fork(Effect.either(page))
       yield* Effect.fork(Effect.forever(Effect.either(page)))
-      yield* TestClock.adjust("400 millis")
-      expect(seen.slice(20, 23)).toEqual([100, 100, 250])
-      // The service accepted 21 within one interval (20 at 0, the 22nd at 100 ms): that is the level,
-      // and the refusal of the 23rd, sent before the cut took effect, does not lower it.
+      yield* TestClock.adjust("700 millis")
+      expect(seen.slice(19, 23)).toEqual([476, 501, 526, 651])
+      // The service accepted 21 within one interval (20 from 0 to 476 ms, the 22nd at 526 ms): that
+      // is the level, and the refusal of the 23rd, sent before the cut took effect, does not lower it.
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(21)
     }))
 
   it.effect("acceptances after a cut raise the level only to what the service's own window held", () =>
     Effect.gen(function*() {
-      // The service takes 20 per second; answers after 150 ms. 20 start at 0, one at 999 ms (refused:
-      // the cut, when its answer arrives at 1,149 ms) and one at 1,000 ms (accepted: the window of
-      // the 20 at 0 has just passed). The 21 accepted lie within one interval plus the margin, but
-      // no window of the service held more than 20.
+      // The service takes 20 per second; answers after 150 ms. 20 start 12.5 ms apart from 0 (the
+      // budget's 80 per second, rounded up to whole milliseconds), one at 999 ms (refused: the cut,
+      // when its answer arrives at 1,149 ms) and one at 1,012 ms (accepted: the window of the first
+      // has passed). 20 accepted lie within one interval plus the margin, but no window of the
+      // service held more than 20.
       const service = limited(20, 1000, () => ({ status: 200, body: [] }))
       const { page, seen } = yield* pipeline(service.answer, 80, true, 150)
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
@@ -174,7 +181,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       yield* TestClock.adjust("1 millis")
       yield* Effect.fork(Effect.either(page))
       yield* TestClock.adjust("200 millis")
-      expect([seen.slice(20), service.control.refusedAt]).toEqual([[999, 1000], [999]])
+      expect([seen.slice(19), service.control.refusedAt]).toEqual([[238, 999, 1012], [999]])
       // The next request reports the rate allowed then.
       yield* Effect.fork(Effect.either(page))
       yield* TestClock.adjust("1 second")
@@ -184,10 +191,12 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
 
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
-      // 64 callers, answers after 150 ms: 40 start at 0 (the service refuses 20 of them) and 24 wait
-      // for slots at 1 s, reserved at 40 per second; the refusals arrive at 150 ms.
+      // 64 callers, answers after 150 ms: starts about 25 ms apart at the budget's 40 per 1,001 ms,
+      // and the callers beyond them wait for slots reserved at that pace; the service's 20 are taken
+      // by 476 ms, the starts from 501 ms are refused until the first 429 arrives at 651 ms, and then
+      // every reserved slot is taken again at the new rate.
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 64, latencyMillis: 150 })
-      expect(run.refusedAt).toEqual(Array(20).fill(0))
+      expect(run.refusedAt).toEqual([501, 526, 551, 576, 601, 626, 651])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
     }))
 

@@ -1,0 +1,68 @@
+// The adaptive budget against each shape of limiter the reference service runs (a fixed window, a
+// sliding window, a token bucket whose burst is its rate), on the TestClock: it converges to the
+// service's limit with the refusals of the first crossing and few after, and recovers when the limit
+// rises. What each shape does to the budget: docs/configuration.md, "Adaptive rate".
+import { RateLimit } from "@broker-history/server"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as LimiterRun from "../support/LimiterRun.js"
+
+const R = 20
+
+describe("the adaptive budget against every limiter shape", () => {
+  for (const shape of RateLimit.shapes) {
+    it.effect(`${shape}: a budget of 4R, one stream 4 windows ahead, converges to R`, () =>
+      Effect.gen(function*() {
+        const run = yield* LimiterRun.run({ shape, serviceLimit: R, budget: 4 * R, seconds: 30, jitterMillis: 2 })
+        // The first crossing costs the requests on their way then (4 in flight); a token bucket's
+        // stored burst, read as a rate at first, costs one refusal per step down to its rate.
+        expect(LimiterRun.refusals(run, 0, 30)).toBeLessThanOrEqual(6)
+        expect(LimiterRun.refusals(run, 10, 30)).toBe(0)
+        // Never above the limit for long, and at least 95 % of it (the margin takes 2.5 %).
+        expect(LimiterRun.acceptedRate(run, 5, 30)).toBeLessThanOrEqual(R * 1.01)
+        expect(LimiterRun.acceptedRate(run, 5, 30)).toBeGreaterThanOrEqual(R * 0.95)
+        expect(LimiterRun.acceptedRate(run, 0, 30)).toBeGreaterThanOrEqual(R * 0.95)
+      }), 120_000)
+
+    it.effect(`${shape}: four streams through one budget of 2R converge to R`, () =>
+      Effect.gen(function*() {
+        const run = yield* LimiterRun.run({
+          shape,
+          serviceLimit: R,
+          budget: 2 * R,
+          seconds: 30,
+          streams: 4,
+          concurrency: 4,
+          jitterMillis: 2
+        })
+        // Starts spread evenly at 2R: 2R × the 150 ms latency on their way at the crossing (6), and
+        // against a token bucket the steps down from its burst.
+        expect(LimiterRun.refusals(run, 0, 30)).toBeLessThanOrEqual(12)
+        expect(LimiterRun.refusals(run, 10, 30)).toBe(0)
+        expect(LimiterRun.acceptedRate(run, 5, 30)).toBeGreaterThanOrEqual(R * 0.95)
+        expect(LimiterRun.acceptedRate(run, 0, 30)).toBeGreaterThanOrEqual(R * 0.95)
+      }), 120_000)
+
+    it.effect(
+      `${shape}: the limit rises from R to 2R: the rate follows it up to the budget`,
+      () =>
+        Effect.gen(function*() {
+          const run = yield* LimiterRun.run({
+            shape,
+            serviceLimit: R,
+            raisedTo: { at: 20, limit: 2 * R },
+            budget: 4 * R,
+            seconds: 120,
+            jitterMillis: 2,
+            streams: 4,
+            concurrency: 4
+          })
+          expect(LimiterRun.acceptedRate(run, 10, 20)).toBeLessThanOrEqual(R * 1.01)
+          // Held at R for 30 intervals after the last cut, then probing up: at 2R a minute later.
+          expect(LimiterRun.acceptedRate(run, 100, 120)).toBeGreaterThanOrEqual(2 * R * 0.95)
+          expect(LimiterRun.refusedShare(run)).toBeLessThanOrEqual(0.01)
+        }),
+      300_000
+    )
+  }
+})

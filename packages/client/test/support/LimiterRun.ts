@@ -1,0 +1,134 @@
+/**
+ * The client's request pipeline (budget, retries, `Retry-After`) against the reference service's
+ * limiter (`RateLimit.make`, any shape) on the TestClock: callers that always want another page, as
+ * streams fetching ahead do, each request reaching the service when it starts (plus a seeded jitter)
+ * and answered `latencyMillis` later. Time jumps from one wake-up to the next, so a minute of traffic
+ * takes well under a second and every start is at the millisecond the client chose.
+ */
+import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
+import { Endpoint } from "@broker-history/domain"
+import { RateLimit } from "@broker-history/server"
+import * as Prng from "@broker-history/server/Prng"
+import { Chunk, Clock, Duration, Effect, Fiber, Layer, Schema, TestClock } from "effect"
+import type * as Exchange from "../../src/internal/Exchange.js"
+import * as Pipeline from "../../src/internal/Pipeline.js"
+import * as RetryWait from "../../src/internal/RetryWait.js"
+import { testOptions } from "./MockService.js"
+
+export interface Setting {
+  readonly shape: RateLimit.Shape
+  /** The service's limit per second, and from which second on it is `raisedTo` (a new limiter). */
+  readonly serviceLimit: number
+  readonly raisedTo?: { readonly at: number; readonly limit: number } | undefined
+  /** The client's budget per second. */
+  readonly budget: number
+  readonly seconds: number
+  /**
+   * Streams through the one budget (default 1), each fetching `concurrency` windows ahead (default 4)
+   * as the walk does: that many requests in flight, and as many again waiting out a `Retry-After`.
+   */
+  readonly streams?: number | undefined
+  readonly concurrency?: number | undefined
+  /** Latency of every answer (default 150 ms). */
+  readonly latencyMillis?: number | undefined
+  /** Each request reaches the service up to this much later than it started (seeded), default 0. */
+  readonly jitterMillis?: number | undefined
+  /** The client's margin on its interval (default: the configuration's default). */
+  readonly marginMillis?: number | undefined
+  readonly adaptive?: boolean | undefined
+  /** The service's clock at the test's time 0 (default 0: its fixed windows start with the run). */
+  readonly offsetMillis?: number | undefined
+}
+
+export interface Outcome {
+  /** When the service saw each request, and whether it let it in. */
+  readonly seen: ReadonlyArray<{ readonly at: number; readonly accepted: boolean }>
+}
+
+/** Requests the service accepted per second in `[from, to)` seconds. */
+export const acceptedRate = (outcome: Outcome, from: number, to: number): number =>
+  outcome.seen.filter((s) => s.accepted && s.at >= from * 1000 && s.at < to * 1000).length / (to - from)
+
+/** Refusals in `[from, to)` seconds. */
+export const refusals = (outcome: Outcome, from: number, to: number): number =>
+  outcome.seen.filter((s) => !s.accepted && s.at >= from * 1000 && s.at < to * 1000).length
+
+/** Refused requests / requests over the whole run. */
+export const refusedShare = (outcome: Outcome): number =>
+  outcome.seen.filter((s) => !s.accepted).length / Math.max(1, outcome.seen.length)
+
+/** Runs `setting` from TestClock time 0 and returns what the service saw. */
+export const run = (setting: Setting): Effect.Effect<Outcome> =>
+  Effect.gen(function*() {
+    const latencyMillis = setting.latencyMillis ?? 150
+    // Times are counted from the run's start (the TestClock may have moved before it).
+    const origin = yield* Clock.currentTimeMillis
+    const offset = setting.offsetMillis ?? 0
+    const limiterOf = (limit: number) => RateLimit.make({ limit, window: "1 second", shape: setting.shape })
+    let limiter = limiterOf(setting.serviceLimit)
+    let raised = false
+    const seen: Array<{ at: number; accepted: boolean }> = []
+    const next = Prng.mulberry32(15)
+    const jitter = setting.jitterMillis ?? 0
+    const arrive = jitter === 0 ? Clock.currentTimeMillis : Effect.zipRight(
+      Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitter))),
+      Clock.currentTimeMillis
+    )
+    const exchange: Exchange.Exchange = () =>
+      Effect.flatMap(arrive, (now) => {
+        const at = now - origin
+        if (!raised && setting.raisedTo !== undefined && at >= setting.raisedTo.at * 1000) {
+          raised = true
+          limiter = limiterOf(setting.raisedTo.limit)
+        }
+        const outcome = limiter.take("key", at + offset)
+        seen.push({ at, accepted: outcome.allowed })
+        const reply = outcome.allowed
+          ? { status: 200, retryAfter: undefined, body: "[]" }
+          : {
+            status: 429,
+            retryAfter: String(outcome.retryAfterSeconds),
+            body: JSON.stringify({ code: 429, msg: "Too many requests." })
+          }
+        return Effect.as(Effect.sleep(latencyMillis), reply)
+      })
+    const config = BrokerConfig.layer(testOptions({
+      rateLimit: {
+        limit: setting.budget,
+        interval: "1 second",
+        ...(setting.marginMillis === undefined ? {} : { margin: Duration.millis(setting.marginMillis) }),
+        adaptive: setting.adaptive ?? true
+      },
+      retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
+    }))
+    const client = yield* Pipeline.make(() => exchange).pipe(
+      Effect.provide(Layer.mergeAll(
+        config,
+        ServerClock.layerFixed(0),
+        Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })
+      ))
+    )
+    const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
+    const concurrency = setting.concurrency ?? 4
+    const fibers = yield* Effect.forEach(Array.from({ length: setting.streams ?? 1 }), () =>
+      Effect.flatMap(Effect.makeSemaphore(concurrency), (inFlight) =>
+        Effect.forEach(
+          Array.from({ length: concurrency === 1 ? 1 : 2 * concurrency }),
+          () =>
+            Effect.fork(Effect.forever(Effect.either(RetryWait.lending(inFlight)(page))))
+        ))).pipe(Effect.map((forks) =>
+          forks.flat()
+        ))
+    // From one wake-up to the next until the end.
+    const end = origin + setting.seconds * 1000
+    for (;;) {
+      yield* Effect.yieldNow()
+      const now = yield* Clock.currentTimeMillis
+      if (now >= end) break
+      const sleeps = yield* TestClock.sleeps()
+      const wake = Chunk.reduce(sleeps, end, (min, at) => Math.min(min, at))
+      yield* TestClock.adjust(Duration.millis(Math.max(1, wake - now)))
+    }
+    yield* Effect.forEach(fibers, Fiber.interrupt)
+    return { seen: seen.filter((s) => s.at < setting.seconds * 1000) }
+  }).pipe(Effect.orDie)
