@@ -75,7 +75,7 @@ export const make = (
         count,
         spanMillis: span,
         notBefore: state.pausedUntil,
-        gapMillis: process.env["SIM_NOGAP"] ? 0 : span / count
+        gapMillis: span / count
       }
     }
     const report = (now: number): Effect.Effect<void> => {
