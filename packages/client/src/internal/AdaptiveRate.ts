@@ -4,7 +4,9 @@
  * in one interval before the refused request; the rate holds there a while, then probes beyond it
  * along a convex cubic curve of the time (CUBIC's probing shape): slowly at first, faster and faster,
  * up to the bound. A refusal at a level the service had accepted (requests bunched up on the way)
- * widens the pacing's margin instead, for as long as the rate holds. Pure: values in, values out.
+ * widens the pacing's margin instead, for as long as the rate holds. A refusal soon after a cut, the
+ * cut rate not accepted since, shows the cut took a burst for a rate (a token bucket's stored tokens,
+ * a fixed window's boundary): the level is then what the service sustained. Pure: values in, values out.
  *
  * @internal
  */
@@ -159,13 +161,6 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
     ? Math.min(n - 1, Math.max(settings.min, Math.round(refusal.sustained), refusal.acceptedBefore))
     : Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
   const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
-  if (process.env["SIM_TRACE"]) {
-    console.log(
-      `cut sent ${refusal.sentAt} at ${refusal.at} n ${n} soon ${soon} sentBefore ${refusal.sentBefore} acceptedMost ${refusal.acceptedMost} sustained ${
-        refusal.sustained.toFixed(2)
-      } -> ${ceiling}`
-    )
-  }
   // Refused at a level the service accepted: the requests reached it closer together than they
   // started here by more than the margin allows for; the level stands and the pacing widens.
   const held = spread(settings, state, refusal.at)
