@@ -190,7 +190,7 @@ DENO_DIR="$WORK/deno-dir" DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
   --allow-net=127.0.0.1 --allow-env --allow-read=. neutral-runtime.mjs
 stop_server
 
-step "CLI start-up: installed (dist, plain node) vs workspace (tsx)"
+step "CLI start-up: installed (the bundle, plain node) vs workspace (tsx)"
 bounded 600 bash "$HERE/startup.sh" "$PROJECT"
 
 step ""

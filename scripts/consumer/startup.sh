@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# CLI start-up time, median of 5 runs each (printed, not asserted): the INSTALLED compiled CLI
-# (dist/, plain node) in the scratch project given as $1, against the workspace CLI run from the
-# TypeScript sources through tsx (packages/cli/bin/broker-history.mjs).
+# CLI start-up time, median of 5 runs each (printed, not asserted): the INSTALLED CLI (its published
+# bin, the bundle dist/bin/broker-history.js, plain node) in the scratch project given as $1, against
+# the workspace CLI run from the TypeScript sources through tsx (packages/cli/bin/broker-history.mjs).
 # Usage: bash scripts/consumer/startup.sh <project-with-installed-cli>
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,5 +42,5 @@ workspace_help=$(median_ms 0 "${WORKSPACE[@]}" --help)
 workspace_transfers=$(median_ms - "${WORKSPACE[@]}" "${TRANSFERS[@]}")
 
 echo "startup (median of $RUNS, ms):              --help   transfers to a closed port (exit 4)"
-printf 'startup:   installed CLI (dist, plain node) %6s   %6s\n' "$installed_help" "$installed_transfers"
+printf 'startup:   installed CLI (bundle, node)     %6s   %6s\n' "$installed_help" "$installed_transfers"
 printf 'startup:   workspace CLI (src through tsx)  %6s   %6s\n' "$workspace_help" "$workspace_transfers"

@@ -1,12 +1,13 @@
 /**
- * The CLI compiled as a release builds it: the package's own `build` script writes `dist/`. Two ways
- * to start it. `command`: `dist/main.js` with a resolve hook that maps the workspace's packages to
- * their compiled `dist/` files as their published `exports` do (in the workspace their exports name
- * the TypeScript sources); Node runs such a hook on a thread of its own and asks it for every module,
- * which slows the start-up (see the bench README). `installed`: the compiled packages copied into a
- * `node_modules` of their own with their published `exports`, their dependencies linked beside them,
- * as a package manager installs a release: no hook. When the build fails, both are the sources
- * through tsx, with the reason, so that a run still says what it measured.
+ * The CLI compiled as a release builds it: the package's own `build` script writes `dist/` (tsc) and
+ * the published bin, `dist/bin/broker-history.js` (a bundle). Two ways to start it. `command`:
+ * `dist/main.js` with a resolve hook that maps the workspace's packages to their compiled `dist/`
+ * files as their published `exports` do (in the workspace their exports name the TypeScript
+ * sources); Node runs such a hook on a thread of its own and asks it for every module, which slows
+ * the start-up (see the bench README). `installed`: the compiled packages copied into a
+ * `node_modules` of their own with their published manifests, their dependencies linked beside them,
+ * as a package manager installs a release, and the published bin run: no hook. When the build fails,
+ * both are the sources through tsx, with the reason, so that a run still says what it measured.
  *
  * @since 0.2.0
  */
@@ -60,9 +61,9 @@ export const sources: { readonly args: ReadonlyArray<string>; readonly runs: str
 
 /**
  * How the CLI is started: the compiled `dist/main.js` (the package's `build` script, as a release
- * builds it) with the workspace's packages resolved to their `dist/` as when installed; or, when the
- * build fails, `bin/broker-history.mjs` (TypeScript sources through tsx), with the reason. `args` go
- * after the Node executable; `runs` says which of the two it is.
+ * builds it, run first) with the workspace's packages resolved to their `dist/` as when installed;
+ * or, when the build fails, `bin/broker-history.mjs` (TypeScript sources through tsx), with the
+ * reason. `args` go after the Node executable; `runs` says which of the two it is.
  *
  * @example
  * import * as CompiledCli from "@broker-history/bench/CompiledCli"
@@ -70,9 +71,16 @@ export const sources: { readonly args: ReadonlyArray<string>; readonly runs: str
  * const compiled = Effect.map(CompiledCli.command, (cli) => cli.runs.startsWith("dist"))
  */
 export const command = Effect.sync((): { readonly args: ReadonlyArray<string>; readonly runs: string } => {
-  const tsc = Path.resolve(packagesDir, "../node_modules/typescript/bin/tsc")
-  const build = ChildProcess.spawnSync(process.execPath, [tsc, "-b", "tsconfig.build.json"], {
+  // The package's `build` script as a package manager runs it: in a shell, the package's and the
+  // workspace's `node_modules/.bin` first on the PATH.
+  const script = (JSON.parse(Fs.readFileSync(Path.join(cliDir, "package.json"), "utf8")) as {
+    readonly scripts: { readonly build: string }
+  }).scripts.build
+  const bins = [Path.join(cliDir, "node_modules/.bin"), Path.resolve(packagesDir, "../node_modules/.bin")]
+  const build = ChildProcess.spawnSync(script, {
     cwd: cliDir,
+    shell: true,
+    env: { ...process.env, PATH: [...bins, process.env.PATH].join(Path.delimiter) },
     encoding: "utf8",
     timeout: 300_000
   })
@@ -129,8 +137,9 @@ const layOut = (modules: string): void => {
 /**
  * The compiled CLI as installed from a release, in a scratch directory removed when the scope closes:
  * the workspace's compiled packages copied into its `node_modules/@broker-history/` with their
- * published manifests, each third-party dependency linked to the workspace's copy; `args` run its
- * `dist/main.js` without any hook. When the build fails, what `command` falls back to.
+ * published manifests, each third-party dependency linked to the workspace's copy; `args` run the
+ * bin the published manifest names (the bundle, `dist/bin/broker-history.js`) without any hook.
+ * When the build fails, what `command` falls back to.
  *
  * @example
  * import * as CompiledCli from "@broker-history/bench/CompiledCli"
@@ -153,8 +162,22 @@ export const installed: Effect.Effect<
     try: () => layOut(modules),
     catch: (cause) => new Error(`could not lay the compiled packages out in ${modules}: ${String(cause)}`)
   })
+  // The bin a package manager links: the published manifest's, as `layOut` wrote it.
+  const cli = Path.join(modules, "@broker-history/cli")
+  const bin = (JSON.parse(Fs.readFileSync(Path.join(cli, "package.json"), "utf8")) as {
+    readonly bin?: Record<string, string>
+  }).bin?.["broker-history"]
+  if (bin === undefined || !Fs.existsSync(Path.join(cli, bin))) {
+    return yield* Effect.fail(
+      new Error(
+        `the installed @broker-history/cli has no broker-history bin (its published manifest names ${
+          bin ?? "none"
+        }): check publishConfig.bin and that the package's build writes it`
+      )
+    )
+  }
   return {
-    args: [Path.join(modules, "@broker-history/cli/dist/main.js")],
-    runs: "dist/main.js (compiled, installed: published exports, no hook)"
+    args: [Path.join(cli, bin)],
+    runs: `${Path.posix.normalize(bin)} (compiled, installed: the published bin, no hook)`
   }
 })

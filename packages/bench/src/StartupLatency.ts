@@ -1,10 +1,10 @@
 /**
  * The CLI's start-up, as a user meets it: the time from spawning `broker-history transfers` (a small
  * export) to the service's receipt of the export's first signed request, with the compiled CLI as a
- * release installs it (`CompiledCli.installed`), against a target of 500 ms. The reference service
- * runs in this process and logs every request; its arrival is the log line's time less the answer's
- * duration, and the spawn time is taken just before the spawn, both with this process's `Date.now`,
- * so both ends are read on one clock. Beside it, for comparison: the first request of any kind (the
+ * release installs it (`CompiledCli.installed`: its published bin, a bundle), against a target of
+ * 500 ms. The reference service runs in this process and logs every request; its arrival is the log
+ * line's time less the answer's duration, and the spawn time is taken just before the spawn, both
+ * with this process's `Date.now`, so both ends are read on one clock. Beside it, for comparison: the first request of any kind (the
  * client asks the service's time first), the export's exit and `--help` (start to exit); and all of it
  * again with the compiled CLI started through the workspace's resolve hook (`CompiledCli.command`, as
  * the bench's other parts start it) and with the workspace's `bin/broker-history.mjs` (the sources

@@ -70,7 +70,7 @@ describe("benchmark harness (smoke sizes)", () => {
       expect(way.firstSigned.median).toBeGreaterThan(0)
       expect(way.firstRequest.median).toBeLessThanOrEqual(way.firstSigned.median)
     }
-    expect(startup.installed.runs).toMatch(/^dist\/main\.js \(compiled, installed/)
+    expect(startup.installed.runs).toMatch(/^dist\/bin\/broker-history\.js \(compiled, installed: the published bin/)
     const table = Bench.table(results)
     expect(table).toContain("| start-up: compiled CLI, process start → first request")
     expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 18 + 1 + 7 + 2 + 2 + 2 + 6)

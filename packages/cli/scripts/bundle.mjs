@@ -27,7 +27,17 @@ const { values } = parseArgs({
 const external = ["better-sqlite3", "bufferutil", "utf-8-validate", "pg-native"]
 
 const outdir = Path.resolve(values.outdir)
-// Chunk names carry a content hash: a stale chunk of an earlier build must not ship beside the new ones.
+// Chunk names carry a content hash: a stale chunk of an earlier build must not ship beside the new
+// ones, so the directory is emptied first; only a new or empty one, or an earlier bundle's.
+if (
+  Fs.existsSync(outdir) && Fs.readdirSync(outdir).length > 0 &&
+  !Fs.existsSync(Path.join(outdir, "broker-history.js"))
+) {
+  console.error(
+    `bundle: ${outdir} is neither empty nor an earlier bundle (no broker-history.js): name a new or empty directory`
+  )
+  process.exit(2)
+}
 Fs.rmSync(outdir, { recursive: true, force: true })
 
 const result = await esbuild.build({
