@@ -12,8 +12,9 @@
  * with adaptation off. Each history and streams setting has a service of its own, and before each run
  * the service's window is left to clear, so every run starts from the same state.
  *
- * Reported per run: the rate achieved AT THE SERVICE, requests it accepted (any status but 429 and
- * 418) / the time from the first request's start to the last accepted request's answer, against R;
+ * Reported per run: the rate achieved AT THE SERVICE, the requests it accepted (any status but 429
+ * and 418) as they arrived, (accepted − 1) / the time from the first start to the last accepted
+ * start (`atService`), against R;
  * the refused share, 429s / every signed request; the wall time (first start to last answer); whether
  * every `Retry-After` was obeyed (the retry of a refused request starts no earlier than the answer plus
  * `Retry-After`); and whether each stream equals the service's records of its route, in order.
@@ -263,7 +264,7 @@ export interface Run {
   readonly rateLimitedAtMillis: ReadonlyArray<number>
   /** From the first request's start to the last answer. */
   readonly wallMillis: number
-  /** From the first request's start to the last accepted request's answer. */
+  /** From the first request's start to the last accepted request's start. */
   readonly acceptedMillis: number
   /** accepted / R, in ms: the time the service's limit allows for what it accepted. */
   readonly boundMillis: number
@@ -395,19 +396,21 @@ export const retryAfterViolations = (exchanges: ReadonlyArray<Exchange>, toleran
 }
 
 /**
- * The rate a run achieved at the service: the requests it accepted (any status but 429 and 418) over
- * the time from the first request's start to the last accepted request's answer, per second; with the
- * refused share (429s / every request) and the wall time (first start to last answer).
+ * The rate a run achieved at the service: the requests it accepted (any status but 429 and 418) as
+ * they arrived there, that is the gaps between the first request and the last accepted one (each
+ * arrives as it starts, on loopback; the answer comes back a latency later): (accepted − 1) over the
+ * time from the first start to the last accepted start, per second. With the refused share (429s /
+ * every request) and the wall time (first start to last answer).
  *
  * @example
  * import { Saturation } from "@broker-history/bench"
  * const rate = Saturation.atService([
  *   { started: 0, answered: 150, status: 200 },
  *   { started: 500, answered: 650, status: 429 },
- *   { started: 1500, answered: 2000, status: 200 },
+ *   { started: 1000, answered: 1150, status: 200 },
  *   { started: 1600, answered: 2100, status: 429 }
  * ])
- * // { requests: 4, accepted: 2, rateLimited: 2, rateLimitedShare: 0.5, wallMillis: 2100, acceptedMillis: 2000, achievedRate: 1 }
+ * // { requests: 4, accepted: 2, rateLimited: 2, rateLimitedShare: 0.5, wallMillis: 2100, acceptedMillis: 1000, achievedRate: 1 }
  *
  * @since 0.2.0
  * @category measuring
@@ -426,7 +429,7 @@ export const atService = (
   const first = Math.min(...signed.map((e) => e.started))
   const accepted = signed.filter((e) => e.status !== 429 && e.status !== 418)
   const rateLimited = signed.filter((e) => e.status === 429).length
-  const acceptedMillis = Math.max(...accepted.map((e) => e.answered)) - first
+  const acceptedMillis = Math.max(...accepted.map((e) => e.started)) - first
   return {
     requests: signed.length,
     accepted: accepted.length,
@@ -434,7 +437,7 @@ export const atService = (
     rateLimitedShare: signed.length === 0 ? 0 : rateLimited / signed.length,
     wallMillis: Math.max(...signed.map((e) => e.answered)) - first,
     acceptedMillis,
-    achievedRate: accepted.length === 0 ? 0 : accepted.length / (acceptedMillis / 1000)
+    achievedRate: accepted.length < 2 || acceptedMillis <= 0 ? 0 : (accepted.length - 1) / (acceptedMillis / 1000)
   }
 }
 

@@ -7,14 +7,14 @@ import * as ServiceLog from "../src/ServiceLog.js"
 import * as StartupLatency from "../src/StartupLatency.js"
 
 describe("Saturation.atService", () => {
-  it("counts what the service accepted over the time to the last accepted answer; 429s over every request", () => {
+  it("counts the gaps between the requests the service accepted, as they arrived; 429s over every request", () => {
     const measured = Saturation.atService([
       { started: 1_000, answered: 1_150, status: 200 },
       { started: 1_100, answered: 1_250, status: 429 },
       { started: 1_200, answered: 1_350, status: 418 },
       { started: 2_000, answered: 2_150, status: 200 },
       { started: 2_100, answered: 3_000, status: 200 },
-      // Refused after the last accepted answer: in the wall time, not in the time the rate is taken over.
+      // Refused after the last accepted request: in the wall time, not in the time the rate is taken over.
       { started: 3_100, answered: 4_000, status: 429 }
     ])
     expect(measured).toEqual({
@@ -23,8 +23,8 @@ describe("Saturation.atService", () => {
       rateLimited: 2,
       rateLimitedShare: 2 / 6,
       wallMillis: 3_000,
-      acceptedMillis: 2_000,
-      achievedRate: 1.5
+      acceptedMillis: 1_100,
+      achievedRate: 2 / 1.1
     })
   })
 

@@ -26,6 +26,9 @@ export interface Budget {
   readonly refused: (start: SlidingWindow.Start, at: number, error: RateLimited) => Effect.Effect<void>
 }
 
+/** Slots missed by late callers that the even pace lets them make up. */
+const catchUpSlots = 3
+
 /** Reservations ahead of now the adaptive window keeps room for besides its evidence. */
 const reservationsAhead = 4096
 
@@ -53,7 +56,7 @@ export const make = (
     const perSecond = (rate: number) => rate * 1000 / intervalMillis
     yield* Metric.set(gauge, perSecond(settings.bound))
     if (!rateLimit.adaptive) {
-      const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0, gapMillis: 0 }
+      const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0, gapMillis: 0, catchUp: 0 }
       const fixed = () => pace
       return { take: window.take(fixed), accepted: () => {}, refused: () => Effect.void }
     }
@@ -66,7 +69,8 @@ export const make = (
     // A rate of r requests per interval, r not whole: at most ⌈r⌉ starts in ⌈r⌉/r of the span, which
     // averages r and never puts more than ⌈r⌉ (≤ the service's limit when r is) in one span.
     // Starts are spread evenly over the span: a burst would put more requests on the way when the
-    // service starts refusing, and each of them is refused too (docs/configuration.md).
+    // service starts refusing, and each of them is refused too; a caller late for its slot (a stream
+    // busy elsewhere) may make up a few (docs/configuration.md).
     const pace = (now: number): SlidingWindow.Pace => {
       const rate = AdaptiveRate.allowed(settings, state, now)
       const count = Math.ceil(rate)
@@ -75,7 +79,8 @@ export const make = (
         count,
         spanMillis: span,
         notBefore: state.pausedUntil,
-        gapMillis: span / count
+        gapMillis: span / count,
+        catchUp: catchUpSlots
       }
     }
     const report = (now: number): Effect.Effect<void> => {

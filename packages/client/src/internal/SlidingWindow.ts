@@ -21,13 +21,15 @@ export interface Start {
 
 /**
  * The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`, and
- * consecutive starts at least `gapMillis` apart (0: bursts allowed).
+ * starts spread `gapMillis` apart (0: bursts allowed), of which up to `catchUp` slots missed may be
+ * made up.
  */
 export interface Pace {
   readonly count: number
   readonly spanMillis: number
   readonly notBefore: number
   readonly gapMillis: number
+  readonly catchUp: number
 }
 
 /**
@@ -79,18 +81,19 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
     // caller interrupted while waiting stays taken, which only ever errs on the side of fewer requests.
     const take = (pace: (now: number) => Pace): Effect.Effect<Start> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const { count, gapMillis, notBefore, spanMillis } = pace(now)
+        const { catchUp, count, gapMillis, notBefore, spanMillis } = pace(now)
         const slot = head
         // The `count`-th most recent start; never earlier than the previous reservation, so the ring
         // stays in time order when the pace changes.
         const kth = starts[(head - Math.min(count, capacity) + capacity) % capacity]!
         // Whole milliseconds: a fractional pace would otherwise make a fractional sleep, and under
         // the TestClock a fractional time, which `Clock.currentTimeNanos` cannot turn into a bigint.
-        // The gap counts from the previous start as paced, before rounding, so that rounding up to
-        // whole milliseconds does not slow an even pace down.
-        const paced = Math.max(now, notBefore, last, lastPaced + gapMillis, kth + spanMillis)
+        // Even pacing as a virtual schedule (`lastPaced`: when the next start is due), kept before
+        // rounding so that rounding up to whole milliseconds does not slow it down; a caller late for
+        // its slot may start up to `catchUp` gaps ahead of the schedule.
+        const paced = Math.max(now, notBefore, last, lastPaced - catchUp * gapMillis, kth + spanMillis)
         const at = Math.ceil(paced)
-        lastPaced = gapMillis > 0 ? paced : at
+        lastPaced = gapMillis > 0 ? Math.max(lastPaced, paced) + gapMillis : at
         starts[slot] = at
         answers[slot] = pending
         const holder = ++reservations
@@ -177,7 +180,7 @@ export const makeWindow = (capacity: number): Effect.Effect<Window> =>
 /** A fixed budget: at most `limit` starts in any `interval`. */
 export const make = (limit: number, interval: Duration.Duration): Effect.Effect<Take> =>
   Effect.map(makeWindow(limit), (window) => {
-    const pace: Pace = { count: limit, spanMillis: Duration.toMillis(interval), notBefore: 0, gapMillis: 0 }
+    const pace: Pace = { count: limit, spanMillis: Duration.toMillis(interval), notBefore: 0, gapMillis: 0, catchUp: 0 }
     const fixed = () => pace
     return Effect.map(window.take(fixed), (start) => start.waited)
   })

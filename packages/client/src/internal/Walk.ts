@@ -263,10 +263,11 @@ const prefetched = <A>(
             const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
             return Option.some([window, window.end + 1] as const)
           })).pipe(
-          // At most `concurrency` windows with a request in flight, and as many again waiting out a
-          // refusal's Retry-After (they lend their permit meanwhile).
+          // At most `concurrency` windows with a request in flight, and up to 4 × as many waiting out
+          // a refusal's Retry-After (they lend their permit meanwhile): about what the budget lets
+          // start while a page waits its second (docs/streams.md, the `concurrency` option).
           Stream.mapEffect((window) => RetryWait.lending(inFlight)(fetched(options, shared, window)), {
-            concurrency: 2 * options.concurrency
+            concurrency: 5 * options.concurrency
           }),
           Stream.flatMap(({ page, window }) => {
             if (page === undefined) return prefetched(options, shared, window.start, window.end)

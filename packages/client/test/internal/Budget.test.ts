@@ -128,11 +128,12 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
   it.effect("requests on their way when the first 429 comes: the first attempt refused sets the level, whatever order the 429s come in", () =>
     Effect.gen(function*() {
       // 16 callers, answers after 150 ms, starts spread evenly at the budget's 40 per 1,001 ms (the
-      // 1 ms margin of these tests; 25.025 ms apart, rounded up to whole milliseconds): the service's
-      // 20 are taken by 476 ms, and the 7 requests started from 501 ms until the first 429 arrives
-      // (651 ms, the last in that very millisecond) are refused; their answers arrive after the cut.
+      // 1 ms margin of these tests; 25.025 ms apart, rounded up to whole milliseconds; at 0 the first
+      // and the three a late caller may make up): the service's 20 are taken by 401 ms, and the 7
+      // requests started from 426 ms until the first 429 arrives (576 ms, the last in that very
+      // millisecond) are refused; their answers arrive after the cut.
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 16, latencyMillis: 150 })
-      expect(run.refusedAt).toEqual([501, 526, 551, 576, 601, 626, 651])
+      expect(run.refusedAt).toEqual([426, 451, 476, 501, 526, 551, 576])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
       expect(acceptedRate(run, 2, 10)).toBeLessThanOrEqual(20)
     }))
@@ -140,10 +141,10 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
   it.effect("a request started in the millisecond a cut takes effect was sent at the old rate: it cuts nothing again", () =>
     Effect.gen(function*() {
       // A scripted service refuses the 21st request and the 23rd, accepts every other. 20 start about
-      // 25 ms apart from 0 (the budget's 40 per 1,001 ms); the 21st at 501 ms (refused, answered after
-      // 150 ms) and the 22nd at 526 ms (accepted, answered after 125 ms) by a caller that always wants
-      // another page. Both answers arrive at 651 ms: the caller's next page (the 23rd) starts then,
-      // at the budget's old rate, in the millisecond the cut takes effect.
+      // 25 ms apart (the budget's 40 per 1,001 ms; four at 0); the 21st at 426 ms (refused, answered
+      // after 150 ms) and the 22nd at 451 ms (accepted, answered after 125 ms) by a caller that always
+      // wants another page. Both answers arrive at 576 ms: the caller's next page (the 23rd) starts
+      // then, at the budget's old rate, in the millisecond the cut takes effect.
       const refusedAt = [21, 23]
       const { page, seen } = yield* pipeline(
         (s) =>
@@ -159,8 +160,8 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       yield* Effect.fork(Effect.either(page))
       yield* Effect.fork(Effect.forever(Effect.either(page)))
       yield* TestClock.adjust("700 millis")
-      expect(seen.slice(19, 23)).toEqual([476, 501, 526, 651])
-      // The service accepted 21 within one interval (20 from 0 to 476 ms, the 22nd at 526 ms): that
+      expect(seen.slice(19, 23)).toEqual([401, 426, 451, 576])
+      // The service accepted 21 within one interval (20 from 0 to 401 ms, the 22nd at 451 ms): that
       // is the level, and the refusal of the 23rd, sent before the cut took effect, does not lower it.
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(21)
@@ -168,11 +169,11 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
 
   it.effect("acceptances after a cut raise the level only to what the service's own window held", () =>
     Effect.gen(function*() {
-      // The service takes 20 per second; answers after 150 ms. 20 start 12.5 ms apart from 0 (the
-      // budget's 80 per second, rounded up to whole milliseconds), one at 999 ms (refused: the cut,
-      // when its answer arrives at 1,149 ms) and one at 1,012 ms (accepted: the window of the first
-      // has passed). 20 accepted lie within one interval plus the margin, but no window of the
-      // service held more than 20.
+      // The service takes 20 per second; answers after 150 ms. 20 start about 12.5 ms apart (the
+      // budget's 80 per second, four at 0), one at 999 ms (refused: the cut, when its answer arrives
+      // at 1,149 ms) and one at 1,000 ms (accepted: the window of the four at 0 has passed). 21
+      // accepted lie within one interval plus the margin, but no window of the service held more
+      // than 20.
       const service = limited(20, 1000, () => ({ status: 200, body: [] }))
       const { page, seen } = yield* pipeline(service.answer, 80, true, 150)
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
@@ -181,7 +182,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       yield* TestClock.adjust("1 millis")
       yield* Effect.fork(Effect.either(page))
       yield* TestClock.adjust("200 millis")
-      expect([seen.slice(19), service.control.refusedAt]).toEqual([[238, 999, 1012], [999]])
+      expect([seen.slice(19), service.control.refusedAt]).toEqual([[201, 999, 1000], [999]])
       // The next request reports the rate allowed then.
       yield* Effect.fork(Effect.either(page))
       yield* TestClock.adjust("1 second")
@@ -191,12 +192,12 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
 
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
-      // 64 callers, answers after 150 ms: starts about 25 ms apart at the budget's 40 per 1,001 ms,
-      // and the callers beyond them wait for slots reserved at that pace; the service's 20 are taken
-      // by 476 ms, the starts from 501 ms are refused until the first 429 arrives at 651 ms, and then
-      // every reserved slot is taken again at the new rate.
+      // 64 callers, answers after 150 ms: starts about 25 ms apart at the budget's 40 per 1,001 ms
+      // (four at 0), and the callers beyond them wait for slots reserved at that pace; the service's
+      // 20 are taken by 401 ms, the starts from 426 ms are refused until the first 429 arrives at
+      // 576 ms, and then every reserved slot is taken again at the new rate.
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 64, latencyMillis: 150 })
-      expect(run.refusedAt).toEqual([501, 526, 551, 576, 601, 626, 651])
+      expect(run.refusedAt).toEqual([426, 451, 476, 501, 526, 551, 576])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
     }))
 

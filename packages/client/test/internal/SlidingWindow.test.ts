@@ -64,7 +64,13 @@ describe("SlidingWindow", () => {
       const window = yield* SlidingWindow.makeWindow(16)
       // Three per 1,000 ms, at least a third of it apart: 0, 334, 667, 1000 (not 0, 334, 668, 1002:
       // the gap counts from the unrounded time); then a span after the start three places before.
-      const pace = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 1000 / 3 })
+      const pace = (): SlidingWindow.Pace => ({
+        count: 3,
+        spanMillis: 1000,
+        notBefore: 0,
+        gapMillis: 1000 / 3,
+        catchUp: 0
+      })
       const starts: Array<number> = []
       const fibers = yield* Effect.forEach(
         Array.from({ length: 7 }),
@@ -76,7 +82,7 @@ describe("SlidingWindow", () => {
       // Without a gap the same callers start three at once.
       const bursting = yield* SlidingWindow.makeWindow(16)
       const burst: Array<number> = []
-      const free = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 0 })
+      const free = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
       const more = yield* Effect.forEach(
         Array.from({ length: 4 }),
         () => Effect.fork(Effect.map(bursting.take(free), (start) => burst.push(start.at)))
@@ -86,11 +92,33 @@ describe("SlidingWindow", () => {
       expect(burst).toEqual([3000, 3000, 3000, 4000])
     }))
 
+  it.effect("a caller late for the schedule makes up at most `catchUp` slots, then the gap holds again", () =>
+    Effect.gen(function*() {
+      const window = yield* SlidingWindow.makeWindow(64)
+      const pace = (): SlidingWindow.Pace => ({ count: 10, spanMillis: 1000, notBefore: 0, gapMillis: 100, catchUp: 3 })
+      const startsOf = (n: number) =>
+        Effect.gen(function*() {
+          const starts: Array<number> = []
+          const fibers = yield* Effect.forEach(
+            Array.from({ length: n }),
+            () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
+          )
+          yield* TestClock.adjust("1 second")
+          yield* Effect.forEach(fibers, Fiber.join)
+          return starts
+        })
+      // Six callers at once: one on schedule and three made up, then one per gap.
+      expect(yield* startsOf(6)).toEqual([0, 0, 0, 0, 100, 200])
+      // Idle until 1,400 ms: the schedule is behind by more than three slots; the same again.
+      yield* TestClock.adjust("400 millis")
+      expect((yield* startsOf(6)).map((t) => t - 1_400)).toEqual([0, 0, 0, 0, 100, 200])
+    }))
+
   it.effect("withdrawn: slots reserved for later are taken again at the pace of when their callers wake", () =>
     Effect.gen(function*() {
       const window = yield* SlidingWindow.makeWindow(40)
       let count = 10
-      const pace = (): SlidingWindow.Pace => ({ count, spanMillis: 1000, notBefore: 0, gapMillis: 0 })
+      const pace = (): SlidingWindow.Pace => ({ count, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
       const starts: Array<number> = []
       const fibers = yield* Effect.forEach(
         Array.from({ length: 20 }, (_, i) => i),

@@ -6,7 +6,8 @@ const pace = (count: number, spanMillis: number, notBefore = 0) => () => ({
   count,
   spanMillis,
   notBefore,
-  gapMillis: 0
+  gapMillis: 0,
+  catchUp: 0
 })
 
 describe("SlidingWindow: a pace that changes, and what the service made of each attempt", () => {
