@@ -149,14 +149,14 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
       : { ...state, ceiling: lower, pausedUntil }
   }
   const n = Math.ceil(allowed(settings, state, refusal.sentAt))
-  // A refusal soon after a cut, of an attempt sent at the cut rate, the service having accepted less
-  // than that rate in every interval since: the level the cut took from one interval's count was a
+  // A refusal soon after a cut, of an attempt sent at the cut rate (the interval before it held about
+  // that many starts), the service having accepted less than that rate in every interval since: the level the cut took from one interval's count was a
   // burst the service let through, not its rate (a token bucket's stored tokens, or a fixed window's
   // worth on each side of its boundary). The level is what it sustained since the client became busy
   // (a token bucket's rate), or the requests it accepted in the interval before this refusal (a fixed
   // window's limit), whichever is more.
   const soon = refusal.sentAt - state.cutAt < soonIntervals * settings.intervalMillis &&
-    refusal.acceptedMost < n
+    refusal.acceptedMost < n && refusal.sentBefore >= n - 1
   const level = soon
     ? Math.min(n - 1, Math.max(settings.min, Math.round(refusal.sustained), refusal.acceptedBefore))
     : Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))

@@ -26,6 +26,12 @@ export interface Budget {
   readonly refused: (start: SlidingWindow.Start, at: number, error: RateLimited) => Effect.Effect<void>
 }
 
+/**
+ * Starts closer together than this are not spread: at such rates (over 200 per second) the network's
+ * own jitter spreads them as much, and a schedule would only add waits.
+ */
+const evenFromMillis = 5
+
 /** Slots missed by late callers that the even pace lets them make up. */
 const catchUpSlots = 3
 
@@ -79,7 +85,7 @@ export const make = (
         count,
         spanMillis: span,
         notBefore: state.pausedUntil,
-        gapMillis: span / count,
+        gapMillis: span / count >= evenFromMillis ? span / count : 0,
         catchUp: catchUpSlots
       }
     }

@@ -43,3 +43,44 @@ export const lending =
       const lend: Wait = (wait) => Effect.zipRight(Effect.uninterruptible(give), Effect.zipRight(wait, take))
       return Effect.acquireUseRelease(take, () => Effect.locally(effect, current, lend), () => give)
     })
+
+/** The bounds of a stream fetching windows ahead (`makeAhead`). */
+export interface Ahead {
+  /** Waits until one more window may be planned: at most `concurrency` planned and not waiting. */
+  readonly plan: Effect.Effect<void>
+  /**
+   * Runs the request of a window `plan` admitted, with one of `concurrency` permits in flight; while
+   * it waits out a `Retry-After` it gives back that permit and its planned place, so another window
+   * is planned and fetched meanwhile; its place is back when it ends.
+   */
+  readonly fetch: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}
+
+/**
+ * The bounds of a stream fetching `concurrency` windows ahead: a burst of refusals does not leave it
+ * idle while its windows wait out their `Retry-After`, and it plans no further ahead than before
+ * (docs/streams.md, the `concurrency` option).
+ */
+export const makeAhead = (concurrency: number): Effect.Effect<Ahead> =>
+  Effect.map(
+    Effect.all([Effect.makeSemaphore(concurrency), Effect.makeSemaphore(concurrency)]),
+    ([inFlight, planned]): Ahead => ({
+      plan: planned.take(1).pipe(Effect.asVoid),
+      fetch: (effect) =>
+        Effect.suspend(() => {
+          let placed = true
+          const leave = Effect.suspend(() => {
+            if (!placed) return Effect.void
+            placed = false
+            return Effect.asVoid(planned.release(1))
+          })
+          // Inside `lending`, whose own wait gives back the permit in flight: leave the planned place first.
+          const leaving = FiberRef.getWith(
+            current,
+            (lent) =>
+              Effect.locally(effect, current, (wait) => Effect.zipRight(Effect.uninterruptible(leave), lent(wait)))
+          )
+          return Effect.ensuring(lending(inFlight)(leaving), leave)
+        })
+    })
+  )

@@ -254,19 +254,28 @@ const prefetched = <A>(
   full?: Full
 ): Stream.Stream<Emission.Event<A>, BrokerError> =>
   Stream.unwrap(
-    Effect.map(Effect.makeSemaphore(options.concurrency), (inFlight) =>
+    Effect.map(RetryWait.makeAhead(options.concurrency), (ahead) =>
       Stream.unfoldEffect(from, (cursor) =>
         cursor > to
           ? Effect.succeed(Option.none())
-          : Effect.sync(() => {
-            const planned = WindowPlan.window(shared.plan, cursor, to, WindowLimit.widest(options.windowWidths.current))
-            const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
-            return Option.some([window, window.end + 1] as const)
-          })).pipe(
-          // At most `concurrency` windows with a request in flight, and up to 4 × as many waiting out
-          // a refusal's Retry-After (they lend their permit meanwhile): about what the budget lets
-          // start while a page waits its second (docs/streams.md, the `concurrency` option).
-          Stream.mapEffect((window) => RetryWait.lending(inFlight)(fetched(options, shared, window)), {
+          : Effect.zipRight(
+            ahead.plan,
+            Effect.sync(() => {
+              const planned = WindowPlan.window(
+                shared.plan,
+                cursor,
+                to,
+                WindowLimit.widest(options.windowWidths.current)
+              )
+              const window = full !== undefined && cursor === full.start ? narrowed(planned, full) : planned
+              return Option.some([window, window.end + 1] as const)
+            })
+          )).pipe(
+          // At most `concurrency` windows planned and in flight, and up to 4 × as many waiting out a
+          // refusal's Retry-After, which give back their places meanwhile: about what the budget lets
+          // start while a page waits its second (docs/streams.md, the `concurrency` option). A window
+          // is checked against the widths learned when it gets its place in flight.
+          Stream.mapEffect((window) => ahead.fetch(Effect.suspend(() => fetched(options, shared, window))), {
             concurrency: 5 * options.concurrency
           }),
           Stream.flatMap(({ page, window }) => {

@@ -98,6 +98,15 @@ describe("AdaptiveRate", () => {
     expect([probe.ceiling, probe.sustainedLevel]).toEqual([24, false])
   })
 
+  it("a refusal soon after a cut of a request sent below the cut rate says nothing of bursts", () => {
+    // 26 per interval allowed, 10 sent in the interval before the refusal (a random 429, or another
+    // program on the key): the usual cut to what was sent, not the rate sustained.
+    const s = settings(80)
+    const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 26, 0, 26, 19.4))
+    const second = AdaptiveRate.refused(s, first, refusal(1_400, 1_550, 10, 0, 5, 3))
+    expect([second.ceiling, second.sustainedLevel]).toEqual([10, false])
+  })
+
   it("a refusal soon after a cut at a level the service accepted in an interval since keeps the level", () => {
     // A sliding window of 20: the cut to 20 was right; a request bunched up with others is refused.
     const s = settings(40)
@@ -205,13 +214,15 @@ describe("AdaptiveRate", () => {
         const n = Math.ceil(AdaptiveRate.allowed(s, state, now))
         const acceptedMost = Prng.int(next, 0, n + 2)
         const sustained = Prng.int(next, 0, 2 * n)
+        const sentBefore = Prng.int(next, 0, 2 * n)
         const after = AdaptiveRate.refused(
           s,
           state,
-          refusal(now, now + 150, Prng.int(next, 0, 2 * n), 0, acceptedMost, sustained)
+          refusal(now, now + 150, sentBefore, 0, acceptedMost, sustained)
         )
         const rate = AdaptiveRate.allowed(s, after, now + 150)
-        const soon = now - state.cutAt < AdaptiveRate.soonIntervals * 1000 && acceptedMost < n
+        const soon = now - state.cutAt < AdaptiveRate.soonIntervals * 1000 && acceptedMost < n &&
+          sentBefore >= n - 1
         expect(after.sustainedLevel).toBe(soon)
         expect(rate).toBeGreaterThanOrEqual(
           soon ? Math.max(s.min, Math.min(sustained, n - 1)) : Math.min(acceptedMost, n)
