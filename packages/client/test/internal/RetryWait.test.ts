@@ -71,4 +71,38 @@ describe("RetryWait", () => {
       yield* Fiber.join(both)
       expect(holders).toEqual([1, 1])
     }))
+
+  it.effect("makeAhead: a window waiting out a Retry-After gives back its planned place and its place in flight", () =>
+    Effect.gen(function*() {
+      const ahead = yield* RetryWait.makeAhead(1)
+      const events: Array<string> = []
+      const log = (event: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => events.push(`${t} ${event}`)))
+      const window = (name: string, refused: boolean) =>
+        Effect.gen(function*() {
+          yield* ahead.plan
+          yield* log(`${name} planned`)
+          yield* ahead.fetch(Effect.gen(function*() {
+            yield* Effect.sleep("100 millis")
+            if (refused) yield* RetryWait.waiting(Effect.sleep("1 second"))
+            yield* log(`${name} fetched`)
+          }))
+        })
+      const a = yield* Effect.fork(window("a", true))
+      yield* TestClock.adjust("10 millis")
+      const b = yield* Effect.fork(window("b", false))
+      const c = yield* Effect.fork(window("c", false))
+      yield* TestClock.adjust("2 seconds")
+      yield* Effect.forEach([a, b, c], Fiber.join)
+      // One place: b is planned only when a starts waiting, c when b is done; a is fetched again
+      // after its wait, when the place in flight is free.
+      expect(events).toEqual([
+        "0 a planned",
+        "100 b planned",
+        "200 b fetched",
+        "200 c planned",
+        "300 c fetched",
+        "1100 a fetched"
+      ])
+    }))
 })

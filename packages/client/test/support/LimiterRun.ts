@@ -25,7 +25,7 @@ export interface Setting {
   readonly seconds: number
   /**
    * Streams through the one budget (default 1), each fetching `concurrency` windows ahead (default 4)
-   * as the walk does: that many requests in flight, and as many again waiting out a `Retry-After`.
+   * as the walk does: that many requests in flight, and more while some wait out a `Retry-After`.
    */
   readonly streams?: number | undefined
   readonly concurrency?: number | undefined
@@ -110,12 +110,14 @@ export const run = (setting: Setting): Effect.Effect<Outcome> =>
     )
     const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
     const concurrency = setting.concurrency ?? 4
+    // Each stream as the walk bounds it (RetryWait.makeAhead): a caller takes a planned place, then
+    // its request a place in flight; at most 5 × concurrency callers.
     const fibers = yield* Effect.forEach(Array.from({ length: setting.streams ?? 1 }), () =>
-      Effect.flatMap(Effect.makeSemaphore(concurrency), (inFlight) =>
+      Effect.flatMap(RetryWait.makeAhead(concurrency), (ahead) =>
         Effect.forEach(
-          Array.from({ length: concurrency === 1 ? 1 : 2 * concurrency }),
+          Array.from({ length: concurrency === 1 ? 1 : 5 * concurrency }),
           () =>
-            Effect.fork(Effect.forever(Effect.either(RetryWait.lending(inFlight)(page))))
+            Effect.fork(Effect.forever(Effect.zipRight(ahead.plan, Effect.either(ahead.fetch(page)))))
         ))).pipe(Effect.map((forks) =>
           forks.flat()
         ))
