@@ -1,12 +1,9 @@
-import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
-import { Endpoint } from "@broker-history/domain"
-import * as Prng from "@broker-history/server/Prng"
+import { BrokerConfig, BrokerHttpClient } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, ConfigProvider, Effect, Either, Fiber, Layer, Metric, Schema, TestClock } from "effect"
-import type * as Exchange from "../../src/internal/Exchange.js"
-import * as Pipeline from "../../src/internal/Pipeline.js"
+import { ConfigProvider, Effect, Either, Fiber, Metric, TestClock } from "effect"
 import type { Answer, Seen } from "../support/MockService.js"
 import { limited, testOptions } from "../support/MockService.js"
+import * as TestPipeline from "../support/TestPipeline.js"
 
 interface Drive {
   /** The client's budget per second. */
@@ -24,13 +21,9 @@ interface Drive {
 }
 
 /**
- * Four callers that always want another page (as a stream fetching ahead does) through the pipeline
- * against a service that enforces its limit, for `seconds` of TestClock time. Returns when the
- * service saw each request, when it refused, and the gauge of the allowed rate at the end.
- */
-/**
- * One page request through the pipeline over `answer`, which sees when each request arrives (`seen`).
- * The exchange and the signer answer at once (no real I/O), so the TestClock alone decides every time.
+ * One page request through the pipeline (TestPipeline) over `answer`, which sees when each request
+ * arrives (`seen`). A 1 ms margin: with none, a start exactly one interval after another may land a
+ * rounding error inside the service's window (times here are fractional milliseconds).
  */
 const pipeline = (
   answer: (seen: Seen) => Answer,
@@ -42,37 +35,25 @@ const pipeline = (
   Effect.gen(function*() {
     const seen: Array<number> = []
     const latencyOf = typeof latencyMillis === "number" ? () => latencyMillis : latencyMillis
-    const next = Prng.mulberry32(15)
-    const arrive = jitterMillis === 0 ? Clock.currentTimeMillis : Effect.zipRight(
-      Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitterMillis))),
-      Clock.currentTimeMillis
-    )
-    const exchange: Exchange.Exchange = () =>
-      Effect.flatMap(arrive, (at) => {
-        seen.push(at)
-        const a = answer({ n: seen.length, at } as Seen)
-        if (!("body" in a)) throw new Error("the service here answers with a body")
-        const reply = { status: a.status, retryAfter: a.headers?.["retry-after"], body: JSON.stringify(a.body) }
-        const latency = latencyOf(seen.length)
-        return latency === 0 ? Effect.succeed(reply) : Effect.as(Effect.sleep(latency), reply)
-      })
-    // A 1 ms margin: with none, a start exactly one interval after another may land a rounding error
-    // inside the service's window (times here are fractional milliseconds).
-    const config = BrokerConfig.layer(testOptions({
-      rateLimit: { limit: budget, interval: "1 second", margin: "1 millis", adaptive },
-      retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
-    }))
-    const client = yield* Pipeline.make(() => exchange).pipe(
-      Effect.provide(Layer.mergeAll(
-        config,
-        ServerClock.layerFixed(0),
-        Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })
-      ))
-    )
-    const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
+    const page = yield* TestPipeline.make((at, n) => {
+      seen.push(at)
+      const a = answer({ n, at } as Seen)
+      if (!("body" in a)) throw new Error("the service here answers with a body")
+      return {
+        status: a.status,
+        retryAfter: a.headers?.["retry-after"],
+        body: JSON.stringify(a.body),
+        latencyMillis: latencyOf(n)
+      }
+    }, { budget, adaptive, marginMillis: 1, jitterMillis })
     return { seen, page }
   })
 
+/**
+ * Callers that always want another page (as a stream fetching ahead does) through the pipeline
+ * against a service that enforces its limit, for `seconds` of TestClock time. Returns when the
+ * service saw each request, when it refused, and the gauge of the allowed rate at the end.
+ */
 const drive = (d: Drive) =>
   Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))

@@ -5,15 +5,10 @@
  * and answered `latencyMillis` later. Time jumps from one wake-up to the next, so a minute of traffic
  * takes well under a second and every start is at the millisecond the client chose.
  */
-import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
-import { Endpoint } from "@broker-history/domain"
 import { RateLimit } from "@broker-history/server"
-import * as Prng from "@broker-history/server/Prng"
-import { Chunk, Clock, Duration, Effect, Fiber, Layer, Schema, TestClock } from "effect"
-import type * as Exchange from "../../src/internal/Exchange.js"
-import * as Pipeline from "../../src/internal/Pipeline.js"
+import { Chunk, Clock, Duration, Effect, Fiber, TestClock } from "effect"
 import * as RetryWait from "../../src/internal/RetryWait.js"
-import { testOptions } from "./MockService.js"
+import * as TestPipeline from "./TestPipeline.js"
 
 export interface Setting {
   readonly shape: RateLimit.Shape
@@ -68,47 +63,28 @@ export const run = (setting: Setting): Effect.Effect<Outcome> =>
     let limiter = limiterOf(setting.serviceLimit)
     let raised = false
     const seen: Array<{ at: number; accepted: boolean }> = []
-    const next = Prng.mulberry32(15)
-    const jitter = setting.jitterMillis ?? 0
-    const arrive = jitter === 0 ? Clock.currentTimeMillis : Effect.zipRight(
-      Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitter))),
-      Clock.currentTimeMillis
-    )
-    const exchange: Exchange.Exchange = () =>
-      Effect.flatMap(arrive, (now) => {
-        const at = now - origin
-        if (!raised && setting.raisedTo !== undefined && at >= setting.raisedTo.at * 1000) {
-          raised = true
-          limiter = limiterOf(setting.raisedTo.limit)
+    const page = yield* TestPipeline.make((now) => {
+      const at = now - origin
+      if (!raised && setting.raisedTo !== undefined && at >= setting.raisedTo.at * 1000) {
+        raised = true
+        limiter = limiterOf(setting.raisedTo.limit)
+      }
+      const outcome = limiter.take("key", at + offset)
+      seen.push({ at, accepted: outcome.allowed })
+      return outcome.allowed
+        ? { status: 200, retryAfter: undefined, body: "[]", latencyMillis }
+        : {
+          status: 429,
+          retryAfter: String(outcome.retryAfterSeconds),
+          body: JSON.stringify({ code: 429, msg: "Too many requests." }),
+          latencyMillis
         }
-        const outcome = limiter.take("key", at + offset)
-        seen.push({ at, accepted: outcome.allowed })
-        const reply = outcome.allowed
-          ? { status: 200, retryAfter: undefined, body: "[]" }
-          : {
-            status: 429,
-            retryAfter: String(outcome.retryAfterSeconds),
-            body: JSON.stringify({ code: 429, msg: "Too many requests." })
-          }
-        return Effect.as(Effect.sleep(latencyMillis), reply)
-      })
-    const config = BrokerConfig.layer(testOptions({
-      rateLimit: {
-        limit: setting.budget,
-        interval: "1 second",
-        ...(setting.marginMillis === undefined ? {} : { margin: Duration.millis(setting.marginMillis) }),
-        adaptive: setting.adaptive ?? true
-      },
-      retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
-    }))
-    const client = yield* Pipeline.make(() => exchange).pipe(
-      Effect.provide(Layer.mergeAll(
-        config,
-        ServerClock.layerFixed(0),
-        Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })
-      ))
-    )
-    const page = client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
+    }, {
+      budget: setting.budget,
+      adaptive: setting.adaptive,
+      marginMillis: setting.marginMillis,
+      jitterMillis: setting.jitterMillis
+    })
     const concurrency = setting.concurrency ?? 4
     // Each stream as the walk bounds it (RetryWait.makeAhead): a caller takes a planned place, then
     // its request a place in flight; at most 5 × concurrency callers.
