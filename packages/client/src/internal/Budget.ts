@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
@@ -18,8 +19,11 @@ import * as SlidingWindow from "./SlidingWindow.js"
 export type Start = SlidingWindow.Start
 
 export interface Budget {
-  /** Waits for a slot; returns when the attempt starts and how long it waited. */
-  readonly take: Effect.Effect<SlidingWindow.Start>
+  /**
+   * Runs one attempt: waits for its slot (and, while the budget discovers the service's limit, for a
+   * place among the requests on their way), then `use` with when it started and how long it waited.
+   */
+  readonly attempt: <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** The service answered the attempt that took `start` with anything but a refusal (synchronous). */
   readonly accepted: (start: Start) => void
   /** The attempt that took `start` was refused; its answer arrived at `at`. */
@@ -38,10 +42,22 @@ const catchUpSlots = 3
 /** Reservations ahead of now the adaptive window keeps room for besides its evidence. */
 const reservationsAhead = 4096
 
-/** The budget of `rateLimit`; `gauge` is set to the allowed rate in requests per second whenever it changes. */
+/**
+ * Until the first refusal, at most this many requests on their way at the start of a busy period,
+ * twice as many after each interval of it: the first crossing of an unknown limit costs about the
+ * requests on their way, not the budget's rate × the round trip (docs/configuration.md).
+ */
+export const discoveryInFlight = 4
+
+/**
+ * The budget of `rateLimit`; `gauge` is set to the allowed rate in requests per second whenever it
+ * changes. `onTheirWayAtFirst` bounds the requests on their way at first while discovering (tests lift it to
+ * script a crossing with many on their way, as after the first refusal).
+ */
 export const make = (
   rateLimit: Settings["rateLimit"],
-  gauge: Metric.Metric.Gauge<number>
+  gauge: Metric.Metric.Gauge<number>,
+  onTheirWayAtFirst: number = discoveryInFlight
 ): Effect.Effect<Budget> =>
   Effect.gen(function*() {
     const intervalMillis = Duration.toMillis(rateLimit.interval)
@@ -64,7 +80,8 @@ export const make = (
     if (!rateLimit.adaptive) {
       const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0, gapMillis: 0, catchUp: 0 }
       const fixed = () => pace
-      return { take: window.take(fixed), accepted: () => {}, refused: () => Effect.void }
+      const take = window.take(fixed)
+      return { attempt: (use) => Effect.flatMap(take, use), accepted: () => {}, refused: () => Effect.void }
     }
 
     let state = AdaptiveRate.initial
@@ -124,9 +141,34 @@ export const make = (
           : Effect.as(report(start.at), start)
       }
     )
+    // Discovery: until the first refusal, the requests on their way are bounded (`onTheirWayAtFirst`
+    // at the start of a busy period, doubled for each interval of it, no bound once that exceeds the
+    // budget); a refusal ends it, the level ruling from then on (docs/configuration.md).
+    let discovering = rateLimit.limit > onTheirWayAtFirst
+    let places = onTheirWayAtFirst
+    const onTheirWay = yield* Effect.makeSemaphore(places)
+    const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      discovering
+        ? Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const busyIntervals = now - lastStart >= intervalMillis ? 0 : Math.floor((now - busyFrom) / intervalMillis)
+          const wanted = onTheirWayAtFirst * 2 ** Math.min(30, busyIntervals)
+          if (wanted > settings.bound) return Effect.flatMap(take, use)
+          const resized = wanted === places ? Effect.void : Effect.suspend(() => {
+            places = wanted
+            return onTheirWay.resize(wanted)
+          })
+          return Effect.zipRight(resized, onTheirWay.withPermits(1)(Effect.flatMap(take, use)))
+        })
+        : Effect.flatMap(take, use)
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
         window.answered(start, false)
+        const ended = discovering
+          ? Effect.suspend(() => {
+            discovering = false
+            return onTheirWay.resize(Number.MAX_SAFE_INTEGER)
+          })
+          : Effect.void
         const before = state
         const evidence = {
           sentBefore: window.startedBefore(start, spanMillis),
@@ -169,7 +211,7 @@ export const make = (
           state.pausedUntil > before.pausedUntil ||
           AdaptiveRate.allowed(settings, state, at) < AdaptiveRate.allowed(settings, before, at)
         ) window.withdraw(at)
-        return Effect.zipRight(Effect.zipRight(flush, logged), report(at))
+        return Effect.zipRight(ended, Effect.zipRight(Effect.zipRight(flush, logged), report(at)))
       })
     const accepted = (start: Start) => {
       window.answered(start, true)
@@ -186,5 +228,5 @@ export const make = (
         }
       }
     }
-    return { take, accepted, refused }
+    return { attempt, accepted, refused }
   })

@@ -99,16 +99,18 @@ const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.E
 /**
  * The pipeline over one carrier. The request budget (a sliding-window limiter that adapts to the
  * service's refusals) is created here, once: every call and stream through this service shares it.
+ * `onTheirWayAtFirst`: see `Budget.make`.
  */
 export const make = (
-  exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange
+  exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange,
+  onTheirWayAtFirst?: number
 ): Effect.Effect<BrokerHttpClient["Type"], never, BrokerConfig | Signer | ServerClock> =>
   Effect.gen(function*() {
     const config = yield* BrokerConfig
     const signer = yield* Signer
     const clock = yield* ServerClock
     const exchange = exchangeFor(config)
-    const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent)
+    const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent, onTheirWayAtFirst)
     const maxRetryAfterMillis = Duration.toMillis(config.retry.maxRetryAfter)
     const apiKeyHeader = config.apiKeyHeader
     const { origin, pathname } = new URL(config.baseUrl)
@@ -176,7 +178,7 @@ export const make = (
 
       /** Attempt `n`: the budget, then a fresh timestamp and signature (never stale after a wait), then the exchange. */
       const attempt = (n: number, span: Tracer.Span | undefined): Effect.Effect<A, BrokerError> =>
-        Effect.flatMap(budget.take, (start) => {
+        budget.attempt((start) => {
           const send = Effect.flatMap(clock.now, (timestamp) => {
             const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
             return Effect.flatMap(signer.sign(query), (signature) =>

@@ -1,6 +1,6 @@
 import { BrokerConfig, BrokerHttpClient } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Fiber, Metric, TestClock } from "effect"
+import { Clock, ConfigProvider, Effect, Either, Fiber, Metric, TestClock } from "effect"
 import type { Answer, Seen } from "../support/MockService.js"
 import { limited, testOptions } from "../support/MockService.js"
 import * as TestPipeline from "../support/TestPipeline.js"
@@ -18,6 +18,8 @@ interface Drive {
   readonly latencyMillis?: number
   /** Each request reaches the service up to this much later than it started (seeded), default 0. */
   readonly jitterMillis?: number
+  /** The bound on requests on their way before the first refusal (default: the budget's own). */
+  readonly onTheirWayAtFirst?: number
 }
 
 /**
@@ -27,14 +29,15 @@ interface Drive {
  */
 const pipeline = (
   answer: (seen: Seen) => Answer,
-  budget: number,
-  adaptive = true,
-  latencyMillis: number | ((n: number) => number) = 0,
-  jitterMillis = 0
+  options: Omit<TestPipeline.Options, "marginMillis"> & {
+    /** Latency of every answer, or of the n-th (default 0). */
+    readonly latencyMillis?: number | ((n: number) => number) | undefined
+  }
 ) =>
   Effect.gen(function*() {
     const seen: Array<number> = []
-    const latencyOf = typeof latencyMillis === "number" ? () => latencyMillis : latencyMillis
+    const latency = options.latencyMillis ?? 0
+    const latencyOf = typeof latency === "number" ? () => latency : latency
     const page = yield* TestPipeline.make((at, n) => {
       seen.push(at)
       const a = answer({ n, at } as Seen)
@@ -45,7 +48,7 @@ const pipeline = (
         body: JSON.stringify(a.body),
         latencyMillis: latencyOf(n)
       }
-    }, { budget, adaptive, marginMillis: 1, jitterMillis })
+    }, { ...options, marginMillis: 1 })
     return { seen, page }
   })
 
@@ -57,7 +60,7 @@ const pipeline = (
 const drive = (d: Drive) =>
   Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
-    const { page, seen } = yield* pipeline(service.answer, d.budget, d.adaptive, d.latencyMillis, d.jitterMillis)
+    const { page, seen } = yield* pipeline(service.answer, d)
     const caller = Effect.forever(Effect.either(page))
     const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => Effect.fork(caller))
     for (let step = 0; step < d.seconds * 10; step++) {
@@ -72,6 +75,12 @@ const drive = (d: Drive) =>
 /** Times in `[from, to)` seconds. */
 const between = (times: ReadonlyArray<number>, from: number, to: number) =>
   times.filter((t) => t >= from * 1000 && t < to * 1000).length
+
+/** The most requests on their way at once (started in `[from, to)` ms, each answered `latency` ms later). */
+const onTheirWay = (seen: ReadonlyArray<number>, latency: number, from: number, to: number) => {
+  const starts = seen.filter((t) => t >= from && t < to)
+  return starts.reduce((most, t) => Math.max(most, starts.filter((u) => u <= t && u > t - latency).length), 0)
+}
 
 /** Requests the service accepted per second in `[from, to)` seconds. */
 const acceptedRate = (
@@ -113,7 +122,14 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       // and the three a late caller may make up): the service's 20 are taken by 401 ms, and the 7
       // requests started from 426 ms until the first 429 arrives (576 ms, the last in that very
       // millisecond) are refused; their answers arrive after the cut.
-      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 16, latencyMillis: 150 })
+      const run = yield* drive({
+        budget: 40,
+        serviceLimit: 20,
+        seconds: 10,
+        callers: 16,
+        latencyMillis: 150,
+        onTheirWayAtFirst: Infinity
+      })
       expect(run.refusedAt).toEqual([426, 451, 476, 501, 526, 551, 576])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
       expect(acceptedRate(run, 2, 10)).toBeLessThanOrEqual(20)
@@ -132,9 +148,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
           refusedAt.includes(s.n)
             ? { status: 429, body: { code: 429, msg: "Too many requests." }, headers: { "retry-after": "1" } }
             : { status: 200, body: [] },
-        40,
-        true,
-        (n) => n === 22 ? 125 : 150
+        { budget: 40, latencyMillis: (n) => n === 22 ? 125 : 150, onTheirWayAtFirst: Infinity }
       )
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
       yield* TestClock.adjust("100 millis")
@@ -156,7 +170,11 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       // accepted lie within one interval plus the margin, but no window of the service held more
       // than 20.
       const service = limited(20, 1000, () => ({ status: 200, body: [] }))
-      const { page, seen } = yield* pipeline(service.answer, 80, true, 150)
+      const { page, seen } = yield* pipeline(service.answer, {
+        budget: 80,
+        latencyMillis: 150,
+        onTheirWayAtFirst: Infinity
+      })
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
       yield* TestClock.adjust("999 millis")
       yield* Effect.fork(Effect.either(page))
@@ -177,9 +195,72 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       // (four at 0), and the callers beyond them wait for slots reserved at that pace; the service's
       // 20 are taken by 401 ms, the starts from 426 ms are refused until the first 429 arrives at
       // 576 ms, and then every reserved slot is taken again at the new rate.
-      const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 10, callers: 64, latencyMillis: 150 })
+      const run = yield* drive({
+        budget: 40,
+        serviceLimit: 20,
+        seconds: 10,
+        callers: 64,
+        latencyMillis: 150,
+        onTheirWayAtFirst: Infinity
+      })
       expect(run.refusedAt).toEqual([426, 451, 476, 501, 526, 551, 576])
       expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
+    }))
+
+  it.effect("until the first 429, at most 4 requests on their way: many streams' first crossing costs no more than one's", () =>
+    Effect.gen(function*() {
+      // 16 callers (four streams) and a budget of 4 × the service's limit: on their way at once, the
+      // service's 20 would be taken in 250 ms and the 12 started in the round trip of the first 429
+      // refused too. Four at a time, 4 / 150 ms = 26.7 per second, the first crossing costs at most 4.
+      const run = yield* drive({ budget: 80, serviceLimit: 20, seconds: 10, callers: 16, latencyMillis: 150 })
+      expect(run.refusedAt.length).toBeGreaterThan(0)
+      expect(run.refusedAt.length).toBeLessThanOrEqual(4)
+      expect(onTheirWay(run.seen, 150, 0, run.refusedAt[0]! + 150)).toBeLessThanOrEqual(4)
+      expect(acceptedRate(run, 2, 10)).toBeGreaterThanOrEqual(19.5)
+    }))
+
+  it.effect("a budget the service keeps: the bound on requests on their way doubles each busy interval until it binds no more", () =>
+    Effect.gen(function*() {
+      // 80 per second, answers after 150 ms: 12 on their way at the full rate. In the first second 4
+      // (26.7 per second), in the second 8 (53), from the third 16: the budget's rate.
+      const run = yield* drive({ budget: 80, serviceLimit: 80, seconds: 10, callers: 16, latencyMillis: 150 })
+      expect(run.refusedAt).toEqual([])
+      expect(onTheirWay(run.seen, 150, 0, 1000)).toBe(4)
+      expect(onTheirWay(run.seen, 150, 1000, 2000)).toBe(8)
+      expect(onTheirWay(run.seen, 150, 2200, 10_000)).toBeGreaterThanOrEqual(12)
+      expect(acceptedRate(run, 3, 10)).toBeGreaterThanOrEqual(76)
+    }))
+
+  it.effect("the bound starts again with each busy period until a 429, and never after one", () =>
+    Effect.gen(function*() {
+      // Two busy seconds and a pause of two, twice: the bound, grown to 8 in the first busy period,
+      // is 4 again in the second (the service's window has emptied meanwhile, so the limit is as
+      // unknown as at first). Against a service keeping 40 per second, the first busy period ends in
+      // a 429: in the next, 40 per second × 150 ms puts 6 on their way at once.
+      const busyTwice = (serviceLimit: number) =>
+        Effect.gen(function*() {
+          const origin = yield* Clock.currentTimeMillis
+          const service = limited(serviceLimit, 1000, () => ({ status: 200, body: [] }))
+          const { page, seen } = yield* pipeline(service.answer, { budget: 80, latencyMillis: 150 })
+          for (let period = 0; period < 2; period++) {
+            const fibers = yield* Effect.forEach(
+              Array.from({ length: 16 }),
+              () => Effect.fork(Effect.forever(Effect.either(page)))
+            )
+            for (let step = 0; step < 20; step++) yield* TestClock.adjust("100 millis")
+            yield* Effect.forEach(fibers, Fiber.interrupt)
+            yield* TestClock.adjust("2 seconds")
+          }
+          return { seen: seen.map((t) => t - origin), refusedAt: service.control.refusedAt.map((t) => t - origin) }
+        })
+      const kept = yield* busyTwice(80)
+      expect(kept.refusedAt).toEqual([])
+      expect(onTheirWay(kept.seen, 150, 1000, 2000)).toBe(8)
+      expect(onTheirWay(kept.seen, 150, 4000, 5000)).toBe(4)
+      const refused = yield* busyTwice(40)
+      expect(refused.refusedAt.filter((t) => t < 2000).length).toBeGreaterThan(0)
+      expect(refused.refusedAt.filter((t) => t >= 2000)).toEqual([])
+      expect(onTheirWay(refused.seen, 150, 4000, 5000)).toBeGreaterThanOrEqual(6)
     }))
 
   it.effect("requests bunched up on the way by more than the margin: the pacing widens, the level stands", () =>
@@ -230,7 +311,7 @@ describe("Retry-After", () => {
           ? { status, body: { code: status, msg: "no" }, headers: { "retry-after": "5" } }
           : { status: 200, body: [] }
       for (const status of [418, 429]) {
-        const { page, seen } = yield* pipeline(refusing(status), 100)
+        const { page, seen } = yield* pipeline(refusing(status), { budget: 100 })
         const first = yield* Effect.fork(page)
         yield* TestClock.adjust("1 millis")
         const second = yield* Effect.fork(page)

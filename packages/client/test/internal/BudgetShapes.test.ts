@@ -57,7 +57,10 @@ describe("the adaptive budget against every limiter shape", () => {
             streams: 2,
             concurrency: 4
           })
-          expect(LimiterRun.acceptedRate(run, 5, 15)).toBeLessThanOrEqual(R * 1.01)
+          // A token bucket may hold up to its burst (R) at 5 s, let through on top of its rate.
+          expect(LimiterRun.acceptedRate(run, 5, 15)).toBeLessThanOrEqual(
+            R * 1.01 + (shape === "tokenBucket" ? R / 10 : 0)
+          )
           // Held at R for 30 intervals after the last cut, then probing up: at 2R well within a minute.
           expect(LimiterRun.acceptedRate(run, 65, 80)).toBeGreaterThanOrEqual(2 * R * 0.95)
           expect(LimiterRun.refusedShare(run)).toBeLessThanOrEqual(0.01)

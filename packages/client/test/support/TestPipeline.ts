@@ -29,6 +29,11 @@ export interface Options {
   readonly marginMillis?: number | undefined
   /** Each attempt reaches the exchange up to this much later than it started (seeded), default 0. */
   readonly jitterMillis?: number | undefined
+  /**
+   * The bound on requests on their way before the first refusal (default: the budget's own); a test
+   * of what the cut does with many on their way lifts it, as the first refusal does.
+   */
+  readonly onTheirWayAtFirst?: number | undefined
 }
 
 /**
@@ -58,7 +63,7 @@ export const make = (answer: (at: number, n: number) => Reply, options: Options)
       },
       retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
     }))
-    const client = yield* Pipeline.make(() => exchange).pipe(
+    const client = yield* Pipeline.make(() => exchange, options.onTheirWayAtFirst).pipe(
       Effect.provide(Layer.mergeAll(
         config,
         ServerClock.layerFixed(0),
