@@ -4,7 +4,8 @@
  * in one interval before the refused request; the rate holds there a while, then probes beyond it
  * along a convex cubic curve of the time (CUBIC's probing shape): slowly at first, faster and faster,
  * up to the bound. A refusal at a level the service had accepted (requests bunched up on the way)
- * widens the pacing's margin instead, for as long as the rate holds. A refusal soon after a cut, the
+ * widens the pacing's margin instead, for as long as the rate holds; another while it is widened
+ * lowers the level by one. A refusal soon after a cut, the
  * cut rate not accepted since, shows the cut took a burst for a rate (a token bucket's stored tokens,
  * a fixed window's boundary): the level is then what the service sustained. Pure: values in, values out.
  *
@@ -25,8 +26,8 @@ export interface State {
   /** The level the service was measured to accept at the last cut (requests per interval). */
   readonly ceiling: number
   /**
-   * Added to the pacing's margin while the rate holds: grown by each refusal at a level the service
-   * had accepted (requests bunched up on the way by more than the margin allows for).
+   * Added to the pacing's margin while the rate holds: set by a refusal at a level the service had
+   * accepted (requests bunched up on the way by more than the margin allows for).
    */
   readonly spreadMillis: number
   /** When the last cut took effect (the refusal's answer arrived). */
@@ -34,10 +35,12 @@ export interface State {
   /** No request may start before this time (a ban's `Retry-After`). */
   readonly pausedUntil: number
   /**
-   * The last cut's level is the rate the service sustained (a refusal came soon after the cut before):
-   * acceptances of requests sent before it show bursts, not the rate, and raise nothing.
+   * The last cut's level is below what the service was seen to accept in one interval, on purpose:
+   * the rate it sustained after a burst was taken for a rate, or one less after a refusal at an
+   * accepted level with the pacing widened. Acceptances of requests sent before the cut show that
+   * count again and raise nothing.
    */
-  readonly sustainedLevel: boolean
+  readonly belowAccepted: boolean
 }
 
 /** A refusal of one attempt, as the budget sees it. */
@@ -87,7 +90,7 @@ export const soonIntervals = 3
 export const initial: State = {
   ceiling: Number.POSITIVE_INFINITY,
   spreadMillis: 0,
-  sustainedLevel: false,
+  belowAccepted: false,
   cutAt: Number.NEGATIVE_INFINITY,
   pausedUntil: 0
 }
@@ -106,9 +109,6 @@ export const allowed = (settings: Settings, state: State, now: number): number =
 
 /** What a refusal at a level the service had accepted adds to the pacing's margin: 2.5 % of the interval. */
 export const spreadStep = 1 / 40
-
-/** The pacing's margin is widened by at most this share of the interval. */
-export const spreadMost = 1 / 4
 
 /** Milliseconds added to the pacing's margin at `now`: the spread of the last cut while the rate holds. */
 export const spread = (settings: Settings, state: State, now: number): number =>
@@ -134,7 +134,8 @@ export const sentBeforeCut = (state: State, sentAt: number): boolean => sentAt <
  *   above the service's limit this is the rate actually sent, not the budget;
  * - the most the service accepted within one interval since the last cut (`acceptedMost`), at most
  *   `n`: its limit is at least that, so a refusal of a request bunched up with others on the way does
- *   not lower the level below one the service did accept (the pacing widens instead, `spread`).
+ *   not lower the level below one the service did accept (the pacing widens instead, `spread`;
+ *   refused so again with the pacing widened, the level is one less).
  * Without evidence of `n` accepted in one interval the level is below the rate sent, so refusals at
  * one rate keep lowering it until the service accepts it.
  */
@@ -160,14 +161,16 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   const level = soon
     ? Math.min(n - 1, Math.max(settings.min, Math.round(refusal.sustained), refusal.acceptedBefore))
     : Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
-  const ceiling = Math.max(settings.min, Math.min(settings.bound, level))
   // Refused at a level the service accepted: the requests reached it closer together than they
-  // started here by more than the margin allows for; the level stands and the pacing widens.
+  // started here by more than the margin allows for; the level stands and the pacing widens. Refused
+  // there again with the pacing widened, the level was not the service's rate (a fixed window takes
+  // more across its boundary than in one window; requests bunched on the way put more in one): one less.
   const held = spread(settings, state, refusal.at)
-  const spreadMillis = ceiling >= n
-    ? Math.min(spreadMost * settings.intervalMillis, held + spreadStep * settings.intervalMillis)
-    : held
-  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, sustainedLevel: soon }
+  const atAccepted = !soon && refusal.acceptedMost >= n
+  const oneLess = atAccepted && held > 0
+  const ceiling = Math.max(settings.min, Math.min(settings.bound, oneLess ? n - 1 : level))
+  const spreadMillis = atAccepted && held === 0 ? spreadStep * settings.intervalMillis : held
+  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, belowAccepted: soon || oneLess }
 }
 
 /**
@@ -178,7 +181,7 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
  */
 export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
   const ceiling = Math.min(settings.bound, acceptedMost)
-  return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY && !state.sustainedLevel
+  return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY && !state.belowAccepted
     ? { ...state, ceiling }
     : state
 }

@@ -43,16 +43,23 @@ const catchUpSlots = 3
 const reservationsAhead = 4096
 
 /**
- * Until the first refusal, at most this many requests on their way at the start of a busy period,
- * twice as many after each interval of it: the first crossing of an unknown limit costs about the
- * requests on their way, not the budget's rate × the round trip (docs/configuration.md).
+ * At most this many requests on their way at the start of a busy period, until a refusal: the first
+ * crossing of an unknown limit costs about the requests on their way, not the budget's rate × the
+ * round trip (docs/configuration.md, "Discovery").
  */
 export const discoveryInFlight = 4
 
 /**
+ * The bound on requests on their way doubles after this many intervals without a refusal: any fixed
+ * window the service counts in lies whole within two, so a rate above its limit meets a refusal
+ * before the bound grows.
+ */
+const doublingIntervals = 2
+
+/**
  * The budget of `rateLimit`; `gauge` is set to the allowed rate in requests per second whenever it
- * changes. `onTheirWayAtFirst` bounds the requests on their way at first while discovering (tests lift it to
- * script a crossing with many on their way, as after the first refusal).
+ * changes. `onTheirWayAtFirst` bounds the requests on their way at the start (default
+ * `discoveryInFlight`; tests lift it to script a crossing with many on their way).
  */
 export const make = (
   rateLimit: Settings["rateLimit"],
@@ -141,34 +148,42 @@ export const make = (
           : Effect.as(report(start.at), start)
       }
     )
-    // Discovery: until the first refusal, the requests on their way are bounded (`onTheirWayAtFirst`
-    // at the start of a busy period, doubled for each interval of it, no bound once that exceeds the
-    // budget); a refusal ends it, the level ruling from then on (docs/configuration.md).
-    let discovering = rateLimit.limit > onTheirWayAtFirst
+    // The bound on requests on their way (docs/configuration.md, "Discovery"): `onTheirWayAtFirst` at
+    // the start of a busy period, twice as many after every `doublingIntervals` of it. A refusal keeps
+    // the bound it met, doubling again after as long without one, and from then on a pause does not
+    // start it again (the level rules the rate); once it exceeds the budget after a refusal, no bound.
+    let learned = false
+    let open = rateLimit.limit <= onTheirWayAtFirst
+    let boundAtRefusal = onTheirWayAtFirst
+    let refusedAt = Number.NEGATIVE_INFINITY
     let places = onTheirWayAtFirst
     const onTheirWay = yield* Effect.makeSemaphore(places)
+    const boundAt = (now: number) => {
+      const since = learned ? refusedAt : now - lastStart >= intervalMillis ? now : busyFrom
+      const doublings = Math.floor((now - since) / (doublingIntervals * intervalMillis))
+      return (learned ? boundAtRefusal : onTheirWayAtFirst) * 2 ** Math.min(30, doublings)
+    }
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      discovering
-        ? Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const busyIntervals = now - lastStart >= intervalMillis ? 0 : Math.floor((now - busyFrom) / intervalMillis)
-          const wanted = onTheirWayAtFirst * 2 ** Math.min(30, busyIntervals)
-          if (wanted > settings.bound) return Effect.flatMap(take, use)
-          const resized = wanted === places ? Effect.void : Effect.suspend(() => {
-            places = wanted
-            return onTheirWay.resize(wanted)
-          })
-          return Effect.zipRight(resized, onTheirWay.withPermits(1)(Effect.flatMap(take, use)))
+      open ? Effect.flatMap(take, use) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const bound = boundAt(now)
+        if (bound > settings.bound) {
+          open = learned
+          return Effect.flatMap(take, use)
+        }
+        const resized = bound === places ? Effect.void : Effect.suspend(() => {
+          places = bound
+          return onTheirWay.resize(bound)
         })
-        : Effect.flatMap(take, use)
+        return Effect.zipRight(resized, onTheirWay.withPermits(1)(Effect.flatMap(take, use)))
+      })
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() => {
         window.answered(start, false)
-        const ended = discovering
-          ? Effect.suspend(() => {
-            discovering = false
-            return onTheirWay.resize(Number.MAX_SAFE_INTEGER)
-          })
-          : Effect.void
+        if (!open) {
+          boundAtRefusal = Math.min(boundAt(at), settings.bound)
+          refusedAt = at
+          learned = true
+        }
         const before = state
         const evidence = {
           sentBefore: window.startedBefore(start, spanMillis),
@@ -211,7 +226,7 @@ export const make = (
           state.pausedUntil > before.pausedUntil ||
           AdaptiveRate.allowed(settings, state, at) < AdaptiveRate.allowed(settings, before, at)
         ) window.withdraw(at)
-        return Effect.zipRight(ended, Effect.zipRight(Effect.zipRight(flush, logged), report(at)))
+        return Effect.zipRight(Effect.zipRight(flush, logged), report(at))
       })
     const accepted = (start: Start) => {
       window.answered(start, true)

@@ -77,7 +77,7 @@ describe("AdaptiveRate", () => {
       spreadMillis: 0,
       cutAt: probeAt + 150,
       pausedUntil: 0,
-      sustainedLevel: false
+      belowAccepted: false
     })
     expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
   })
@@ -87,15 +87,15 @@ describe("AdaptiveRate", () => {
     // stored burst): the cut to 26 is refused again 250 ms later, the service having accepted 5 since.
     const s = settings(80)
     const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 26, 0, 26, 19.4))
-    expect([first.ceiling, first.sustainedLevel]).toEqual([26, false])
+    expect([first.ceiling, first.belowAccepted]).toEqual([26, false])
     const second = AdaptiveRate.refused(s, first, refusal(1_400, 1_550, 25, 0, 5, 19.6))
-    expect([second.ceiling, second.sustainedLevel, second.spreadMillis]).toEqual([20, true, 0])
+    expect([second.ceiling, second.belowAccepted, second.spreadMillis]).toEqual([20, true, 0])
     // Acceptances of requests sent before it show the bucket's bursts, not its rate: no raise.
     expect(AdaptiveRate.accepted(s, second, 26)).toBe(second)
     expect(AdaptiveRate.accepted(s, first, 27).ceiling).toBe(27)
     // Three intervals after the cut a refusal is a probe's again: the interval's count.
     const probe = AdaptiveRate.refused(s, first, refusal(1_150 + 3_000, 1_300 + 3_000, 24, 0, 24, 19.9))
-    expect([probe.ceiling, probe.sustainedLevel]).toEqual([24, false])
+    expect([probe.ceiling, probe.belowAccepted]).toEqual([24, false])
   })
 
   it("a refusal soon after a cut of a request sent below the cut rate says nothing of bursts", () => {
@@ -104,7 +104,7 @@ describe("AdaptiveRate", () => {
     const s = settings(80)
     const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 26, 0, 26, 19.4))
     const second = AdaptiveRate.refused(s, first, refusal(1_400, 1_550, 10, 0, 5, 3))
-    expect([second.ceiling, second.sustainedLevel]).toEqual([10, false])
+    expect([second.ceiling, second.belowAccepted]).toEqual([10, false])
   })
 
   it("a refusal soon after a cut at a level the service accepted in an interval since keeps the level", () => {
@@ -112,7 +112,7 @@ describe("AdaptiveRate", () => {
     const s = settings(40)
     const first = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 20, 0, 20, 10))
     const second = AdaptiveRate.refused(s, first, refusal(2_500, 2_650, 19, 0, 20, 14))
-    expect([second.ceiling, second.sustainedLevel, second.spreadMillis]).toEqual([20, false, 25])
+    expect([second.ceiling, second.belowAccepted, second.spreadMillis]).toEqual([20, false, 25])
   })
 
   it("a refusal after fewer requests than the service accepted before in one interval keeps that level", () => {
@@ -120,18 +120,23 @@ describe("AdaptiveRate", () => {
     const s = settings(20)
     const state = AdaptiveRate.refused(s, AdaptiveRate.initial, refusal(1_000, 1_150, 16, 0, 20))
     expect(state.ceiling).toBe(20)
-    // The level stands; the pacing's margin widens by 2.5 % of the interval while the rate holds, and
-    // by as much again at each such refusal, up to a quarter of the interval.
+    // The level stands; the pacing's margin widens by 2.5 % of the interval while the rate holds.
     expect(AdaptiveRate.allowed(s, state, 1_150)).toBe(20)
     expect(AdaptiveRate.spread(s, state, 1_150)).toBe(25)
     expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000 - 1)).toBe(25)
     expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000)).toBe(0)
+    // Refused so again while it is widened: the level was not the service's rate (a fixed window's
+    // boundary, bunching the margin cannot absorb), one less each time; the margin stays widened.
     let again = state
-    for (let i = 1; i <= 12; i++) {
+    for (let i = 1; i <= 3; i++) {
       again = AdaptiveRate.refused(s, again, refusal(1_000 + i * 2_000, 1_150 + i * 2_000, 16, 0, 20))
+      expect([again.ceiling, AdaptiveRate.spread(s, again, 1_150 + i * 2_000)]).toEqual([20 - i, 25])
+      // Acceptances of requests sent before that cut show the 20 again: they raise nothing.
+      expect(AdaptiveRate.accepted(s, again, 20)).toBe(again)
     }
-    expect(again.ceiling).toBe(20)
-    expect(AdaptiveRate.spread(s, again, 30_000)).toBe(250)
+    // After the hold the margin is back to the configured one, and a refusal there widens it again.
+    const afterHold = AdaptiveRate.refused(s, state, refusal(1_150 + H * 1000, 1_300 + H * 1000, 16, 0, 20))
+    expect([afterHold.ceiling, AdaptiveRate.spread(s, afterHold, 1_300 + H * 1000)]).toEqual([20, 25])
     // A refusal that lowers the level keeps the spread; after the hold it is gone.
     const lower = AdaptiveRate.refused(s, state, refusal(2_000, 2_150, 16, 0, 12, 16))
     expect([lower.ceiling, AdaptiveRate.spread(s, lower, 2_150)]).toEqual([16, 25])
@@ -164,7 +169,7 @@ describe("AdaptiveRate", () => {
     expect(first.ceiling).toBe(23)
     // The 21st's refusal lowers the level to its own count; it cuts nothing again (same cut).
     const lowered = AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 20, 0, 16))
-    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0, sustainedLevel: false })
+    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0, belowAccepted: false })
     // A count below what the service is known to have accepted does not lower it.
     expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
     // Acceptances of attempts sent before the cut raise it to what the service accepted, never lower it.
@@ -202,7 +207,7 @@ describe("AdaptiveRate", () => {
   )
 
   it.prop(
-    "property: a cut keeps what the service was seen to accept in one interval (or, soon after a cut, what it sustained), and is below the rate sent otherwise",
+    "property: a cut keeps what the service was seen to accept in one interval (or, soon after a cut, what it sustained; refused there again with the pacing widened, one less), and is below the rate sent otherwise",
     [fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 500 })],
     ([seed, bound]) => {
       const s = settings(bound)
@@ -223,11 +228,17 @@ describe("AdaptiveRate", () => {
         const rate = AdaptiveRate.allowed(s, after, now + 150)
         const soon = now - state.cutAt < AdaptiveRate.soonIntervals * 1000 && acceptedMost < n &&
           sentBefore >= n - 1
-        expect(after.sustainedLevel).toBe(soon)
+        // Refused at a level the service accepted, with the pacing already widened: one less.
+        const againWidened = !soon && acceptedMost >= n && AdaptiveRate.spread(s, state, now + 150) > 0
+        expect(after.belowAccepted).toBe(soon || againWidened)
         expect(rate).toBeGreaterThanOrEqual(
-          soon ? Math.max(s.min, Math.min(sustained, n - 1)) : Math.min(acceptedMost, n)
+          soon
+            ? Math.max(s.min, Math.min(sustained, n - 1))
+            : againWidened
+            ? Math.max(s.min, n - 1)
+            : Math.min(acceptedMost, n)
         )
-        if (acceptedMost < n && n > s.min) expect(rate).toBeLessThan(n)
+        if ((acceptedMost < n || againWidened) && n > s.min) expect(rate).toBeLessThan(n)
         state = after
       }
     }
