@@ -158,15 +158,21 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   // window's limit), whichever is more.
   const soon = refusal.sentAt - state.cutAt < soonIntervals * settings.intervalMillis &&
     refusal.acceptedMost < n && refusal.sentBefore >= n - 1
+  // A probe refused (sent above the level of the last cut, as the rate grew): the level goes back to
+  // the one it grew from, or to the count before the refusal if more; what the service accepted in one
+  // interval meanwhile counts a fixed window's boundary or bunching, as the refusal shows.
+  const probe = !soon && n > state.ceiling
   const level = soon
     ? Math.min(n - 1, Math.max(settings.min, Math.round(refusal.sustained), refusal.acceptedBefore))
+    : probe
+    ? Math.max(state.ceiling, Math.min(refusal.sentBefore, n - 1))
     : Math.max(Math.min(refusal.sentBefore, n - 1), Math.min(refusal.acceptedMost, n))
   // Refused at a level the service accepted: the requests reached it closer together than they
   // started here by more than the margin allows for; the level stands and the pacing widens. Refused
   // there again with the pacing widened, the level was not the service's rate (a fixed window takes
   // more across its boundary than in one window; requests bunched on the way put more in one): one less.
   const held = spread(settings, state, refusal.at)
-  const atAccepted = !soon && refusal.acceptedMost >= n
+  const atAccepted = !soon && !probe && refusal.acceptedMost >= n
   const oneLess = atAccepted && held > 0
   const ceiling = Math.max(settings.min, Math.min(settings.bound, oneLess ? n - 1 : level))
   const spreadMillis = atAccepted && held === 0 ? spreadStep * settings.intervalMillis : held

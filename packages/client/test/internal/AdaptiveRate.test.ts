@@ -80,6 +80,14 @@ describe("AdaptiveRate", () => {
       belowAccepted: false
     })
     expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
+    // The service accepted 21 within one interval meanwhile (a fixed window's boundary, or bunching)
+    // but refused after 20: the probe's refusal shows that count was not its rate.
+    const straddled = AdaptiveRate.refused(s, first, refusal(probeAt, probeAt + 150, 20, 0, 21))
+    expect([straddled.ceiling, straddled.spreadMillis]).toEqual([20, 0])
+    // A limit raised meanwhile, the rate grown to 24.8 (25 may start in one interval): the count
+    // before the refusal is the level, below the rate sent.
+    const raised = AdaptiveRate.refused(s, first, refusal(probeAt + 9_000, probeAt + 9_150, 27, 0, 27))
+    expect(raised.ceiling).toBe(24)
   })
 
   it("a refusal soon after a cut, the level not accepted in any interval since: the level is the rate sustained", () => {
@@ -207,7 +215,7 @@ describe("AdaptiveRate", () => {
   )
 
   it.prop(
-    "property: a cut keeps what the service was seen to accept in one interval (or, soon after a cut, what it sustained; refused there again with the pacing widened, one less), and is below the rate sent otherwise",
+    "property: a cut keeps what the service was seen to accept in one interval (or, soon after a cut, what it sustained; refused there again with the pacing widened, one less; a refused probe, the level it grew from), and is below the rate sent otherwise",
     [fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 500 })],
     ([seed, bound]) => {
       const s = settings(bound)
@@ -228,17 +236,21 @@ describe("AdaptiveRate", () => {
         const rate = AdaptiveRate.allowed(s, after, now + 150)
         const soon = now - state.cutAt < AdaptiveRate.soonIntervals * 1000 && acceptedMost < n &&
           sentBefore >= n - 1
-        // Refused at a level the service accepted, with the pacing already widened: one less.
-        const againWidened = !soon && acceptedMost >= n && AdaptiveRate.spread(s, state, now + 150) > 0
+        // A probe refused (sent above the last cut's level): back to that level at least, below the
+        // rate sent. Refused at a level the service accepted, with the pacing already widened: one less.
+        const probe = !soon && n > state.ceiling
+        const againWidened = !soon && !probe && acceptedMost >= n && AdaptiveRate.spread(s, state, now + 150) > 0
         expect(after.belowAccepted).toBe(soon || againWidened)
         expect(rate).toBeGreaterThanOrEqual(
           soon
             ? Math.max(s.min, Math.min(sustained, n - 1))
+            : probe
+            ? Math.max(s.min, Math.min(state.ceiling, s.bound))
             : againWidened
             ? Math.max(s.min, n - 1)
             : Math.min(acceptedMost, n)
         )
-        if ((acceptedMost < n || againWidened) && n > s.min) expect(rate).toBeLessThan(n)
+        if ((acceptedMost < n || againWidened || probe) && n > s.min) expect(rate).toBeLessThan(n)
         state = after
       }
     }
