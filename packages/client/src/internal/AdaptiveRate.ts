@@ -26,6 +26,11 @@ export interface State {
   /** The level the service was measured to accept at the last cut (requests per interval). */
   readonly ceiling: number
   /**
+   * The level the last cut set when it took effect: the refusals of requests sent before it may lower
+   * the level below, and their acceptances raise it back, never above.
+   */
+  readonly cutLevel: number
+  /**
    * Added to the pacing's margin while the rate holds: set by a refusal at a level the service had
    * accepted (requests bunched up on the way by more than the margin allows for).
    */
@@ -89,6 +94,7 @@ export const soonIntervals = 3
 /** The state before any refusal: the rate is the bound. */
 export const initial: State = {
   ceiling: Number.POSITIVE_INFINITY,
+  cutLevel: Number.POSITIVE_INFINITY,
   spreadMillis: 0,
   belowAccepted: false,
   cutAt: Number.NEGATIVE_INFINITY,
@@ -175,18 +181,21 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   const atAccepted = !soon && !probe && refusal.acceptedMost >= n
   const oneLess = atAccepted && held > 0
   const ceiling = Math.max(settings.min, Math.min(settings.bound, oneLess ? n - 1 : level))
-  const spreadMillis = atAccepted && held === 0 ? spreadStep * settings.intervalMillis : held
-  return { ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, belowAccepted: soon || oneLess }
+  // One less, the pacing's margin is back to the configured one (the level was the excess).
+  const spreadMillis = oneLess ? 0 : atAccepted ? spreadStep * settings.intervalMillis : held
+  return { ceiling, cutLevel: ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, belowAccepted: soon || oneLess }
 }
 
 /**
  * The state after the service accepted an attempt sent before the last cut (its answer came after
  * the refusal that made the cut), `acceptedMost` being the most it accepted within one interval since
- * the cut before: the level is at least that. The answers of attempts sent together arrive in any
- * order, so a refusal may be counted before the acceptances that show the service's window held more.
+ * the cut before: the level is at least that, up to the level the cut set. The answers of attempts
+ * sent together arrive in any order, so a refusal of a later one may be counted, and lower the level,
+ * before the acceptances that show the service's window held more. Never above the cut's level: the
+ * service refused after that many, and one interval's count beyond it is a fixed window's boundary.
  */
 export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
-  const ceiling = Math.min(settings.bound, acceptedMost)
+  const ceiling = Math.min(settings.bound, acceptedMost, state.cutLevel)
   return ceiling > state.ceiling && state.cutAt !== Number.NEGATIVE_INFINITY && !state.belowAccepted
     ? { ...state, ceiling }
     : state

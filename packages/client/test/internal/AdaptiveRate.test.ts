@@ -74,6 +74,7 @@ describe("AdaptiveRate", () => {
     const second = AdaptiveRate.refused(s, first, refusal(probeAt, probeAt + 150, 20, 0, 20))
     expect(second).toEqual({
       ceiling: 20,
+      cutLevel: 20,
       spreadMillis: 0,
       cutAt: probeAt + 150,
       pausedUntil: 0,
@@ -100,7 +101,9 @@ describe("AdaptiveRate", () => {
     expect([second.ceiling, second.belowAccepted, second.spreadMillis]).toEqual([20, true, 0])
     // Acceptances of requests sent before it show the bucket's bursts, not its rate: no raise.
     expect(AdaptiveRate.accepted(s, second, 26)).toBe(second)
-    expect(AdaptiveRate.accepted(s, first, 27).ceiling).toBe(27)
+    // Without that rule an acceptance raises a level lowered by refusals counted out of order, but
+    // never above the level the cut set (the service refused after 26).
+    expect(AdaptiveRate.accepted(s, { ...first, ceiling: 24 }, 27).ceiling).toBe(26)
     // Three intervals after the cut a refusal is a probe's again: the interval's count.
     const probe = AdaptiveRate.refused(s, first, refusal(1_150 + 3_000, 1_300 + 3_000, 24, 0, 24, 19.9))
     expect([probe.ceiling, probe.belowAccepted]).toEqual([24, false])
@@ -134,11 +137,12 @@ describe("AdaptiveRate", () => {
     expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000 - 1)).toBe(25)
     expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000)).toBe(0)
     // Refused so again while it is widened: the level was not the service's rate (a fixed window's
-    // boundary, bunching the margin cannot absorb), one less each time; the margin stays widened.
+    // boundary, bunching the margin cannot absorb), one less.
+    // The margin is then back to the configured one; refused at the new level, it widens again first.
     let again = state
-    for (let i = 1; i <= 3; i++) {
+    for (const [i, level, spreadMillis] of [[1, 19, 0], [2, 19, 25], [3, 18, 0]] as const) {
       again = AdaptiveRate.refused(s, again, refusal(1_000 + i * 2_000, 1_150 + i * 2_000, 16, 0, 20))
-      expect([again.ceiling, AdaptiveRate.spread(s, again, 1_150 + i * 2_000)]).toEqual([20 - i, 25])
+      expect([again.ceiling, AdaptiveRate.spread(s, again, 1_150 + i * 2_000)]).toEqual([level, spreadMillis])
       // Acceptances of requests sent before that cut show the 20 again: they raise nothing.
       expect(AdaptiveRate.accepted(s, again, 20)).toBe(again)
     }
@@ -177,13 +181,21 @@ describe("AdaptiveRate", () => {
     expect(first.ceiling).toBe(23)
     // The 21st's refusal lowers the level to its own count; it cuts nothing again (same cut).
     const lowered = AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 20, 0, 16))
-    expect(lowered).toEqual({ ceiling: 20, spreadMillis: 0, cutAt: 1_150, pausedUntil: 0, belowAccepted: false })
+    expect(lowered).toEqual({
+      ceiling: 20,
+      cutLevel: 23,
+      spreadMillis: 0,
+      cutAt: 1_150,
+      pausedUntil: 0,
+      belowAccepted: false
+    })
     // A count below what the service is known to have accepted does not lower it.
     expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
     // Acceptances of attempts sent before the cut raise it to what the service accepted, never lower it.
     expect(AdaptiveRate.accepted(s, { ...first, ceiling: 17 }, 20).ceiling).toBe(20)
     expect(AdaptiveRate.accepted(s, lowered, 19)).toBe(lowered)
-    expect(AdaptiveRate.accepted(s, lowered, 60).ceiling).toBe(40)
+    // Never above the level the cut set: the service refused after 23.
+    expect(AdaptiveRate.accepted(s, lowered, 60).ceiling).toBe(23)
     expect(AdaptiveRate.accepted(s, AdaptiveRate.initial, 20)).toBe(AdaptiveRate.initial)
   })
 

