@@ -276,20 +276,26 @@ export const transportCause = (
   reason: "Body" | undefined,
   cause: unknown,
   attempts: number,
-  fallback = "the exchange failed"
+  fallback = "the exchange failed",
+  detail?: string
 ): BrokerError.TransportError => {
   const causeText = cause instanceof Error
     ? [cause.message, (cause as { code?: unknown }).code, describeCause(cause.cause)].filter(Boolean).join(": ")
     : ""
+  const text = [detail, causeText].filter(Boolean).join(": ")
   return new BrokerError.TransportError({
     request: ctx,
     reason: reason ?? (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|connect/i.test(causeText) ? "Connect" : "Other"),
-    description: ServerText.sanitize(scrub(causeText === "" ? fallback : causeText)),
+    description: ServerText.sanitize(scrub(text === "" ? fallback : text)),
     attempts
   })
 }
 
-/** A platform transport failure as a `TransportError`, with no URL (and so no signature) in it. */
+/**
+ * A platform transport failure as a `TransportError`, with no URL (and so no signature) in it: the
+ * client's own description of it (an application's client may set one, e.g. for its own timeout),
+ * then its cause.
+ */
 export const transportFailure = (
   ctx: RequestContext,
   error: HttpClientError.HttpClientError,
@@ -300,7 +306,8 @@ export const transportFailure = (
     error._tag === "ResponseError" ? "Body" : undefined,
     error.cause,
     attempts,
-    `${error._tag} ${error.reason}`
+    `${error._tag} ${error.reason}`,
+    error.description
   )
 
 const describeCause = (cause: unknown): string =>

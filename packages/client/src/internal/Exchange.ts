@@ -54,7 +54,8 @@ export type Exchange = (
  * which reads its body), and so is trace propagation. The body is read as a stream and counted: past
  * `maxBytes` (or with a `Content-Length` above it, before reading) the attempt fails, and closing the
  * request's scope aborts it, which drops the connection. Whether a redirect is followed is the
- * client's choice (fetch follows by default; docs/architecture.md).
+ * client's choice (fetch follows by default; docs/architecture.md); a status the client refuses
+ * (`HttpClient.filterStatusOk`) is read as its answer.
  */
 export const platform = (
   http: HttpClient.HttpClient,
@@ -72,7 +73,15 @@ export const platform = (
   return (origin, pathAndQuery, headers, ctx, attempt) =>
     Effect.gen(function*() {
       const request = HttpClientRequest.get(origin + pathAndQuery).pipe(HttpClientRequest.setHeaders(headers))
-      const response = yield* scoped.execute(request)
+      // A client that fails on some statuses (`HttpClient.filterStatusOk`) still hands over the
+      // answer: it is read as any other, so the same answer gives the same error on every client.
+      const response = yield* scoped.execute(request).pipe(
+        Effect.catchIf(
+          (error): error is HttpClientError.ResponseError =>
+            error._tag === "ResponseError" && error.reason === "StatusCode",
+          (error) => Effect.succeed(error.response)
+        )
+      )
       const body = yield* boundedText(response, maxBytes, ctx, attempt)
       return {
         status: response.status,

@@ -1,0 +1,86 @@
+// An application's own HttpClient under BrokerHttpClient.layer: one that fails on every status but
+// 2xx (`HttpClient.filterStatusOk`, a common app-wide setting) gives the same errors for the same
+// answers as any other client, and a failure the client describes keeps its description.
+import type { BrokerError } from "@broker-history/client"
+import { BrokerHistory } from "@broker-history/client"
+import { ErrorBody } from "@broker-history/domain"
+import { HttpClient, HttpClientError } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Fiber, Layer, TestClock } from "effect"
+import type { Answer } from "./support/MockService.js"
+import { historyLayerSyncSigning, mockService } from "./support/MockService.js"
+
+const transfers = {
+  fromAccountType: "SPOT",
+  toAccountType: "FUTURES",
+  startTime: 1000,
+  endTime: 2000,
+  page: 1
+} as const
+
+/** One page call through `client`, with the TestClock moved on until it ends. */
+const call = (client: Layer.Layer<HttpClient.HttpClient>) =>
+  Effect.gen(function*() {
+    const fiber = yield* BrokerHistory.BrokerHistory.pipe(
+      Effect.flatMap((h) => h.transferHistory(transfers)),
+      Effect.provide(historyLayerSyncSigning({ client })),
+      Effect.either,
+      Effect.fork
+    )
+    for (let i = 0; i < 30; i++) yield* TestClock.adjust("1 second")
+    return yield* Fiber.join(fiber)
+  })
+
+/** The mock service's client wrapped as an application wraps its own. */
+const statusOk = (answer: (n: number) => Answer) => {
+  const mock = mockService((s) => answer(s.n))
+  const client = Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, HttpClient.filterStatusOk))
+    .pipe(Layer.provide(mock.client))
+  return { mock, client }
+}
+
+describe("any HttpClient", () => {
+  it.effect("a client failing on non-2xx: a wrong key is an AuthenticationError after one request", () =>
+    Effect.gen(function*() {
+      const { client, mock } = statusOk(() => ({
+        status: ErrorBody.Errors.invalidApiKey.status,
+        body: { code: ErrorBody.Errors.invalidApiKey.code, msg: ErrorBody.Errors.invalidApiKey.msg }
+      }))
+      const result = yield* call(client)
+      expect(Either.isLeft(result) && result.left._tag).toBe("AuthenticationError")
+      expect(mock.seen.length).toBe(1)
+    }))
+
+  it.effect("a client failing on non-2xx: a 429 waits out its Retry-After, then the page is read", () =>
+    Effect.gen(function*() {
+      const { client, mock } = statusOk((n) =>
+        n === 1
+          ? { status: 429, body: { code: 429, msg: "Too many requests." }, headers: { "retry-after": "3" } }
+          : { status: 200, body: [] }
+      )
+      const result = yield* call(client)
+      expect(Either.isRight(result)).toBe(true)
+      expect(mock.seen.length).toBe(2)
+      expect(mock.seen[1]!.at - mock.seen[0]!.at).toBeGreaterThanOrEqual(3000)
+    }))
+
+  it.effect("a failure the client describes (its own deadline) keeps that description", () =>
+    Effect.gen(function*() {
+      const client = Layer.succeed(
+        HttpClient.HttpClient,
+        HttpClient.make((request) =>
+          Effect.fail(
+            new HttpClientError.RequestError({
+              request,
+              reason: "Transport",
+              description: "the app's 2 s deadline passed"
+            })
+          )
+        )
+      )
+      const result = yield* call(client)
+      const error = Either.isLeft(result) ? result.left as BrokerError.BrokerError : undefined
+      expect(error?._tag).toBe("TransportError")
+      expect((error as BrokerError.TransportError).description).toContain("the app's 2 s deadline passed")
+    }))
+})
