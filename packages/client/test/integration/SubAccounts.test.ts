@@ -1,40 +1,14 @@
 // The sub-account list against the reference service over real HTTP on 127.0.0.1: every page read,
 // creation times decoded, a sub-account created during the read, and a plan from the list whose
 // streams start at the creation times and still read every transfer.
-import { BrokerConfig, BrokerHistory, TransferPlan } from "@broker-history/client"
-import { ApiKeys, ReferenceServer } from "@broker-history/server"
+import { TransferPlan } from "@broker-history/client"
+import type { ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Layer, Redacted, Stream } from "effect"
+import { Effect, Stream } from "effect"
+import { collect, withService } from "../support/WithService.js"
 
 const day = 86_400_000
 const END = Date.UTC(2026, 0, 1)
-
-/** A reference server (optionally seeded) and a client for it, in one scope. */
-const withService = <A, E>(
-  serverOptions: ReferenceServer.Options,
-  f: (server: ReferenceServer.Service, history: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>
-) =>
-  Effect.gen(function*() {
-    const server = yield* ReferenceServer.ReferenceServer
-    const history = yield* BrokerHistory.BrokerHistory
-    return yield* f(server, history)
-  }).pipe(
-    Effect.provide(
-      Layer.provideMerge(
-        Layer.unwrapEffect(Effect.map(ReferenceServer.ReferenceServer, (server) =>
-          BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
-            baseUrl: server.baseUrl,
-            apiKey: Redacted.make(ApiKeys.demo.apiKey),
-            secretKey: Redacted.make(ApiKeys.demo.secretKey),
-            rateLimit: { limit: 5000, interval: "1 second" },
-            retry: { maxRetries: 8, baseDelay: "5 millis", maxDelay: "50 millis" }
-          }))))),
-        ReferenceServer.layer({ rateLimit: { limit: 100_000, window: "1 second" }, ...serverOptions })
-      )
-    )
-  )
-
-const collect = <A, E>(s: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(s), Chunk.toReadonlyArray)
 
 /** Creates `count` sub-accounts `extraNNNN@broker.test`, one a minute from `from`. */
 const create = (server: ReferenceServer.Service, count: number, from: number) =>
@@ -49,6 +23,7 @@ describe("the sub-account list against the reference service", () => {
   it.live("subAccounts reads every page of the documented answer: each sub-account once, with its creation time", () =>
     withService(
       { seed: { seed: 3, transfers: 0, deposits: 0, end: END, subAccounts: 3 } },
+      {},
       (server, history) =>
         Effect.gen(function*() {
           yield* create(server, 450, END - 30 * day)
@@ -67,6 +42,7 @@ describe("the sub-account list against the reference service", () => {
   it.live("subAccountList: one page, filtered by name, with its creation time", () =>
     withService(
       { seed: { seed: 3, transfers: 0, deposits: 0, end: END, subAccounts: 3 } },
+      {},
       (server, history) =>
         Effect.gen(function*() {
           yield* create(server, 12, END - day)
@@ -89,6 +65,7 @@ describe("the sub-account list against the reference service", () => {
   it.live("a sub-account created during the read shifts the list: nothing is emitted twice", () =>
     withService(
       { seed: { seed: 3, transfers: 0, deposits: 0, end: END, subAccounts: 3 } },
+      {},
       (server, history) =>
         Effect.gen(function*() {
           yield* create(server, 300, END - 30 * day)
@@ -119,6 +96,7 @@ describe("the sub-account list against the reference service", () => {
       {
         seed: { seed: 11, transfers: 3000, deposits: 0, end: END, years: 1, subAccounts: 4, staggeredSubAccounts: true }
       },
+      {},
       (server, history) =>
         Effect.gen(function*() {
           const listed = yield* collect(history.subAccounts())

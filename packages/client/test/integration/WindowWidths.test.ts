@@ -1,45 +1,17 @@
 // Window widths learned from the reference service's refusals over real HTTP on 127.0.0.1: the
 // service refuses transfer windows over 30 days (its message states the maximum) while the client is
 // configured with none; what one stream learns, the others of the layer use.
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
-import { ApiKeys, ReferenceServer } from "@broker-history/server"
+import type { ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Layer, Redacted, Stream } from "effect"
+import { Effect } from "effect"
 import { transferRow as row } from "../support/Rows.js"
+import { collect, withService } from "../support/WithService.js"
 
 const day = 86_400_000
 // A day boundary in the past, so that `until` is never after the server's now.
 const END = Math.floor(Date.now() / day) * day - day
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
-
-const withService = <A, E>(
-  serverOptions: ReferenceServer.Options,
-  clientOptions: Partial<BrokerConfig.Options>,
-  f: (server: ReferenceServer.Service, history: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>
-) =>
-  Effect.gen(function*() {
-    const server = yield* ReferenceServer.ReferenceServer
-    const history = yield* BrokerHistory.BrokerHistory
-    return yield* f(server, history)
-  }).pipe(
-    Effect.provide(
-      Layer.provideMerge(
-        Layer.unwrapEffect(Effect.map(ReferenceServer.ReferenceServer, (server) =>
-          BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
-            baseUrl: server.baseUrl,
-            apiKey: Redacted.make(ApiKeys.demo.apiKey),
-            secretKey: Redacted.make(ApiKeys.demo.secretKey),
-            rateLimit: { limit: 5000, interval: "1 second" },
-            retry: { maxRetries: 2, baseDelay: "5 millis", maxDelay: "50 millis" },
-            ...clientOptions
-          }))))),
-        ReferenceServer.layer({ rateLimit: { limit: 100_000, window: "1 second" }, ...serverOptions })
-      )
-    )
-  )
-
-const collect = <A, E>(s: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(s), Chunk.toReadonlyArray)
 
 /** The 400 answers the service gave so far: its refusals of windows too wide. */
 const refused = (server: ReferenceServer.Service) => Effect.map(server.stats, (stats) => stats.byStatus[400] ?? 0)
