@@ -46,6 +46,12 @@ export interface State {
    * count again and raise nothing.
    */
   readonly belowAccepted: boolean
+  /**
+   * The level was lowered by one (refused at an accepted level with the pacing widened) since the
+   * last cut set from evidence: further such refusals widen the pacing only. Refusals unrelated to
+   * the rate (another program on the key, a fault) would otherwise walk the level down one by one.
+   */
+  readonly steppedDown: boolean
 }
 
 /** A refusal of one attempt, as the budget sees it. */
@@ -97,6 +103,7 @@ export const initial: State = {
   cutLevel: Number.POSITIVE_INFINITY,
   spreadMillis: 0,
   belowAccepted: false,
+  steppedDown: false,
   cutAt: Number.NEGATIVE_INFINITY,
   pausedUntil: 0
 }
@@ -115,6 +122,9 @@ export const allowed = (settings: Settings, state: State, now: number): number =
 
 /** What a refusal at a level the service had accepted adds to the pacing's margin: 2.5 % of the interval. */
 export const spreadStep = 1 / 40
+
+/** The pacing's margin is widened by at most this share of the interval. */
+export const spreadMost = 1 / 4
 
 /** Milliseconds added to the pacing's margin at `now`: the spread of the last cut while the rate holds. */
 export const spread = (settings: Settings, state: State, now: number): number =>
@@ -179,11 +189,24 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
   // more across its boundary than in one window; requests bunched on the way put more in one): one less.
   const held = spread(settings, state, refusal.at)
   const atAccepted = !soon && !probe && refusal.acceptedMost >= n
-  const oneLess = atAccepted && held > 0
+  const oneLess = atAccepted && held > 0 && !state.steppedDown
   const ceiling = Math.max(settings.min, Math.min(settings.bound, oneLess ? n - 1 : level))
-  // One less, the pacing's margin is back to the configured one (the level was the excess).
-  const spreadMillis = oneLess ? 0 : atAccepted ? spreadStep * settings.intervalMillis : held
-  return { ceiling, cutLevel: ceiling, spreadMillis, cutAt: refusal.at, pausedUntil, belowAccepted: soon || oneLess }
+  // One less, the pacing's margin is back to the configured one (the level was the excess); after
+  // that, refusals at the level widen it step by step, up to a quarter of the interval.
+  const spreadMillis = oneLess
+    ? 0
+    : atAccepted
+    ? Math.min(spreadMost * settings.intervalMillis, held + spreadStep * settings.intervalMillis)
+    : held
+  return {
+    ceiling,
+    cutLevel: ceiling,
+    spreadMillis,
+    cutAt: refusal.at,
+    pausedUntil,
+    belowAccepted: soon || oneLess,
+    steppedDown: atAccepted && (state.steppedDown || oneLess)
+  }
 }
 
 /**

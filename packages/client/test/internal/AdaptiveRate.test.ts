@@ -78,7 +78,8 @@ describe("AdaptiveRate", () => {
       spreadMillis: 0,
       cutAt: probeAt + 150,
       pausedUntil: 0,
-      belowAccepted: false
+      belowAccepted: false,
+      steppedDown: false
     })
     expect(AdaptiveRate.allowed(s, second, probeAt + 150 + H * 1000)).toBe(20)
     // The service accepted 21 within one interval meanwhile (a fixed window's boundary, or bunching)
@@ -138,14 +139,23 @@ describe("AdaptiveRate", () => {
     expect(AdaptiveRate.spread(s, state, 1_150 + H * 1000)).toBe(0)
     // Refused so again while it is widened: the level was not the service's rate (a fixed window's
     // boundary, bunching the margin cannot absorb), one less.
-    // The margin is then back to the configured one; refused at the new level, it widens again first.
+    // The margin is then back to the configured one. Refused at the new level, it widens again, by
+    // as much again at each such refusal, up to a quarter of the interval; the level steps down once
+    // only (refusals unrelated to the rate would otherwise walk it down one by one).
     let again = state
-    for (const [i, level, spreadMillis] of [[1, 19, 0], [2, 19, 25], [3, 18, 0]] as const) {
+    for (const [i, level, spreadMillis] of [[1, 19, 0], [2, 19, 25], [3, 19, 50], [4, 19, 75]] as const) {
       again = AdaptiveRate.refused(s, again, refusal(1_000 + i * 2_000, 1_150 + i * 2_000, 16, 0, 20))
       expect([again.ceiling, AdaptiveRate.spread(s, again, 1_150 + i * 2_000)]).toEqual([level, spreadMillis])
       // Acceptances of requests sent before that cut show the 20 again: they raise nothing.
       expect(AdaptiveRate.accepted(s, again, 20)).toBe(again)
     }
+    for (let i = 5; i <= 16; i++) {
+      again = AdaptiveRate.refused(s, again, refusal(1_000 + i * 2_000, 1_150 + i * 2_000, 16, 0, 20))
+    }
+    expect([again.ceiling, AdaptiveRate.spread(s, again, 1_150 + 16 * 2_000)]).toEqual([19, 250])
+    // A cut from evidence (fewer accepted than the rate sent) allows one step down again.
+    const cut = AdaptiveRate.refused(s, again, refusal(40_000, 40_150, 17, 0, 17))
+    expect([cut.ceiling, cut.steppedDown]).toEqual([17, false])
     // After the hold the margin is back to the configured one, and a refusal there widens it again.
     const afterHold = AdaptiveRate.refused(s, state, refusal(1_150 + H * 1000, 1_300 + H * 1000, 16, 0, 20))
     expect([afterHold.ceiling, AdaptiveRate.spread(s, afterHold, 1_300 + H * 1000)]).toEqual([20, 25])
@@ -187,7 +197,8 @@ describe("AdaptiveRate", () => {
       spreadMillis: 0,
       cutAt: 1_150,
       pausedUntil: 0,
-      belowAccepted: false
+      belowAccepted: false,
+      steppedDown: false
     })
     // A count below what the service is known to have accepted does not lower it.
     expect(AdaptiveRate.refused(s, first, refusal(1_000, 1_151, 12, 0, 18)).ceiling).toBe(18)
@@ -251,7 +262,8 @@ describe("AdaptiveRate", () => {
         // A probe refused (sent above the last cut's level): back to that level at least, below the
         // rate sent. Refused at a level the service accepted, with the pacing already widened: one less.
         const probe = !soon && n > state.ceiling
-        const againWidened = !soon && !probe && acceptedMost >= n && AdaptiveRate.spread(s, state, now + 150) > 0
+        const againWidened = !soon && !probe && acceptedMost >= n && AdaptiveRate.spread(s, state, now + 150) > 0 &&
+          !state.steppedDown
         expect(after.belowAccepted).toBe(soon || againWidened)
         expect(rate).toBeGreaterThanOrEqual(
           soon
