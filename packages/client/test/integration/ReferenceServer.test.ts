@@ -1,49 +1,18 @@
 // The client against the reference service over real HTTP on 127.0.0.1: page calls, full-history
 // streams (property tests), live inserts, injected faults, resume and interruption.
 import type { Checkpoint } from "@broker-history/client"
-import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import type { Faults, Store } from "@broker-history/server"
-import { ApiKeys, Prng, ReferenceServer } from "@broker-history/server"
+import { ApiKeys, Prng } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Redacted, Schedule, Stream } from "effect"
+import { Effect, Fiber, Redacted, Schedule, Stream } from "effect"
 import * as fc from "fast-check"
 import { transferRow as row } from "../support/Rows.js"
+import { collect, withService } from "../support/WithService.js"
 
 const day = 86_400_000
 const END = Date.UTC(2026, 0, 1)
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
-
-type Options = Partial<BrokerConfig.Options>
-
-/** A reference server (optionally seeded) and a client for it, in one scope. */
-const withService = <A, E>(
-  serverOptions: ReferenceServer.Options,
-  clientOptions: Options,
-  f: (server: ReferenceServer.Service, history: BrokerHistory.BrokerHistory["Type"]) => Effect.Effect<A, E>
-) =>
-  Effect.gen(function*() {
-    const server = yield* ReferenceServer.ReferenceServer
-    const history = yield* BrokerHistory.BrokerHistory
-    return yield* f(server, history)
-  }).pipe(
-    Effect.provide(
-      Layer.provideMerge(
-        Layer.unwrapEffect(Effect.map(ReferenceServer.ReferenceServer, (server) =>
-          BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
-            baseUrl: server.baseUrl,
-            apiKey: Redacted.make(ApiKeys.demo.apiKey),
-            secretKey: Redacted.make(ApiKeys.demo.secretKey),
-            rateLimit: { limit: 5000, interval: "1 second" },
-            retry: { maxRetries: 8, baseDelay: "5 millis", maxDelay: "50 millis" },
-            ...clientOptions
-          }))))),
-        ReferenceServer.layer({ rateLimit: { limit: 100_000, window: "1 second" }, ...serverOptions })
-      )
-    )
-  )
-
-const collect = <A, E>(s: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(s), Chunk.toReadonlyArray)
 
 /**
  * Polls `check` every 10 ms until it holds and returns what it saw last; fails naming `what` (and
@@ -234,7 +203,8 @@ describe("client ↔ reference service over 127.0.0.1", () => {
           )
         }
       }),
-    120_000
+    // A bound for a hung run, not a time asserted: three seeds of faults take 1–2 minutes.
+    240_000
   )
 
   it.live(
