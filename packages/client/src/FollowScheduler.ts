@@ -25,8 +25,8 @@ import * as Stream from "effect/Stream"
 import { type BrokerError, InvalidQuery } from "./BrokerError.js"
 import type * as Checkpoint from "./Checkpoint.js"
 import * as FullHistory from "./FullHistory.js"
-import * as FollowSettings from "./internal/FollowSettings.js"
-import * as PollSchedule from "./internal/PollSchedule.js"
+import * as FollowSettings from "./internal/follow/FollowSettings.js"
+import * as PollSchedule from "./internal/follow/PollSchedule.js"
 
 /**
  * When the streams poll: `minInterval` after a poll that brought records (default 1 second),

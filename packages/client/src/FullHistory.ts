@@ -28,10 +28,10 @@ import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
 import type { Change, Checkpoint } from "./Checkpoint.js"
-import * as Boundary from "./internal/Boundary.js"
-import * as Emission from "./internal/Emission.js"
-import * as Walk from "./internal/Walk.js"
-import * as WindowLimit from "./internal/WindowLimit.js"
+import * as Boundary from "./internal/walk/Boundary.js"
+import * as Emission from "./internal/walk/Emission.js"
+import * as Walk from "./internal/walk/Walk.js"
+import * as WindowLimit from "./internal/walk/WindowLimit.js"
 
 /**
  * A filter of the query that every record of an answer must match, besides the time window: the
@@ -335,13 +335,13 @@ export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =
       : Emission.changes(configOf(options), (_kind, record) => record)
   )
 
-// The parts, each a function of values with its own tests: `internal/WindowPlan` (window widths,
-// with `internal/WindowFill` for the fill to aim at), `internal/QueryCheck` (an answer holds only what
-// its request asked for), `internal/Crowded` (the pages of a crowded millisecond), `internal/PageOrder`
-// (a page in order, each record once), `internal/Boundary` (what was emitted: the dedup state and the checkpoint),
-// `internal/Settlement` (follow mode: new or updated), `internal/WindowLimit` (the widest window the
-// service accepts, learned from its refusals) and `internal/Emission` (the fold of those over the
-// walk's events). `internal/Walk` sequences the requests and emits the events.
+// The parts, each a function of values with its own tests: `internal/walk/WindowPlan` (window widths,
+// with `internal/walk/WindowFill` for the fill to aim at), `internal/query/QueryCheck` (an answer holds only what
+// its request asked for), `internal/walk/Crowded` (the pages of a crowded millisecond), `internal/walk/PageOrder`
+// (a page in order, each record once), `internal/walk/Boundary` (what was emitted: the dedup state and the checkpoint),
+// `internal/walk/Settlement` (follow mode: new or updated), `internal/walk/WindowLimit` (the widest window the
+// service accepts, learned from its refusals) and `internal/walk/Emission` (the fold of those over the
+// walk's events). `internal/walk/Walk` sequences the requests and emits the events.
 
 /** The walk's events folded into elements by `step`. */
 const walkWith = <A, E>(

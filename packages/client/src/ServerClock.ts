@@ -18,9 +18,9 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { BrokerConfig } from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
-import * as Answer from "./internal/Answer.js"
-import * as Exchange from "./internal/Exchange.js"
-import * as Retry from "./internal/Retry.js"
+import * as Answer from "./internal/request/Answer.js"
+import * as Exchange from "./internal/request/Exchange.js"
+import * as Retry from "./internal/request/Retry.js"
 
 /**
  * Server-time service: `now` (local time corrected by the last measured offset; never makes a

@@ -2,7 +2,7 @@ import { BrokerError } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Duration, Effect, Schedule } from "effect"
 import * as fc from "fast-check"
-import * as RideOut from "../src/internal/RideOut.js"
+import * as RideOut from "../src/internal/follow/RideOut.js"
 import * as Outage from "../src/Outage.js"
 
 /** What `BrokerHistory.availability` shows of a state. */

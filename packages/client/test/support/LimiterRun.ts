@@ -7,7 +7,7 @@
  */
 import { RateLimit } from "@broker-history/server"
 import { Chunk, Clock, Duration, Effect, Fiber, TestClock } from "effect"
-import * as RetryWait from "../../src/internal/RetryWait.js"
+import * as RetryWait from "../../src/internal/request/RetryWait.js"
 import * as TestPipeline from "./TestPipeline.js"
 
 export interface Setting {

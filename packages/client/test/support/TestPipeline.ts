@@ -8,8 +8,8 @@ import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"
 import * as Prng from "@broker-history/server/Prng"
 import { Clock, Duration, Effect, Layer, Schema } from "effect"
-import type * as Exchange from "../../src/internal/Exchange.js"
-import * as Pipeline from "../../src/internal/Pipeline.js"
+import type * as Exchange from "../../src/internal/request/Exchange.js"
+import * as Pipeline from "../../src/internal/request/Pipeline.js"
 import { testOptions } from "./MockService.js"
 
 /** What the exchange answers to one attempt, and after how long. */
