@@ -18,9 +18,9 @@ import type { BrokerError, RequestContext } from "../../BrokerError.js"
 import { InvalidQuery, SubAccountListTooLong } from "../../BrokerError.js"
 import type { SubAccountOptions } from "../../StreamOptions.js"
 import { defaultMaxSubAccounts, maxSubAccountsLimit } from "../../StreamOptions.js"
+import * as ServerText from "../request/ServerText.js"
 import * as HistoryKind from "./HistoryKind.js"
 import * as QueryCheck from "./QueryCheck.js"
-import * as ServerText from "../request/ServerText.js"
 
 /** One request of a page of the list through the layer's pipeline, the query already valid. */
 export type Fetch = (
