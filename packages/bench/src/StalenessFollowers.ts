@@ -5,7 +5,7 @@
  *
  * @since 0.2.0
  */
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import type { FollowScheduler } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
 import * as Context from "effect/Context"
@@ -69,7 +69,7 @@ const clientOf = (label: Label | "warmup", baseUrl: string, options: Options, co
     const context = yield* Layer.build(
       Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
         Layer.provide(BrokerHttpClient.layer),
-        Layer.provide(Layer.mergeAll(NodeTransport.layerSigner, ServerClock.layer)),
+        Layer.provide(NodeTransport.layerSigner),
         Layer.provide(BrokerConfig.layer({
           baseUrl,
           apiKey: Redacted.make(key.apiKey),

@@ -13,7 +13,10 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import type { BrokerError } from "./BrokerError.js"
+import * as Retry from "./internal/request/Retry.js"
 import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
@@ -51,11 +54,13 @@ export interface Settings {
   /** Time allowed for one attempt (connect, answer and body). */
   readonly requestTimeout: Duration.Duration
   readonly retry: {
-    /** Retries after the first attempt for retryable failures (5xx, 429, transport, damaged body). */
-    readonly maxRetries: number
-    /** First backoff delay; doubles each retry (jittered), capped at `maxDelay`. */
+    /**
+     * Decides whether and when a failed attempt is tried again; only retryable failures (5xx, 429,
+     * transport, damaged body) reach it, and a 429/418's `Retry-After` replaces the wait it chose.
+     */
+    readonly schedule: Schedule.Schedule<unknown, BrokerError>
+    /** First wait of a follow stream's backoff (and of the default schedule). */
     readonly baseDelay: Duration.Duration
-    readonly maxDelay: Duration.Duration
     /**
      * Longest `Retry-After` obeyed. A refusal that asks for a longer wait fails at once with
      * `RateLimited` (carrying the wait), except in a follow stream, which waits it out.
@@ -156,10 +161,13 @@ export interface Options {
   /** Default 10 seconds. */
   readonly requestTimeout?: Duration.DurationInput | undefined
   /**
-   * Defaults: 5 retries, 200 ms base delay, 10 s maximum delay, `Retry-After` obeyed up to 1 minute,
-   * follow streams backing off up to 1 minute.
+   * A `Schedule` deciding the retries (see `Settings.retry.schedule`), or the default schedule's
+   * numbers: 5 retries, 200 ms base delay doubling up to 10 s (`retrySchedule`). `Retry-After` is
+   * obeyed up to 1 minute; follow streams back off up to 1 minute. A `schedule` comes with neither
+   * `maxRetries` nor `maxDelay`, which only shape the default.
    */
-  readonly retry?: {
+  readonly retry?: Schedule.Schedule<unknown, BrokerError> | {
+    readonly schedule?: Schedule.Schedule<unknown, BrokerError> | undefined
     readonly maxRetries?: number | undefined
     readonly baseDelay?: Duration.DurationInput | undefined
     readonly maxDelay?: Duration.DurationInput | undefined
@@ -249,6 +257,7 @@ export const env = {
   apiKeyHeader: "BROKER_API_KEY_HEADER",
   recvWindow: "BROKER_RECV_WINDOW",
   requestTimeout: "BROKER_REQUEST_TIMEOUT",
+  retrySchedule: "retry.schedule",
   maxRetries: "BROKER_MAX_RETRIES",
   retryBaseDelay: "BROKER_RETRY_BASE_DELAY",
   retryMaxDelay: "BROKER_RETRY_MAX_DELAY",
@@ -264,7 +273,7 @@ export const env = {
   maxResponseBytes: "BROKER_MAX_RESPONSE_BYTES",
   maxPagesPerMillisecond: "BROKER_MAX_PAGES_PER_MILLISECOND",
   onIncomplete: "BROKER_ON_INCOMPLETE"
-} as const
+} as const satisfies SettingsCheck.Names
 
 /**
  * Checks options and fills in defaults. Pure: the same checks back `layer` and `layerConfig`.
@@ -287,8 +296,200 @@ export const env = {
  */
 export const resolve = (
   options: Options,
-  names: Record<keyof typeof env, string> = SettingsCheck.optionNames
-): Either.Either<Settings, ConfigError.ConfigError> => SettingsCheck.resolve(options, names, defaults)
+  names: SettingsCheck.Names = SettingsCheck.optionNames
+): Either.Either<Settings, ConfigError.ConfigError> =>
+  Either.gen(function*() {
+    const baseUrlText = options.baseUrl ?? defaults.baseUrl
+    let url: URL
+    try {
+      url = new URL(baseUrlText)
+    } catch {
+      return yield* SettingsCheck.invalid(
+        names.baseUrl,
+        `${names.baseUrl} is not a valid URL: ${JSON.stringify(baseUrlText)}`
+      )
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      return yield* SettingsCheck.invalid(names.baseUrl, `${names.baseUrl} must be an http(s) URL, got ${url.protocol}`)
+    }
+    if (url.protocol === "http:" && !SettingsCheck.loopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+      return yield* SettingsCheck.invalid(
+        names.baseUrl,
+        `${names.baseUrl} must use https:// (${url.host} is not loopback): the API key would cross the network in clear text; set ${names.allowInsecureHttp} to allow it anyway`
+      )
+    }
+    if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+      return yield* SettingsCheck.invalid(
+        names.baseUrl,
+        `${names.baseUrl} must not carry a query, fragment or credentials`
+      )
+    }
+    const baseUrl = url.toString().replace(/\/+$/, "")
+    const apiKey = yield* SettingsCheck.credential(names.apiKey, Redacted.value(options.apiKey))
+    if (/[\r\n]/.test(apiKey)) {
+      return yield* SettingsCheck.invalid(names.apiKey, `${names.apiKey} contains a line break`)
+    }
+    yield* SettingsCheck.credential(names.secretKey, Redacted.value(options.secretKey))
+    const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
+    if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
+      return yield* SettingsCheck.invalid(
+        names.apiKeyHeader,
+        `${names.apiKeyHeader} must be a header name (letters, digits, -)`
+      )
+    }
+    const recvWindow = options.recvWindow
+    if (
+      recvWindow !== undefined &&
+      (!Number.isInteger(recvWindow) || recvWindow < Endpoint.recvWindow.min || recvWindow > Endpoint.recvWindow.max)
+    ) {
+      return yield* SettingsCheck.invalid(
+        names.recvWindow,
+        `${names.recvWindow} must be an integer number of ms from 1 to 60000`
+      )
+    }
+    const requestTimeout = yield* SettingsCheck.positiveDuration(
+      names.requestTimeout,
+      options.requestTimeout ?? defaults.requestTimeout
+    )
+    const retry = yield* resolveRetry(options.retry, names)
+    const limit = options.rateLimit?.limit ?? defaults.rateLimit
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SettingsCheck.maxRateLimit) {
+      return yield* SettingsCheck.invalid(
+        names.rateLimit,
+        `${names.rateLimit} must be a whole number of requests from 1 to ${SettingsCheck.maxRateLimit} (for more, shorten the interval)`
+      )
+    }
+    const interval = yield* SettingsCheck.positiveDuration(
+      names.rateLimitInterval,
+      options.rateLimit?.interval ?? defaults.rateLimitInterval
+    )
+    const margin = Duration.decodeUnknown(options.rateLimit?.margin ?? defaults.rateLimitMargin)
+    if (margin._tag === "None" || !Duration.isFinite(margin.value)) {
+      return yield* SettingsCheck.invalid(
+        names.rateLimitMargin,
+        `${names.rateLimitMargin} must be a finite duration (0 allowed)`
+      )
+    }
+    const adaptive = options.rateLimit?.adaptive ?? defaults.rateLimitAdaptive
+    if (typeof adaptive !== "boolean") {
+      return yield* SettingsCheck.invalid(names.rateLimitAdaptive, `${names.rateLimitAdaptive} must be true or false`)
+    }
+    const transfers = options.maxWindow?.transfers === undefined
+      ? undefined
+      : yield* SettingsCheck.positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
+    const deposits = yield* SettingsCheck.positiveDuration(
+      names.depositMaxWindow,
+      options.maxWindow?.deposits ?? defaults.depositMaxWindow
+    )
+    const maxResponseBytes = yield* SettingsCheck.wholeNumber(
+      names.maxResponseBytes,
+      options.maxResponseBytes ?? defaults.maxResponseBytes,
+      SettingsCheck.responseBytes
+    )
+    const maxPagesPerMillisecond = yield* SettingsCheck.wholeNumber(
+      names.maxPagesPerMillisecond,
+      options.maxPagesPerMillisecond ?? defaults.maxPagesPerMillisecond,
+      SettingsCheck.pagesPerMillisecond
+    )
+    const onIncomplete = options.onIncomplete ?? defaults.onIncomplete
+    if (onIncomplete !== "fail" && onIncomplete !== "warn") {
+      return yield* SettingsCheck.invalid(names.onIncomplete, `${names.onIncomplete} must be "fail" or "warn"`)
+    }
+    return {
+      baseUrl,
+      apiKey: options.apiKey,
+      secretKey: options.secretKey,
+      apiKeyHeader,
+      recvWindow,
+      requestTimeout,
+      retry,
+      rateLimit: { limit, interval, margin: margin.value, adaptive },
+      maxWindow: { transfers, deposits },
+      maxResponseBytes,
+      maxPagesPerMillisecond,
+      onIncomplete
+    }
+  })
+
+const resolveRetry = (
+  option: Options["retry"],
+  names: SettingsCheck.Names
+): Either.Either<Settings["retry"], ConfigError.ConfigError> =>
+  Either.gen(function*() {
+    const retry = Schedule.isSchedule(option) ? { schedule: option } : option ?? {}
+    const baseDelay = yield* SettingsCheck.positiveDuration(names.retryBaseDelay, retry.baseDelay ?? defaults.baseDelay)
+    const maxRetryAfter = yield* SettingsCheck.positiveDuration(
+      names.maxRetryAfter,
+      retry.maxRetryAfter ?? defaults.maxRetryAfter
+    )
+    const followMaxDelay = yield* SettingsCheck.positiveDuration(
+      names.followMaxDelay,
+      retry.followMaxDelay ?? defaults.followMaxDelay
+    )
+    if (Duration.lessThan(followMaxDelay, baseDelay)) {
+      return yield* SettingsCheck.invalid(
+        names.followMaxDelay,
+        `${names.followMaxDelay} must not be shorter than the base delay`
+      )
+    }
+    if (retry.schedule !== undefined) {
+      if (!Schedule.isSchedule(retry.schedule)) {
+        return yield* SettingsCheck.invalid(names.retrySchedule, `${names.retrySchedule} must be an Effect Schedule`)
+      }
+      if (retry.maxRetries !== undefined || retry.maxDelay !== undefined) {
+        return yield* SettingsCheck.invalid(
+          names.retrySchedule,
+          `${names.retrySchedule} comes without ${names.maxRetries} and ${names.retryMaxDelay}: they shape the default schedule only; bound your schedule instead (e.g. Schedule.intersect(schedule, Schedule.recurs(n)))`
+        )
+      }
+      return { schedule: retry.schedule, baseDelay, maxRetryAfter, followMaxDelay }
+    }
+    const maxRetries = retry.maxRetries ?? defaults.maxRetries
+    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
+      return yield* SettingsCheck.invalid(names.maxRetries, `${names.maxRetries} must be an integer from 0 to 100`)
+    }
+    const maxDelay = yield* SettingsCheck.positiveDuration(names.retryMaxDelay, retry.maxDelay ?? defaults.maxDelay)
+    if (Duration.lessThan(maxDelay, baseDelay)) {
+      return yield* SettingsCheck.invalid(
+        names.retryMaxDelay,
+        `${names.retryMaxDelay} must not be shorter than the base delay`
+      )
+    }
+    return { schedule: Retry.backoff({ maxRetries, baseDelay, maxDelay }), baseDelay, maxRetryAfter, followMaxDelay }
+  })
+
+/**
+ * The default retry schedule, with its numbers: exponential backoff from `baseDelay`, doubling,
+ * capped at `maxDelay`, each wait jittered to 50–100 %, at most `maxRetries` retries. A start for
+ * your own schedule (`retry: { schedule }`).
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client"
+ * import { Either, Redacted, Schedule } from "effect"
+ *
+ * // The default backoff, but giving up 30 seconds after the first failure.
+ * const schedule = Schedule.intersect(
+ *   BrokerConfig.retrySchedule({ maxRetries: 10, baseDelay: "100 millis", maxDelay: "5 seconds" }),
+ *   Schedule.upTo("30 seconds")
+ * )
+ * const credentials = { apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }
+ * assert.ok(Either.isRight(BrokerConfig.resolve({ ...credentials, retry: schedule })))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const retrySchedule = (options: {
+  readonly maxRetries: number
+  readonly baseDelay: Duration.DurationInput
+  readonly maxDelay: Duration.DurationInput
+}): Schedule.Schedule<unknown, BrokerError> =>
+  Retry.backoff({
+    maxRetries: options.maxRetries,
+    baseDelay: Duration.decode(options.baseDelay),
+    maxDelay: Duration.decode(options.maxDelay)
+  })
 
 /**
  * Configuration from options.

@@ -282,10 +282,11 @@ export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_
  * import { BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
  * import { Layer } from "effect"
  *
- * // As `BrokerHistory.layer`, with a clock trusted as it is (no server-time requests).
+ * // As `BrokerHistory.layer`, with the local clock trusted for "now" (no server-time request for it).
  * const HistoryWithLocalClock = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+ *   Layer.provide(ServerClock.layerFixed(0)),
  *   Layer.provide(BrokerHttpClient.layer),
- *   Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layerFixed(0)))
+ *   Layer.provide(Signer.layerHmacSha256)
  * )
  * ```
  *
@@ -496,7 +497,7 @@ export const make = Effect.gen(function*() {
 export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig | HttpClient.HttpClient> = Layer
   .effect(BrokerHistory, make).pipe(
     Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layer))
+    Layer.provide(Signer.layerHmacSha256)
   )
 
 /**

@@ -11,17 +11,14 @@
  *
  * @since 0.1.0
  */
-import type { Endpoint, QueryString as QS } from "@broker-history/domain"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Schema from "effect/Schema"
 import type { BrokerConfig } from "./BrokerConfig.js"
-import type { BrokerError } from "./BrokerError.js"
 import * as Exchange from "./internal/request/Exchange.js"
 import * as Pipeline from "./internal/request/Pipeline.js"
-import type { ServerClock } from "./ServerClock.js"
+import { ServerClock } from "./ServerClock.js"
 import type { Signer } from "./Signer.js"
 
 /**
@@ -46,17 +43,9 @@ import type { Signer } from "./Signer.js"
  * @since 0.1.0
  * @category services
  */
-export class BrokerHttpClient extends Context.Tag("@broker-history/client/BrokerHttpClient")<BrokerHttpClient, {
-  /**
-   * One signed GET of `endpoint` with the business `params` (in the order given), retried as
-   * configured, its JSON body decoded with `schema`.
-   */
-  readonly get: <A, I>(
-    endpoint: Endpoint.Endpoint,
-    params: ReadonlyArray<QS.Param>,
-    schema: Schema.Schema<A, I>
-  ) => Effect.Effect<A, BrokerError>
-}>() {}
+export class BrokerHttpClient
+  extends Context.Tag("@broker-history/client/BrokerHttpClient")<BrokerHttpClient, Pipeline.Client>()
+{}
 
 /**
  * The metrics of the request pipeline, tagged with `endpoint`: `broker_history_requests_total`
@@ -88,21 +77,25 @@ export class BrokerHttpClient extends Context.Tag("@broker-history/client/Broker
 export const metrics = Pipeline.metrics
 
 /**
- * Builds the pipeline over a platform `HttpClient`. The platform's own client span (it would record
- * the signed URL) and trace propagation are switched off for these requests.
+ * Builds the pipeline over a platform `HttpClient`: the client, and the `ServerClock` it measures
+ * through itself (`GET /api/v3/time` shares the budget, the retries, the spans and the metrics), as
+ * the two services of a `Context`. The platform's own client span (it would record the signed URL)
+ * and trace propagation are switched off for these requests.
  *
  * @example
  * ```ts
  * import { BrokerHttpClient } from "@broker-history/client"
- * import { Effect, Layer } from "effect"
+ * import { Context, Effect, Layer } from "effect"
  *
  * // The pipeline with a log line after every call.
- * const LoggedHttpClient = Layer.effect(
- *   BrokerHttpClient.BrokerHttpClient,
- *   Effect.map(BrokerHttpClient.make, (client) => ({
- *     get: (endpoint, params, schema) =>
- *       client.get(endpoint, params, schema).pipe(Effect.tap(() => Effect.logDebug(`GET ${endpoint.path} done`)))
- *   }))
+ * const LoggedHttpClient = Layer.effectContext(
+ *   Effect.map(BrokerHttpClient.make, (services) => {
+ *     const client = Context.get(services, BrokerHttpClient.BrokerHttpClient)
+ *     return Context.add(services, BrokerHttpClient.BrokerHttpClient, {
+ *       get: (endpoint, params, schema) =>
+ *         client.get(endpoint, params, schema).pipe(Effect.tap(() => Effect.logDebug(`GET ${endpoint.path} done`)))
+ *     })
+ *   })
  * )
  * ```
  *
@@ -110,24 +103,27 @@ export const metrics = Pipeline.metrics
  * @category constructors
  */
 export const make: Effect.Effect<
-  BrokerHttpClient["Type"],
+  Context.Context<BrokerHttpClient | ServerClock>,
   never,
-  BrokerConfig | Signer | ServerClock | HttpClient.HttpClient
+  BrokerConfig | Signer | HttpClient.HttpClient
 > = Effect.flatMap(
   HttpClient.HttpClient,
   (http) =>
-    Pipeline.make((config) =>
-      Exchange.platform(http, config.requestTimeout, config.apiKeyHeader, config.maxResponseBytes)
+    Effect.map(
+      Pipeline.make((config) =>
+        Exchange.platform(http, config.requestTimeout, config.apiKeyHeader, config.maxResponseBytes)
+      ),
+      (built) => Context.make(BrokerHttpClient, built.client).pipe(Context.add(ServerClock, built.clock))
     )
 )
 
 /**
  * The pipeline over a platform `HttpClient` (provide `FetchHttpClient.layer`,
- * `NodeHttpClient.layerUndici`, or a mock).
+ * `NodeHttpClient.layerUndici`, or a mock), with the `ServerClock` it measures through itself.
  *
  * @example
  * ```ts
- * import { BrokerConfig, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+ * import { BrokerConfig, BrokerHttpClient, Signer } from "@broker-history/client"
  * import { Endpoint, TransferRecord } from "@broker-history/domain"
  * import { HttpClient, HttpClientResponse } from "@effect/platform"
  * import { Effect, Layer, Redacted } from "effect"
@@ -141,7 +137,7 @@ export const make: Effect.Effect<
  *   })
  * )
  * const HttpTest = BrokerHttpClient.layer.pipe(
- *   Layer.provide(Layer.mergeAll(Signer.layerHmacSha256, ServerClock.layerFixed(0))),
+ *   Layer.provide(Signer.layerHmacSha256),
  *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })),
  *   Layer.provide(Recording)
  * )
@@ -166,7 +162,7 @@ export const make: Effect.Effect<
  * @category layers
  */
 export const layer: Layer.Layer<
-  BrokerHttpClient,
+  BrokerHttpClient | ServerClock,
   never,
-  BrokerConfig | Signer | ServerClock | HttpClient.HttpClient
-> = Layer.effect(BrokerHttpClient, make)
+  BrokerConfig | Signer | HttpClient.HttpClient
+> = Layer.effectContext(make)

@@ -12,7 +12,7 @@ import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import type * as ConfigError from "effect/ConfigError"
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -74,17 +74,24 @@ export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effec
 )
 
 /**
- * The request pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly.
+ * The request pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly:
+ * the client and the `ServerClock` it measures through itself, as the two services of a `Context`.
  *
  * @example
  * ```ts
+ * import { BrokerHttpClient } from "@broker-history/client"
  * import * as NodeTransport from "@broker-history/client/NodeTransport"
  * import { DepositRecord, Endpoint } from "@broker-history/domain"
- * import { Effect } from "effect"
+ * import { Context, Effect } from "effect"
  *
  * const usdtDeposits = Effect.flatMap(
  *   NodeTransport.makeHttpClient,
- *   (client) => client.get(Endpoint.depositHistory, [["coin", "USDT"]], DepositRecord.DepositPage)
+ *   (services) =>
+ *     Context.get(services, BrokerHttpClient.BrokerHttpClient).get(
+ *       Endpoint.depositHistory,
+ *       [["coin", "USDT"]],
+ *       DepositRecord.DepositPage
+ *     )
  * )
  * ```
  *
@@ -92,13 +99,16 @@ export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effec
  * @category constructors
  */
 export const makeHttpClient: Effect.Effect<
-  BrokerHttpClient["Type"],
+  Context.Context<BrokerHttpClient | ServerClock.ServerClock>,
   never,
-  BrokerConfig | Signer | ServerClock.ServerClock | NodeHttpClient.Dispatcher
+  BrokerConfig | Signer | NodeHttpClient.Dispatcher
 > = Effect.flatMap(
   NodeHttpClient.Dispatcher,
   (dispatcher) =>
-    Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes))
+    Effect.map(
+      Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
+      (built) => Context.make(BrokerHttpClient, built.client).pipe(Context.add(ServerClock.ServerClock, built.clock))
+    )
 )
 
 /**
@@ -121,14 +131,14 @@ export const makeHttpClient: Effect.Effect<
  * @category layers
  */
 export const layerHttpClientWithoutDispatcher: Layer.Layer<
-  BrokerHttpClient,
+  BrokerHttpClient | ServerClock.ServerClock,
   never,
-  BrokerConfig | Signer | ServerClock.ServerClock | NodeHttpClient.Dispatcher
-> = Layer.effect(BrokerHttpClient, makeHttpClient)
+  BrokerConfig | Signer | NodeHttpClient.Dispatcher
+> = Layer.effectContext(makeHttpClient)
 
 /**
- * The whole client over an undici `Dispatcher` you provide: page requests over it directly, the
- * server-time requests through the platform client over the same dispatcher, `node:crypto` signing.
+ * The whole client over an undici `Dispatcher` you provide: every request over it directly (the
+ * server-time requests included), `node:crypto` signing.
  *
  * @example
  * ```ts
@@ -157,8 +167,7 @@ export const layerWithoutDispatcher: Layer.Layer<
   BrokerConfig | NodeHttpClient.Dispatcher
 > = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
   Layer.provide(layerHttpClientWithoutDispatcher),
-  Layer.provide(Layer.mergeAll(layerSigner, ServerClock.layer)),
-  Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher)
+  Layer.provide(layerSigner)
 )
 
 /**

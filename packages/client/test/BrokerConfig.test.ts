@@ -1,6 +1,6 @@
-import { BrokerConfig } from "@broker-history/client"
+import { BrokerConfig, BrokerError } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Option, Redacted, Schedule } from "effect"
 
 const credentials = { apiKey: Redacted.make("k"), secretKey: Redacted.make("s") }
 
@@ -12,6 +12,17 @@ const fromEnv = (env: Record<string, string>) =>
     )
   )
 
+// How many retries a schedule allows a request that keeps failing with a retryable error.
+const retriesOf = (schedule: Schedule.Schedule<unknown, BrokerError.BrokerError>) =>
+  Effect.runSync(Effect.gen(function*() {
+    const driver = yield* Schedule.driver(Schedule.modifyDelay(schedule, () => Duration.zero))
+    const failure = new BrokerError.ServerError({ request, status: 503, attempts: 1 })
+    let retries = 0
+    while (retries < 200 && Option.isSome(yield* Effect.option(driver.next(failure)))) retries++
+    return retries
+  }))
+const request = { endpoint: "transferHistory" }
+
 describe("BrokerConfig", () => {
   it("fills in defaults", () => {
     const settings = Either.getOrThrow(BrokerConfig.resolve(credentials))
@@ -19,7 +30,7 @@ describe("BrokerConfig", () => {
     expect(settings.apiKeyHeader).toBe("X-MEXC-APIKEY")
     expect(settings.recvWindow).toBeUndefined()
     expect(Duration.toMillis(settings.requestTimeout)).toBe(10_000)
-    expect(settings.retry.maxRetries).toBe(5)
+    expect(retriesOf(settings.retry.schedule)).toBe(5)
     expect(settings.rateLimit.limit).toBe(20)
     expect(Duration.toMillis(settings.rateLimit.interval)).toBe(1000)
     expect(Duration.toMillis(settings.rateLimit.margin)).toBe(25)
@@ -109,6 +120,9 @@ describe("BrokerConfig", () => {
     [{ rateLimit: { limit: 1e9 } }, "rateLimit.limit"],
     [{ rateLimit: { limit: 10_001 } }, "rateLimit.limit"],
     [{ retry: { maxRetryAfter: "0 millis" } }, "retry.maxRetryAfter"],
+    [{ retry: { schedule: Schedule.recurs(1), maxRetries: 3 } }, "retry.schedule"],
+    [{ retry: { schedule: Schedule.recurs(1), maxDelay: "1 second" } }, "retry.schedule"],
+    [{ retry: { schedule: { recurs: 1 } as unknown as Schedule.Schedule<unknown> } }, "retry.schedule"],
     [{ retry: { followMaxDelay: "100 millis" } }, "retry.followMaxDelay"],
     [{ maxResponseBytes: 1023 }, "maxResponseBytes"],
     [{ maxResponseBytes: 2 ** 30 + 1 }, "maxResponseBytes"],
@@ -143,7 +157,7 @@ describe("BrokerConfig", () => {
       expect(JSON.stringify(settings)).not.toContain("env-secret")
       expect(settings.recvWindow).toBe(7000)
       expect(Duration.toMillis(settings.requestTimeout)).toBe(3000)
-      expect(settings.retry.maxRetries).toBe(2)
+      expect(retriesOf(settings.retry.schedule)).toBe(2)
       expect(settings.rateLimit).toMatchObject({ limit: 5 })
       expect(Duration.toDays(settings.maxWindow.deposits)).toBe(5)
       expect(Duration.toDays(settings.maxWindow.transfers!)).toBe(30)

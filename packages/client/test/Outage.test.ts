@@ -153,7 +153,6 @@ describe("RideOut.schedule", () => {
   const retry = {
     maxRetries: 5,
     baseDelay: Duration.millis(200),
-    maxDelay: Duration.seconds(10),
     maxRetryAfter: Duration.minutes(1),
     followMaxDelay: Duration.minutes(1)
   }

@@ -1,7 +1,8 @@
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient, Signer } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Effect, Layer, Redacted } from "effect"
 
@@ -30,7 +31,11 @@ export type Answer =
  */
 export const mockService = (
   answer: (seen: Seen) => Answer,
-  options: { readonly serverOffset?: number } = {}
+  options: {
+    readonly serverOffset?: number
+    /** An answer to the n-th `/api/v3/time` request instead of the time (`undefined`: the time). */
+    readonly time?: (n: number) => Answer | undefined
+  } = {}
 ) => {
   const seen: Array<Seen> = []
   const timeRequests: Array<number> = []
@@ -39,6 +44,8 @@ export const mockService = (
       const at = yield* Clock.currentTimeMillis
       if (url.pathname === "/api/v3/time") {
         timeRequests.push(at)
+        const instead = options.time?.(timeRequests.length)
+        if (instead !== undefined) return yield* respond(request, instead)
         return HttpClientResponse.fromWeb(
           request,
           Response.json({ serverTime: at + (options.serverOffset ?? 0) })
@@ -53,20 +60,23 @@ export const mockService = (
         headers: request.headers
       }
       seen.push(s)
-      const a = answer(s)
-      if ("transport" in a) {
-        return yield* Effect.fail(
-          new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error(a.transport) })
-        )
-      }
-      const body = "text" in a ? a.text : JSON.stringify(a.body)
-      return HttpClientResponse.fromWeb(
-        request,
-        new Response(body, { status: a.status, headers: { "content-type": "application/json", ...a.headers } })
-      )
+      return yield* respond(request, answer(s))
     })
   )
   return { seen, timeRequests, client: Layer.succeed(HttpClient.HttpClient, client) }
+}
+
+const respond = (request: HttpClientRequest.HttpClientRequest, a: Answer) => {
+  if ("transport" in a) {
+    return Effect.fail(
+      new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error(a.transport) })
+    )
+  }
+  const body = "text" in a ? a.text : JSON.stringify(a.body)
+  return Effect.succeed(HttpClientResponse.fromWeb(
+    request,
+    new Response(body, { status: a.status, headers: { "content-type": "application/json", ...a.headers } })
+  ))
 }
 
 /** Options for tests: mock base URL, fast retries. */
@@ -97,10 +107,7 @@ export const historyLayerSyncSigning = (
 ) =>
   Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
     Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.mergeAll(
-      Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey))),
-      ServerClock.layer
-    )),
+    Layer.provide(Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey)))),
     Layer.provide(BrokerConfig.layer(testOptions(overrides))),
     Layer.provide(mock.client)
   )

@@ -63,12 +63,10 @@ export const make = (answer: (at: number, n: number) => Reply, options: Options)
       },
       retry: { maxRetries: 100, baseDelay: "100 millis", maxDelay: "1 second" }
     }))
-    const client = yield* Pipeline.make(() => exchange, options.onTheirWayAtFirst).pipe(
-      Effect.provide(Layer.mergeAll(
-        config,
-        ServerClock.layerFixed(0),
-        Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })
-      ))
-    )
+    const clock = yield* ServerClock.ServerClock.pipe(Effect.provide(ServerClock.layerFixed(0)))
+    const { client } = yield* Pipeline.make(() => exchange, { clock, onTheirWayAtFirst: options.onTheirWayAtFirst })
+      .pipe(
+        Effect.provide(Layer.mergeAll(config, Layer.succeed(Signer.Signer, { sign: () => Effect.succeed("0") })))
+      )
     return client.get(Endpoint.transferHistory, [["startTime", "1000"]], Schema.Array(Schema.Unknown))
   })

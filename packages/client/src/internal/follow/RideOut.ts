@@ -30,12 +30,15 @@ export interface Tracker {
   readonly state: Effect.Effect<Outage.State>
 }
 
+/** The settings a follow stream's backoff reads. */
+export type FollowRetry = Pick<Settings["retry"], "baseDelay" | "followMaxDelay" | "maxRetryAfter">
+
 /**
  * The waits of a follow stream between tries of a request that failed transiently: doubling from
  * `baseDelay`, capped at `followMaxDelay`, jittered to 50–100 %; after a `RateLimited`, the wait the
  * service asked for. A permanent failure ends it.
  */
-export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerError, BrokerError> =>
+export const schedule = (retry: FollowRetry): Schedule.Schedule<BrokerError, BrokerError> =>
   Outage.backoff(retry.baseDelay, retry.followMaxDelay).pipe(
     Schedule.zipRight(Schedule.identity<BrokerError>()),
     Schedule.modifyDelay((error, delay) =>
@@ -45,7 +48,7 @@ export const schedule = (retry: Settings["retry"]): Schedule.Schedule<BrokerErro
   )
 
 /** A tracker for one layer. Its state is a value replaced synchronously (each update is atomic). */
-export const make = (retry: Settings["retry"]): Tracker => {
+export const make = (retry: FollowRetry): Tracker => {
   let state = Outage.initial
 
   const track = <A>(request: Effect.Effect<A, BrokerError>, answered = true): Effect.Effect<A, BrokerError> =>

@@ -1,13 +1,14 @@
 /**
  * The request pipeline over one carrier (`Exchange`): the shared request budget, a fresh timestamp
  * and signature on every attempt, status → typed error, retries, one clock resync, decoding, spans
- * and counters. `BrokerHttpClient.make` runs it over a platform `HttpClient`, `NodeTransport` over
- * undici.
+ * and counters. The server's clock is measured through it too (`GET /api/v3/time`, unsigned), so
+ * every request the client sends shares one budget, one retry policy, the spans and the metrics.
+ * `BrokerHttpClient.make` runs it over a platform `HttpClient`, `NodeTransport` over undici.
  *
  * @internal
  */
-import type { Endpoint, QueryString as QS } from "@broker-history/domain"
-import { Field, QueryString } from "@broker-history/domain"
+import type { QueryString as QS } from "@broker-history/domain"
+import { Endpoint, Field, QueryString } from "@broker-history/domain"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
@@ -18,14 +19,15 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
-import type * as Schema from "effect/Schema"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import * as Tracer from "effect/Tracer"
 import { BrokerConfig } from "../../BrokerConfig.js"
-import type { BrokerError } from "../../BrokerError.js"
-import type { BrokerHttpClient } from "../../BrokerHttpClient.js"
-import { ServerClock } from "../../ServerClock.js"
+import type { BrokerError, RequestContext } from "../../BrokerError.js"
+import type { ServerClock } from "../../ServerClock.js"
 import { Signer } from "../../Signer.js"
 import * as Budget from "../budget/Budget.js"
 import * as Answer from "./Answer.js"
@@ -68,20 +70,29 @@ export const metrics = {
 type Counters = Omit<typeof metrics, "rateLimitCurrent">
 
 const countersByEndpoint = new Map<string, Counters>()
-const countersFor = (endpoint: Endpoint.Endpoint): Counters => {
-  let counters = countersByEndpoint.get(endpoint.name)
+const countersFor = (endpoint: string): Counters => {
+  let counters = countersByEndpoint.get(endpoint)
   if (counters === undefined) {
     counters = {
-      requests: Metric.tagged(metrics.requests, "endpoint", endpoint.name),
-      retries: Metric.tagged(metrics.retries, "endpoint", endpoint.name),
-      rateLimitWaits: Metric.tagged(metrics.rateLimitWaits, "endpoint", endpoint.name),
-      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint.name),
-      requestDuration: Metric.tagged(metrics.requestDuration, "endpoint", endpoint.name)
+      requests: Metric.tagged(metrics.requests, "endpoint", endpoint),
+      retries: Metric.tagged(metrics.retries, "endpoint", endpoint),
+      rateLimitWaits: Metric.tagged(metrics.rateLimitWaits, "endpoint", endpoint),
+      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint),
+      requestDuration: Metric.tagged(metrics.requestDuration, "endpoint", endpoint)
     }
-    countersByEndpoint.set(endpoint.name, counters)
+    countersByEndpoint.set(endpoint, counters)
   }
   return counters
 }
+
+/** The endpoint name of the clock's requests, in metrics, logs, spans and errors. */
+export const serverTime = "serverTime"
+
+const ServerTime = Schema.Struct({
+  serverTime: Schema.Union(Schema.Number, Schema.NumberFromString)
+})
+const decodeServerTime = (u: unknown) =>
+  Either.mapLeft(Schema.decodeUnknownEither(ServerTime)(u), (e) => e as ParseResult.ParseError)
 
 // Built once per schema. The record pages carry a compiled decoder (the schema's field rules in one
 // pass, with the schema itself as the fallback that reports what is wrong): with a generic Schema
@@ -96,34 +107,199 @@ const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.E
   return decode
 }
 
+/** The signed-request service (public as `BrokerHttpClient`). */
+export interface Client {
+  /**
+   * One signed GET of `endpoint` with the business `params` (in the order given), retried as
+   * configured, its JSON body decoded with `schema`.
+   */
+  readonly get: <A, I>(
+    endpoint: Endpoint.Endpoint,
+    params: ReadonlyArray<QS.Param>,
+    schema: Schema.Schema<A, I>
+  ) => Effect.Effect<A, BrokerError>
+}
+
+/** What `make` builds: the client and the server clock it measures through itself. */
+export interface Built {
+  readonly client: Client
+  readonly clock: ServerClock["Type"]
+}
+
 /**
  * The pipeline over one carrier. The request budget (a sliding-window limiter that adapts to the
- * service's refusals) is created here, once: every call and stream through this service shares it.
+ * service's refusals) is created here, once: every call and stream through this service shares it,
+ * the clock's requests included. `clock`: a clock to use instead of measuring one (tests);
  * `onTheirWayAtFirst`: see `Budget.make`.
  */
 export const make = (
   exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange,
-  onTheirWayAtFirst?: number
-): Effect.Effect<BrokerHttpClient["Type"], never, BrokerConfig | Signer | ServerClock> =>
+  options?: {
+    readonly clock?: ServerClock["Type"] | undefined
+    readonly onTheirWayAtFirst?: number | undefined
+  }
+): Effect.Effect<Built, never, BrokerConfig | Signer> =>
   Effect.gen(function*() {
     const config = yield* BrokerConfig
     const signer = yield* Signer
-    const clock = yield* ServerClock
     const exchange = exchangeFor(config)
-    const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent, onTheirWayAtFirst)
+    const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent, options?.onTheirWayAtFirst)
+    const schedule = config.retry.schedule
     const maxRetryAfterMillis = Duration.toMillis(config.retry.maxRetryAfter)
-    const apiKeyHeader = config.apiKeyHeader
     const { origin, pathname } = new URL(config.baseUrl)
     const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
     // The same on every attempt; neither carrier changes it (the platform request copies it).
     const headers: Record<string, string> = Object.freeze({
-      [apiKeyHeader]: Redacted.value(config.apiKey),
+      [config.apiKeyHeader]: Redacted.value(config.apiKey),
       "content-type": "application/json",
       accept: "application/json"
     })
+    // The clock's requests are public: they carry no key.
+    const unsignedHeaders: Record<string, string> = Object.freeze({ accept: "application/json" })
     const authParams: ReadonlyArray<QS.Param> = config.recvWindow === undefined
       ? []
       : [["recvWindow", String(config.recvWindow)]]
+
+    /** One attempt's exchange through the budget, its answer as the result or a typed error. */
+    const exchangeOnce = <A>(
+      ctx: RequestContext,
+      counters: Counters,
+      pathAndQuery: Effect.Effect<string>,
+      requestHeaders: Record<string, string>,
+      decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+      n: number,
+      span: Tracer.Span | undefined
+    ): Effect.Effect<A, BrokerError> =>
+      budget.attempt((start) => {
+        const send = Effect.flatMap(pathAndQuery, (target) =>
+          Effect.zipRight(
+            Metric.increment(counters.requests),
+            Effect.flatMap(
+              timed(counters, exchange(origin, target, requestHeaders, ctx, n)),
+              (reply) => outcome(ctx, counters, reply, decode, n, span, start)
+            )
+          ))
+        return start.waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+      })
+
+    /** The answer as the result or a typed error, told to the budget. */
+    const outcome = <A>(
+      ctx: RequestContext,
+      counters: Counters,
+      reply: Exchange.Reply,
+      decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+      n: number,
+      span: Tracer.Span | undefined,
+      start: Budget.Start
+    ): Effect.Effect<A, BrokerError> => {
+      span?.attribute("http.response.status_code", reply.status)
+      const read = Answer.read(ctx, reply, decode, n)
+      if (Either.isRight(read)) {
+        budget.accepted(start)
+        return Effect.succeed(read.right)
+      }
+      const refused = read.left
+      if (refused._tag === "ResponseDecodeError") {
+        budget.accepted(start)
+        return Effect.fail(refused)
+      }
+      return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
+        const error = Answer.refusal(ctx, refused, reply, now, n, maxRetryAfterMillis)
+        if (error._tag !== "RateLimited") {
+          budget.accepted(start)
+          return Effect.fail(error)
+        }
+        const counted = Effect.zipRight(
+          Metric.increment(counters.rateLimited),
+          Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
+        )
+        // An unreadable Retry-After is not obeyed (the retry backs off instead): say so.
+        return reply.retryAfter !== undefined && Answer.retryAfterMillis(reply.retryAfter, now) === undefined
+          ? Effect.zipRight(
+            Effect.logDebug("broker Retry-After unreadable; backing off instead").pipe(
+              Effect.annotateLogs({ endpoint: ctx.endpoint, retryAfter: ServerText.sanitize(reply.retryAfter, 60) })
+            ),
+            counted
+          )
+          : counted
+      })
+    }
+
+    const onRetry =
+      (endpoint: string, counters: Counters) => (error: BrokerError, n: number, delay: Duration.Duration) =>
+        Effect.zipRight(
+          Metric.increment(counters.retries),
+          Effect.logDebug("broker request retried").pipe(
+            Effect.annotateLogs({ endpoint, attempt: n, error: error._tag, delayMillis: Duration.toMillis(delay) })
+          )
+        )
+
+    /**
+     * The attempts of one request as the retry schedule decides, each in its own span when traced;
+     * the decision to retry is made inside the attempt's span, which records why.
+     */
+    const retried = <A>(
+      endpoint: string,
+      counters: Counters,
+      attempt: (n: number, span: Tracer.Span | undefined) => Effect.Effect<A, BrokerError>,
+      traced: Tracer.Span | undefined,
+      numbered: { sent: number }
+    ): Effect.Effect<A, BrokerError> =>
+      Retry.retrying(schedule, (_, decide) => {
+        const n = ++numbered.sent
+        return traced === undefined ? attempt(n, undefined) : withSpan(
+          "BrokerHttpClient.attempt",
+          { parent: traced, attributes: { "broker.attempt": n } },
+          (span) =>
+            Effect.tapError(attempt(n, span), (error) =>
+              Effect.map(decide(error), (delay) => {
+                if (Option.isSome(delay)) span.attribute("broker.retry.reason", error._tag)
+              }))
+        )
+      }, onRetry(endpoint, counters))
+
+    /** `attempts` in a client span, unless the tracer keeps none (spans cost a good share of a request). */
+    const inSpan = <A>(
+      name: string,
+      attributes: Record<string, unknown>,
+      attempts: (traced: Tracer.Span | undefined) => Effect.Effect<A, BrokerError>
+    ): Effect.Effect<A, BrokerError> =>
+      Effect.withFiberRuntime<A, BrokerError>((fiber) =>
+        !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.currentTracer === builtInTracer
+          ? Effect.suspend(() => attempts(undefined))
+          : withSpan(name, { kind: "client", attributes }, (span) =>
+            Effect.withParentSpan(
+              Effect.tap(attempts(span), (result) => {
+                if (Array.isArray(result)) span.attribute("broker.records", result.length)
+              }),
+              span
+            ))
+      )
+
+    // The clock: one unsigned `GET /api/v3/time` through the budget and the retries; the server read
+    // its clock somewhere between sending and receiving, so the middle is assumed.
+    const timeContext = Answer.requestContext(serverTime, [])
+    const timeCounters = countersFor(serverTime)
+    const timePath = Effect.succeed(basePath + Endpoint.timePath)
+    const measure = inSpan(
+      "ServerClock.sync",
+      { "broker.endpoint": serverTime, "http.request.method": "GET", "url.path": Endpoint.timePath },
+      (traced) =>
+        retried(
+          serverTime,
+          timeCounters,
+          (n, span) =>
+            Effect.flatMap(Clock.currentTimeMillis, (before) =>
+              Effect.flatMap(
+                exchangeOnce(timeContext, timeCounters, timePath, unsignedHeaders, decodeServerTime, n, span),
+                (answer) =>
+                  Effect.map(Clock.currentTimeMillis, (after) => Math.round(answer.serverTime - (before + after) / 2))
+              )),
+          traced,
+          { sent: 0 }
+        )
+    )
+    const clock = options?.clock ?? (yield* measured(measure))
 
     const get = <A, I>(
       endpoint: Endpoint.Endpoint,
@@ -132,141 +308,70 @@ export const make = (
     ): Effect.Effect<A, BrokerError> => {
       const ctx = Answer.endpointContext(endpoint, params)
       const decode = decoderFor(schema)
-      const counters = countersFor(endpoint)
+      const counters = countersFor(endpoint.name)
       const path = basePath + endpoint.path + "?"
       const signedParams = authParams.length === 0 ? params : [...params, ...authParams]
-
-      /** The answer as the result or a typed error. */
-      const outcome = (
-        reply: Exchange.Reply,
-        n: number,
-        span: Tracer.Span | undefined,
-        start: Budget.Start
-      ): Effect.Effect<A, BrokerError> => {
-        span?.attribute("http.response.status_code", reply.status)
-        const read = Answer.read(ctx, reply, decode, n)
-        if (Either.isRight(read)) {
-          budget.accepted(start)
-          return Effect.succeed(read.right)
-        }
-        const refused = read.left
-        if (refused._tag === "ResponseDecodeError") {
-          budget.accepted(start)
-          return Effect.fail(refused)
-        }
-        return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
-          const error = Answer.refusal(ctx, refused, reply, now, n, maxRetryAfterMillis)
-          if (error._tag !== "RateLimited") {
-            budget.accepted(start)
-            return Effect.fail(error)
-          }
-          const counted = Effect.zipRight(
-            Metric.increment(counters.rateLimited),
-            Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
-          )
-          // An unreadable Retry-After is not obeyed (the retry backs off instead): say so.
-          return reply.retryAfter !== undefined && Answer.retryAfterMillis(reply.retryAfter, now) === undefined
-            ? Effect.zipRight(
-              Effect.logDebug("broker Retry-After unreadable; backing off instead").pipe(
-                Effect.annotateLogs({ endpoint: endpoint.name, retryAfter: ServerText.sanitize(reply.retryAfter, 60) })
-              ),
-              counted
-            )
-            : counted
-        })
-      }
-
-      /** Attempt `n`: the budget, then a fresh timestamp and signature (never stale after a wait), then the exchange. */
-      const attempt = (n: number, span: Tracer.Span | undefined): Effect.Effect<A, BrokerError> =>
-        budget.attempt((start) => {
-          const send = Effect.flatMap(clock.now, (timestamp) => {
-            const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
-            return Effect.flatMap(signer.sign(query), (signature) =>
-              Effect.zipRight(
-                Metric.increment(counters.requests),
-                Effect.flatMap(
-                  timed(exchange(origin, path + QueryString.withSignature(query, signature), headers, ctx, n)),
-                  (reply) => outcome(reply, n, span, start)
-                )
-              ))
-          })
-          return start.waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
-        })
-
-      /** The exchange, its duration sampled whatever its outcome. */
-      const timed = <R, E>(exchange: Effect.Effect<R, E>): Effect.Effect<R, E> =>
-        Effect.clockWith((clock) => {
-          const started = clock.unsafeCurrentTimeNanos()
-          return Effect.onExit(
-            exchange,
-            () => Metric.update(counters.requestDuration, Number(clock.unsafeCurrentTimeNanos() - started) / 1e9)
-          )
-        })
-
-      const onRetry = (error: BrokerError, n: number, delay: Duration.Duration) =>
-        Effect.zipRight(
-          Metric.increment(counters.retries),
-          Effect.logDebug("broker request retried").pipe(
-            Effect.annotateLogs({
-              endpoint: endpoint.name,
-              attempt: n,
-              error: error._tag,
-              delayMillis: Duration.toMillis(delay)
-            })
-          )
-        )
+      // A fresh timestamp and signature on every attempt: never stale after a wait.
+      const signed = Effect.flatMap(clock.now, (timestamp) => {
+        const query = QueryString.make([...signedParams, ["timestamp", String(timestamp)]])
+        return Effect.map(signer.sign(query), (signature) => path + QueryString.withSignature(query, signature))
+      })
+      const attempt = (n: number, span: Tracer.Span | undefined) =>
+        exchangeOnce(ctx, counters, signed, headers, decode, n, span)
 
       /**
        * The attempts with retries, and after a timestamp rejection (our clock drifted from the
-       * server's) one clock measurement and one more round. `sent` numbers attempts across both.
+       * server's) one clock measurement and one more round. Attempts are numbered across both.
        */
       const attempts = (traced: Tracer.Span | undefined): Effect.Effect<A, BrokerError> => {
-        let sent = 0
-        // `round` is the attempt's number within its round of retries: whether a failure is retried.
-        const one = (round: number) => {
-          const n = ++sent
-          return traced === undefined ? attempt(n, undefined) : withSpan(
-            "BrokerHttpClient.attempt",
-            { parent: traced, attributes: { "broker.attempt": n } },
-            (span) =>
-              Effect.tapError(attempt(n, span), (error) => {
-                if (Retry.willRetry(config.retry, error, round)) span.attribute("broker.retry.reason", error._tag)
-                return Effect.void
-              })
-          )
-        }
-        const rounds = Retry.retrying(config.retry, one, onRetry)
-        return Effect.catchTag(rounds, "TimestampRejected", (rejected) =>
-          Effect.zipRight(
-            Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
-              Effect.annotateLogs({ endpoint: endpoint.name })
-            ),
-            Effect.flatMap(
-              Effect.either(clock.sync),
-              (synced) => Either.isLeft(synced) ? Effect.fail(rejected) : Retry.retrying(config.retry, one, onRetry)
-            )
-          ))
-      }
-
-      // Spans cost a good share of a request; the built-in tracer keeps none, so none are made for it.
-      return Effect.withFiberRuntime<A, BrokerError>((fiber) =>
-        !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.currentTracer === builtInTracer
-          ? Effect.suspend(() => attempts(undefined))
-          : withSpan(
-            `BrokerHttpClient.get ${endpoint.name}`,
-            { kind: "client", attributes: spanAttributes(endpoint, params) },
-            (span) =>
-              Effect.withParentSpan(
-                Effect.tap(attempts(span), (result) => {
-                  if (Array.isArray(result)) span.attribute("broker.records", result.length)
-                }),
-                span
+        const numbered = { sent: 0 }
+        return Effect.catchTag(
+          retried(endpoint.name, counters, attempt, traced, numbered),
+          "TimestampRejected",
+          (rejected) =>
+            Effect.zipRight(
+              Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
+                Effect.annotateLogs({ endpoint: endpoint.name })
+              ),
+              Effect.flatMap(
+                Effect.either(clock.sync),
+                (synced) =>
+                  Either.isLeft(synced)
+                    ? Effect.fail(rejected)
+                    : retried(endpoint.name, counters, attempt, traced, numbered)
               )
-          )
-      )
+            )
+        )
+      }
+      return inSpan(`BrokerHttpClient.get ${endpoint.name}`, spanAttributes(endpoint, params), attempts)
     }
 
-    return { get }
+    return { client: { get }, clock }
+  })
+
+/** A clock over `measure` (the offset, ms): measured on first need and on every `sync`. */
+const measured = (measure: Effect.Effect<number, BrokerError>): Effect.Effect<ServerClock["Type"]> =>
+  Effect.gen(function*() {
+    const offsetRef = yield* Ref.make(0)
+    const synced = yield* Ref.make(false)
+    const sync = Effect.tap(measure, (offset) => Effect.zipRight(Ref.set(offsetRef, offset), Ref.set(synced, true)))
+    const now = Effect.zipWith(Clock.currentTimeMillis, Ref.get(offsetRef), (local, offset) => local + offset)
+    return {
+      now,
+      offset: Ref.get(offsetRef),
+      sync,
+      serverNow: Effect.flatMap(Ref.get(synced), (done) => done ? now : Effect.zipRight(sync, now))
+    }
+  })
+
+/** The exchange, its duration sampled whatever its outcome. */
+const timed = <R, E>(counters: Counters, exchange: Effect.Effect<R, E>): Effect.Effect<R, E> =>
+  Effect.clockWith((clock) => {
+    const started = clock.unsafeCurrentTimeNanos()
+    return Effect.onExit(
+      exchange,
+      () => Metric.update(counters.requestDuration, Number(clock.unsafeCurrentTimeNanos() - started) / 1e9)
+    )
   })
 
 const builtInTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)

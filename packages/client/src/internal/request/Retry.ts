@@ -1,60 +1,99 @@
 /**
- * The retry loop for one request: backoff with jitter, `Retry-After` obeyed, attempts counted.
+ * The retries of one request, decided by the configured `Schedule` (docs/configuration.md, "Retries"):
+ * only retryable failures reach it, a 429/418's `Retry-After` replaces the wait it chose, and the
+ * wait itself happens here, not inside the schedule, so that a refused request can lend its slot.
  *
  * @internal
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Random from "effect/Random"
-import type { Settings } from "../../BrokerConfig.js"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import type { BrokerError } from "../../BrokerError.js"
 import { isRetryable } from "../../BrokerError.js"
 import * as RetryWait from "./RetryWait.js"
 
-/** Exponential backoff for the retry that follows attempt `attempt` (1-based), jittered to 50–100 %. */
-export const backoff = (retry: Settings["retry"], attempt: number): Effect.Effect<Duration.Duration> =>
-  Effect.map(Random.next, (r) => {
-    const base = Duration.toMillis(retry.baseDelay) * 2 ** (attempt - 1)
-    const capped = Math.min(base, Duration.toMillis(retry.maxDelay))
-    return Duration.millis(Math.round(capped * (0.5 + r / 2)))
-  })
-
-/** The wait before the next attempt: what the service asked for on 429, otherwise backoff. */
-export const delayAfter = (retry: Settings["retry"], error: BrokerError, attempt: number) =>
-  error._tag === "RateLimited" && error.retryAfterMillis > 0
-    ? Effect.succeed(Duration.millis(error.retryAfterMillis))
-    : backoff(retry, attempt)
+/** What decides the retries of a request: a schedule fed the failures. */
+export type Policy = Schedule.Schedule<unknown, BrokerError>
 
 /**
- * Whether a failure of attempt `n` (1-based, within one round of `retrying`) is retried. A refusal
- * asking for a longer wait than `retry.maxRetryAfter` (its `maxRetryAfterMillis` set) is not: waiting
- * that long inside one request would hold its caller silently.
+ * The default policy: exponential backoff from `baseDelay`, doubling, capped at `maxDelay`, each
+ * wait jittered to 50–100 %, at most `maxRetries` retries.
  */
-export const willRetry = (retry: Settings["retry"], error: BrokerError, n: number): boolean =>
-  isRetryable(error) && n <= retry.maxRetries &&
-  !(error._tag === "RateLimited" && error.maxRetryAfterMillis !== undefined)
+export const backoff = (options: {
+  readonly maxRetries: number
+  readonly baseDelay: Duration.Duration
+  readonly maxDelay: Duration.Duration
+}): Policy =>
+  Schedule.exponential(options.baseDelay, 2).pipe(
+    Schedule.modifyDelay((delay) => Duration.min(delay, options.maxDelay)),
+    Schedule.jitteredWith({ min: 0.5, max: 1 }),
+    Schedule.intersect(Schedule.recurs(options.maxRetries))
+  )
+
+/** Whether a failure may be retried at all. A wait longer than `retry.maxRetryAfter` never is. */
+export const retryable = (error: BrokerError): boolean =>
+  isRetryable(error) && !(error._tag === "RateLimited" && error.maxRetryAfterMillis !== undefined)
+
+/** The decision for one failure: `None` ends the retries, `Some` is the wait before the next attempt. */
+export type Decide = (error: BrokerError) => Effect.Effect<Option.Option<Duration.Duration>>
+
+// The schedule stepped for its decision only: `delays` keeps the wait it chose as its output, and the
+// zeroed delay keeps the driver from sleeping it.
+const decisions = (policy: Policy) =>
+  Schedule.driver(Schedule.delays(policy).pipe(Schedule.modifyDelay(() => Duration.zero)))
 
 /**
- * Runs `attempt(n)` until it succeeds, fails with a final error, or the retry budget is spent.
- * `onRetry` runs before each wait (for metrics and logs).
+ * Runs `attempt(n, decide)` (n from 1) until it succeeds or a failure is not retried. An attempt may
+ * call `decide` on its failure itself (to record the decision in its span); the loop then uses that
+ * decision instead of stepping the schedule again. `onRetry` runs before each wait.
  */
 export const retrying = <A>(
-  retry: Settings["retry"],
-  attempt: (n: number) => Effect.Effect<A, BrokerError>,
+  policy: Policy,
+  attempt: (n: number, decide: Decide) => Effect.Effect<A, BrokerError>,
   onRetry: (error: BrokerError, n: number, delay: Duration.Duration) => Effect.Effect<void>
-): Effect.Effect<A, BrokerError> => {
-  const loop = (n: number): Effect.Effect<A, BrokerError> =>
-    Effect.catchAll(attempt(n), (error) =>
-      willRetry(retry, error, n)
-        ? Effect.flatMap(delayAfter(retry, error, n), (delay) =>
-          Effect.zipRight(
-            Effect.zipRight(
-              onRetry(error, n, delay),
-              // A refused request's wait may lend its caller's slot (RetryWait); any other waits in place.
-              error._tag === "RateLimited" ? RetryWait.waiting(Effect.sleep(delay)) : Effect.sleep(delay)
-            ),
-            loop(n + 1)
-          ))
-        : Effect.fail(error))
-  return loop(1)
-}
+): Effect.Effect<A, BrokerError> =>
+  Effect.suspend(() => {
+    // Made on the first failure: most requests never need one.
+    let driver: Schedule.ScheduleDriver<Duration.Duration, BrokerError> | undefined
+    let last: { readonly error: BrokerError; readonly delay: Option.Option<Duration.Duration> } | undefined
+    const step = (error: BrokerError) =>
+      Effect.suspend(() => {
+        if (driver !== undefined) return Effect.option(driver.next(error))
+        return Effect.flatMap(decisions(policy), (made) => {
+          driver = made
+          return Effect.option(made.next(error))
+        })
+      })
+    const decide: Decide = (error) =>
+      Effect.suspend(() => {
+        if (last !== undefined && last.error === error) return Effect.succeed(last.delay)
+        const decided = retryable(error)
+          ? Effect.map(
+            step(error),
+            Option.map((delay) =>
+              error._tag === "RateLimited" && error.retryAfterMillis > 0
+                ? Duration.millis(error.retryAfterMillis)
+                : delay
+            )
+          )
+          : Effect.succeed(Option.none<Duration.Duration>())
+        return Effect.tap(decided, (delay) => {
+          last = { error, delay }
+        })
+      })
+    const loop = (n: number): Effect.Effect<A, BrokerError> =>
+      Effect.catchAll(attempt(n, decide), (error) =>
+        Effect.flatMap(decide(error), (delay) =>
+          Option.isNone(delay)
+            ? Effect.fail(error)
+            : Effect.zipRight(
+              Effect.zipRight(
+                onRetry(error, n, delay.value),
+                // A refused request's wait may lend its caller's slot (RetryWait); any other waits in place.
+                error._tag === "RateLimited" ? RetryWait.waiting(Effect.sleep(delay.value)) : Effect.sleep(delay.value)
+              ),
+              loop(n + 1)
+            )))
+    return loop(1)
+  })
