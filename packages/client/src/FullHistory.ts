@@ -23,11 +23,10 @@
  * @since 0.1.0
  */
 import type * as Chunk from "effect/Chunk"
-import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
-import type { Change, Checkpoint } from "./Checkpoint.js"
+import type { BrokerError } from "./BrokerError.js"
+import type { Change } from "./Checkpoint.js"
+import type * as QueryCheck from "./internal/query/QueryCheck.js"
 import * as Boundary from "./internal/walk/Boundary.js"
 import * as Emission from "./internal/walk/Emission.js"
 import * as Walk from "./internal/walk/Walk.js"
@@ -56,13 +55,7 @@ import * as WindowLimit from "./internal/walk/WindowLimit.js"
  * @since 0.2.0
  * @category models
  */
-export interface Filter<A> {
-  /** The record's field, as error messages name it. */
-  readonly field: string
-  readonly read: (record: A) => string
-  /** The value the query asked for; `undefined`: one account, named alike by every record of an answer. */
-  readonly value: string | undefined
-}
+export interface Filter<A> extends QueryCheck.Filter<A> {}
 
 /**
  * What the walk needs to know about one kind of record and its endpoint.
@@ -92,68 +85,7 @@ export interface Filter<A> {
  * @since 0.1.0
  * @category models
  */
-export interface Options<A> {
-  /** One request: page `page` of the records with `startTime <= time <= endTime`, at most `limit`. */
-  readonly fetch: (startTime: number, endTime: number, page: number, limit: number) => Effect.Effect<
-    ReadonlyArray<A>,
-    BrokerError
-  >
-  readonly time: (record: A) => number
-  readonly key: (record: A) => string
-  /** Ascending order: by `time` first, then a tie-break (0 only for the same record, sent twice). */
-  readonly compare: (a: A, b: A) => number
-  /** What counts as a change of an emitted record (follow mode). */
-  readonly fingerprint: (record: A) => string
-  /** Page size; a page with fewer records ends its window. */
-  readonly limit: number
-  /** Widest window one request may cover (ms), or `undefined` for no limit. */
-  readonly maxWindow: number | undefined
-  /** Inclusive range (ms). */
-  readonly since: number
-  readonly until: number
-  /** Continue after this checkpoint instead of at `since`. */
-  readonly resume?: Checkpoint | undefined
-  /** Windows fetched ahead concurrently, output order preserved (1 = strictly lazy). */
-  readonly concurrency: number
-  /** Keep polling after `until`. */
-  readonly follow?: {
-    readonly interval: Duration.Duration
-    /** Trailing window re-read on every poll, so late records and changed records are seen. */
-    readonly settlement: number
-    /** The new "until" of each poll (the server's now). */
-    readonly now: Effect.Effect<number, BrokerError>
-  } | undefined
-  /** The endpoint's name in the walk's errors (default `"history"`). Since 0.2.0. */
-  readonly endpoint?: string | undefined
-  /**
-   * The query's filters besides the window, which every record must match (default none: only the
-   * window is checked). Since 0.2.0.
-   */
-  readonly filters?: ReadonlyArray<Filter<A>> | undefined
-  /** Most pages read of one millisecond that holds more than a page (default 20). Since 0.2.0. */
-  readonly maxPagesPerMillisecond?: number | undefined
-  /**
-   * What to do when the service does not serve every record of a crowded millisecond. By default the
-   * walk fails with the `IncompleteHistory`; when this effect succeeds instead, the records received
-   * are emitted and the walk goes on (`BrokerHistory` logs a warning and counts it with
-   * `onIncomplete: "warn"`). Since 0.2.0.
-   */
-  readonly onIncomplete?: ((incomplete: IncompleteHistory) => Effect.Effect<void, BrokerError>) | undefined
-  /**
-   * What is known of the widest window the service accepts, shared by every walk given the same
-   * `WindowWidths` (`BrokerHistory` keeps one per endpoint for its layer); by default the walk learns
-   * on its own. A refusal of a window as too wide narrows the window and reads it again, and every
-   * later window is planned within what was learned; `maxWindow` stays the upper bound (see
-   * `WindowWidths`). Since 0.2.0.
-   */
-  readonly windowWidths?: WindowWidths | undefined
-  /**
-   * How the walk's errors name the setting of `maxWindow` when the service refuses windows as too
-   * wide even after narrowing (default `"maxWindow"`; `BrokerHistory` names its option and
-   * environment variable). Since 0.2.0.
-   */
-  readonly maxWindowSetting?: string | undefined
-}
+export interface Options<A> extends Walk.Options<A> {}
 
 /**
  * What walks have learned of the widest window (inclusive, in ms) one request of an endpoint may
@@ -173,14 +105,7 @@ export interface Options<A> {
  * @since 0.2.0
  * @category models
  */
-export interface KnownWidths {
-  /** The widest window (ms) the service answered; 0 before the first answer. */
-  readonly accepted: number
-  /** The narrowest window (ms) the service refused as too wide; `Infinity` until it refuses one. */
-  readonly refused: number
-  /** A width (ms) a refusal's message named as the maximum, not yet tried; `undefined` when none. */
-  readonly stated: number | undefined
-}
+export interface KnownWidths extends WindowLimit.KnownWidths {}
 
 /**
  * What the walks sharing it know of an endpoint's widest window: `current`, replaced by the walks as
@@ -235,9 +160,7 @@ export interface KnownWidths {
  * @since 0.2.0
  * @category models
  */
-export interface WindowWidths {
-  current: KnownWidths
-}
+export interface WindowWidths extends WindowLimit.WindowWidths {}
 
 /**
  * A new `WindowWidths`, knowing nothing yet: give it to every walk of one endpoint that should learn

@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
 import { InvalidQuery } from "../../BrokerError.js"
-import type { Filter } from "../../FullHistory.js"
+import type { Filter } from "./QueryCheck.js"
 
 /** A rule a query broke. */
 export interface Violation {

@@ -11,8 +11,16 @@
  */
 import { ResponseDecodeError } from "../../BrokerError.js"
 import type { RequestContext } from "../../BrokerError.js"
-import type { Filter } from "../../FullHistory.js"
 import * as ServerText from "../request/ServerText.js"
+
+/** A filter every record of an answer must match (public as `FullHistory.Filter`). */
+export interface Filter<A> {
+  /** The record's field, as error messages name it. */
+  readonly field: string
+  readonly read: (record: A) => string
+  /** The value the query asked for; `undefined`: one account, named alike by every record of an answer. */
+  readonly value: string | undefined
+}
 
 /** Most characters of a record's JSON kept in the error's excerpt. */
 const excerptLength = 200

@@ -17,9 +17,9 @@ import * as Schema from "effect/Schema"
 import type { BrokerError } from "../../BrokerError.js"
 import { InvalidQuery } from "../../BrokerError.js"
 import * as Checkpoint from "../../Checkpoint.js"
-import type * as FullHistory from "../../FullHistory.js"
 import type * as ServerClock from "../../ServerClock.js"
 import * as StreamOptions from "../../StreamOptions.js"
+import type * as Walk from "../walk/Walk.js"
 
 /**
  * How far `until` may be after the server's now: the caller's clock (with which `until` was likely
@@ -32,7 +32,7 @@ const isoTime = (ms: number) => new Date(ms).toISOString()
 
 /** What `FullHistory` needs of a query besides the endpoint and the record kind. */
 export type Range = Pick<
-  FullHistory.Options<unknown>,
+  Walk.Options<unknown>,
   "since" | "until" | "limit" | "concurrency" | "maxWindow" | "resume" | "follow"
 >
 

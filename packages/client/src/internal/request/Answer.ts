@@ -14,9 +14,20 @@ import * as Schema from "effect/Schema"
 import type { RequestContext } from "../../BrokerError.js"
 import * as BrokerError from "../../BrokerError.js"
 import * as DecodeIssue from "./DecodeIssue.js"
-import type { Reply } from "./Exchange.js"
 import * as JsonBody from "./JsonBody.js"
 import * as ServerText from "./ServerText.js"
+
+/**
+ * A complete answer: status, the `Retry-After` header when present, and the body: its bytes (this
+ * answer's own copy: `JsonBody.parse` may briefly change a byte in it) or its text.
+ */
+export interface Reply {
+  readonly status: number
+  readonly retryAfter: string | undefined
+  /** The `Location` header (read for a 3xx only). */
+  readonly location?: string | undefined
+  readonly body: JsonBody.Body
+}
 
 /** The request context of a query: endpoint, plus window and page when the query has them. */
 export const requestContext = (

@@ -21,19 +21,7 @@ import * as Stream from "effect/Stream"
 import type { RequestContext } from "../../BrokerError.js"
 import type * as BrokerError from "../../BrokerError.js"
 import * as Answer from "./Answer.js"
-import type * as JsonBody from "./JsonBody.js"
 
-/**
- * A complete answer: status, the `Retry-After` header when present, and the body: its bytes (this
- * answer's own copy: `JsonBody.parse` may briefly change a byte in it) or its text.
- */
-export interface Reply {
-  readonly status: number
-  readonly retryAfter: string | undefined
-  /** The `Location` header (read for a 3xx only). */
-  readonly location?: string | undefined
-  readonly body: JsonBody.Body
-}
 
 /**
  * Sends one GET of `url` (origin + path + signed query) with `headers` and reads the whole answer
@@ -45,7 +33,7 @@ export type Exchange = (
   headers: Record<string, string>,
   ctx: RequestContext,
   attempt: number
-) => Effect.Effect<Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>
+) => Effect.Effect<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>
 
 /**
  * Over a platform `HttpClient`. The deadline is an Effect timeout (so it follows the `TestClock`), and

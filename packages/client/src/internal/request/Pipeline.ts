@@ -186,7 +186,7 @@ export const make = (
     const outcome = <A>(
       ctx: RequestContext,
       counters: Counters,
-      reply: Exchange.Reply,
+      reply: Answer.Reply,
       decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
       n: number,
       span: Tracer.Span | undefined,

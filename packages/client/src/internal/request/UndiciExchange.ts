@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import { EventEmitter } from "node:events"
 import * as BrokerError from "../../BrokerError.js"
 import * as Answer from "./Answer.js"
-import type { Exchange, Reply } from "./Exchange.js"
+import type { Exchange } from "./Exchange.js"
 
 const headerText = (value: string | Array<string> | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value
@@ -68,7 +68,7 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration, 
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
   const deadlines = makeDeadlines(Math.min(1000, Math.max(5, Math.floor(timeoutMillis / 8))))
   return (origin, pathAndQuery, headers, ctx, attempt) =>
-    Effect.async<Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>((resume) => {
+    Effect.async<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>((resume) => {
       const signal = new EventEmitter()
       let settled = false
       const deadline = {
@@ -85,7 +85,7 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration, 
           signal.emit("abort")
         }
       }
-      const settle = (result: Effect.Effect<Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>) => {
+      const settle = (result: Effect.Effect<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>) => {
         if (settled) return
         settled = true
         deadlines.remove(deadline)

@@ -30,13 +30,79 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { BrokerError } from "../../BrokerError.js"
 import { ApiError, IncompleteHistory } from "../../BrokerError.js"
-import type { Options, WindowWidths } from "../../FullHistory.js"
+import type { Checkpoint } from "../../Checkpoint.js"
+import type { Filter } from "../query/QueryCheck.js"
 import * as QueryCheck from "../query/QueryCheck.js"
 import * as RetryWait from "../request/RetryWait.js"
 import * as Crowded from "./Crowded.js"
 import * as Emission from "./Emission.js"
+import type { WindowWidths } from "./WindowLimit.js"
 import * as WindowLimit from "./WindowLimit.js"
 import * as WindowPlan from "./WindowPlan.js"
+
+/** What a walk needs (public as `FullHistory.Options`). */
+export interface Options<A> {
+  /** One request: page `page` of the records with `startTime <= time <= endTime`, at most `limit`. */
+  readonly fetch: (startTime: number, endTime: number, page: number, limit: number) => Effect.Effect<
+    ReadonlyArray<A>,
+    BrokerError
+  >
+  readonly time: (record: A) => number
+  readonly key: (record: A) => string
+  /** Ascending order: by `time` first, then a tie-break (0 only for the same record, sent twice). */
+  readonly compare: (a: A, b: A) => number
+  /** What counts as a change of an emitted record (follow mode). */
+  readonly fingerprint: (record: A) => string
+  /** Page size; a page with fewer records ends its window. */
+  readonly limit: number
+  /** Widest window one request may cover (ms), or `undefined` for no limit. */
+  readonly maxWindow: number | undefined
+  /** Inclusive range (ms). */
+  readonly since: number
+  readonly until: number
+  /** Continue after this checkpoint instead of at `since`. */
+  readonly resume?: Checkpoint | undefined
+  /** Windows fetched ahead concurrently, output order preserved (1 = strictly lazy). */
+  readonly concurrency: number
+  /** Keep polling after `until`. */
+  readonly follow?: {
+    readonly interval: Duration.Duration
+    /** Trailing window re-read on every poll, so late records and changed records are seen. */
+    readonly settlement: number
+    /** The new "until" of each poll (the server's now). */
+    readonly now: Effect.Effect<number, BrokerError>
+  } | undefined
+  /** The endpoint's name in the walk's errors (default `"history"`). Since 0.2.0. */
+  readonly endpoint?: string | undefined
+  /**
+   * The query's filters besides the window, which every record must match (default none: only the
+   * window is checked). Since 0.2.0.
+   */
+  readonly filters?: ReadonlyArray<Filter<A>> | undefined
+  /** Most pages read of one millisecond that holds more than a page (default 20). Since 0.2.0. */
+  readonly maxPagesPerMillisecond?: number | undefined
+  /**
+   * What to do when the service does not serve every record of a crowded millisecond. By default the
+   * walk fails with the `IncompleteHistory`; when this effect succeeds instead, the records received
+   * are emitted and the walk goes on (`BrokerHistory` logs a warning and counts it with
+   * `onIncomplete: "warn"`). Since 0.2.0.
+   */
+  readonly onIncomplete?: ((incomplete: IncompleteHistory) => Effect.Effect<void, BrokerError>) | undefined
+  /**
+   * What is known of the widest window the service accepts, shared by every walk given the same
+   * `WindowWidths` (`BrokerHistory` keeps one per endpoint for its layer); by default the walk learns
+   * on its own. A refusal of a window as too wide narrows the window and reads it again, and every
+   * later window is planned within what was learned; `maxWindow` stays the upper bound (see
+   * `WindowWidths`). Since 0.2.0.
+   */
+  readonly windowWidths?: WindowWidths | undefined
+  /**
+   * How the walk's errors name the setting of `maxWindow` when the service refuses windows as too
+   * wide even after narrowing (default `"maxWindow"`; `BrokerHistory` names its option and
+   * environment variable). Since 0.2.0.
+   */
+  readonly maxWindowSetting?: string | undefined
+}
 
 /** Where the sequential walk is: a value handed from one step to the next. */
 type State =

@@ -16,7 +16,21 @@
  *
  * @internal
  */
-import type { KnownWidths } from "../../FullHistory.js"
+
+/** What walks have learned of the widest window (public as `FullHistory.KnownWidths`). */
+export interface KnownWidths {
+  /** The widest window (ms) the service answered; 0 before the first answer. */
+  readonly accepted: number
+  /** The narrowest window (ms) the service refused as too wide; `Infinity` until it refuses one. */
+  readonly refused: number
+  /** A width (ms) a refusal's message named as the maximum, not yet tried; `undefined` when none. */
+  readonly stated: number | undefined
+}
+
+/** The shared, replaceable `KnownWidths` of an endpoint (public as `FullHistory.WindowWidths`). */
+export interface WindowWidths {
+  current: KnownWidths
+}
 
 /** Nothing known yet: no window accepted, none refused. */
 export const unknown: KnownWidths = { accepted: 0, refused: Number.POSITIVE_INFINITY, stated: undefined }
