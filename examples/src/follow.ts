@@ -48,4 +48,4 @@ const program = Effect.gen(function*() {
 })
 
 // runMain interrupts the stream on SIGINT/SIGTERM: polling stops, the request in flight is aborted.
-NodeRuntime.runMain(program.pipe(Effect.provide(BrokerHistory.layerConfig)))
+NodeRuntime.runMain(program.pipe(Effect.provide(BrokerHistory.layerConfig())))

@@ -18,4 +18,4 @@ const program = Effect.gen(function*() {
   yield* Console.log(`${count} transfers`)
 })
 
-program.pipe(Effect.provide(BrokerHistory.layerConfig), Effect.runPromise)
+program.pipe(Effect.provide(BrokerHistory.layerConfig()), Effect.runPromise)

@@ -36,4 +36,4 @@ const program = Effect.gen(function*() {
   Effect.withSpan("export transfers")
 )
 
-program.pipe(Effect.provide(Layer.merge(BrokerHistory.layerConfig, TelemetryLive)), Effect.runPromise)
+program.pipe(Effect.provide(Layer.merge(BrokerHistory.layerConfig(), TelemetryLive)), Effect.runPromise)

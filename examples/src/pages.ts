@@ -31,4 +31,4 @@ const program = Effect.gen(function*() {
 )
 
 // Everything from BROKER_* environment variables, over Node's undici transport.
-program.pipe(Effect.provide(BrokerHistory.layerConfig), Effect.runPromise)
+program.pipe(Effect.provide(BrokerHistory.layerConfig()), Effect.runPromise)

@@ -23,4 +23,4 @@ const program = Effect.gen(function*() {
   for (const [key, count] of counts) if (count > 0) yield* Console.log(`${key}: ${count}`)
 })
 
-program.pipe(Effect.provide(BrokerHistory.layerConfig), Effect.runPromise)
+program.pipe(Effect.provide(BrokerHistory.layerConfig()), Effect.runPromise)

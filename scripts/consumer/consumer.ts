@@ -26,7 +26,7 @@ const undici: Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, 
   BrokerHistory.layerUndici
 export const FetchLive = neutral.pipe(Layer.provide(config), Layer.provide(FetchHttpClient.layer))
 export const UndiciLive = undici.pipe(Layer.provide(config))
-export const FromEnvironment = BrokerHistory.layerConfig
+export const FromEnvironment = BrokerHistory.layerConfig()
 
 // One page; an authentication failure handled by its tag, every other error still typed.
 export const firstPage: Effect.Effect<

@@ -1,8 +1,10 @@
-// Consumer check (g): the installed client on Bun and Deno (also runs on Node). Builds
-// `BrokerHistory.layer` over `FetchHttpClient.layer`, reads one `transferHistory` page and the
-// first 50 deposits of the last 60 days as a full-history stream from the reference service at
-// BROKER_BASE_URL (run by run.sh under Node). Records coming back means the service accepted the
-// WebCrypto HMAC signatures and fetch works on this runtime. Imports nothing from Node.
+// Consumer check (g): the installed client on Bun and Deno (also runs on Node). Reads one
+// `transferHistory` page and the first 50 deposits of the last 60 days as a full-history stream from
+// the reference service at BROKER_BASE_URL (run by run.sh under Node), twice: through
+// `BrokerHistory.layer` over `FetchHttpClient.layer`, and through the README's ready layer,
+// `BrokerHistory.layerConfig()` (the BROKER_* variables; fetch on Bun and Deno). Records coming back
+// means the service accepted the WebCrypto HMAC signatures and fetch works on this runtime. Imports
+// nothing from Node.
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Chunk, Effect, Layer, Redacted, Stream } from "effect"
@@ -43,7 +45,13 @@ try {
   const { deposits, page } = await Effect.runPromise(Effect.provide(program, live))
   if (page === 0) fail("transferHistory returned an empty page")
   if (deposits === 0) fail("the deposits stream returned nothing for the last 60 days")
-  console.log(`neutral-runtime (${runtime}): OK: transferHistory page of ${page}, deposits stream took ${deposits}`)
+  const ready = await Effect.runPromise(Effect.provide(program, BrokerHistory.layerConfig()))
+  if (ready.page !== page || ready.deposits !== deposits) {
+    fail(`BrokerHistory.layerConfig() read ${ready.page} transfers and ${ready.deposits} deposits, the layer over fetch ${page} and ${deposits}`)
+  }
+  console.log(
+    `neutral-runtime (${runtime}): OK: transferHistory page of ${page}, deposits stream took ${deposits}, the same through BrokerHistory.layerConfig()`
+  )
 } catch (error) {
   fail(error?.stack ?? String(error))
 }

@@ -6,8 +6,10 @@
  */
 import type { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as ConfigError from "effect/ConfigError"
+import type * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -21,6 +23,7 @@ import * as BrokerHttpClient from "./BrokerHttpClient.js"
 import type * as Checkpoint from "./Checkpoint.js"
 import * as FollowScheduler from "./FollowScheduler.js"
 import * as FullHistory from "./FullHistory.js"
+import * as HttpProxy from "./HttpProxy.js"
 import * as FollowSettings from "./internal/follow/FollowSettings.js"
 import * as RideOut from "./internal/follow/RideOut.js"
 import * as HistoryKind from "./internal/query/HistoryKind.js"
@@ -502,9 +505,10 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
 
 /**
  * The service over Node's undici with its own connection pool (closed with the layer): the fastest
- * transport on Node, with `node:crypto` signing (`NodeTransport.layer`, loaded when the layer is
- * built, so importing this module loads nothing Node-only). Requests go through the proxy the
- * environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another.
+ * transport on Node, with `node:crypto` signing (loaded when the layer is built, so importing this
+ * module loads nothing Node-only). Requests go through the proxy the environment names
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another. Built on
+ * another runtime (Bun, Deno, a browser) it fails at once with a `ConfigError` saying what to use.
  *
  * @example
  * ```ts
@@ -531,9 +535,34 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * @category layers
  */
 export const layerUndici: Layer.Layer<BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig> = Layer
-  .unwrapEffect(Effect.suspend(() => nodeTransport).pipe(Effect.map((node) => node.layer)))
+  .unwrapEffect(Effect.suspend(() =>
+    onNode()
+      ? Effect.map(nodeTransport, (node) => node.layerProxy(HttpProxy.environment))
+      : Effect.fail(ConfigError.Unsupported(
+        [],
+        `BrokerHistory.layerUndici needs Node's undici, and this is ${runtimeName()}: use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
+      ))
+  ))
 
-/** The Node transport module, loaded on first use (`layerUndici`, `layerConfig`). */
+/** Whether this is Node itself (Bun and Deno carry `process.versions.node` too, with an undici that does not work). */
+const onNode = (): boolean => {
+  const global = globalThis as { readonly process?: { readonly versions?: Record<string, string | undefined> } }
+  const versions = global.process?.versions
+  return versions?.node !== undefined && versions.bun === undefined && versions.deno === undefined &&
+    (globalThis as { readonly Deno?: unknown }).Deno === undefined
+}
+
+const runtimeName = (): string => {
+  const versions = (globalThis as { readonly process?: { readonly versions?: Record<string, string | undefined> } })
+    .process?.versions
+  return versions?.bun !== undefined
+    ? "Bun"
+    : versions?.deno !== undefined || (globalThis as { readonly Deno?: unknown }).Deno !== undefined
+    ? "Deno"
+    : "not Node"
+}
+
+/** The Node transport module, loaded on first use (`layerUndici`, `layerConfig` on Node). */
 const nodeTransport = Effect.tryPromise({
   try: () => import("./NodeTransport.js"),
   catch: (cause) =>
@@ -545,15 +574,31 @@ const nodeTransport = Effect.tryPromise({
     )
 }).pipe(Effect.orDie)
 
+// fetch must not follow a redirect: it would carry the key header wherever `Location` points
+// (docs/architecture.md, "Redirects").
+const fetchTransport = (
+  proxy: HttpProxy.HttpProxy
+): Layer.Layer<BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig> =>
+  proxy._tag === "Url"
+    ? Layer.fail(ConfigError.Unsupported(
+      [HttpProxy.env.proxy],
+      `${HttpProxy.env.proxy} names a proxy, which only the Node transport can use, and this is ${runtimeName()}: set the runtime's own proxy variables (HTTPS_PROXY) instead, or leave ${HttpProxy.env.proxy} unset`
+    ))
+    : layer.pipe(
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
+    )
+
 /**
- * The service wired entirely from the environment (`BROKER_*` variables, see `BrokerConfig.config`,
- * and the proxy, see `HttpProxy.config`) over Node's undici (`NodeTransport.layerConfig`): the
- * one-line set-up.
+ * The service with everything provided, settings from `config` (by default `BrokerConfig.config`: the
+ * `BROKER_*` variables; or your own `Config`s, as `BrokerConfig.layerConfig` takes them) and the proxy
+ * from `BROKER_PROXY` (see `HttpProxy.config`). On Node it runs over undici (as `layerUndici`); on Bun,
+ * Deno and other runtimes over `fetch`, never following redirects. The one-line set-up.
  *
  * @example
  * ```ts
  * import { BrokerError, BrokerHistory } from "@broker-history/client"
- * import { ConfigError, Console, Effect, Stream } from "effect"
+ * import { Config, ConfigError, Console, Effect, Stream } from "effect"
  *
  * const program = Effect.flatMap(
  *   BrokerHistory.BrokerHistory,
@@ -562,13 +607,21 @@ const nodeTransport = Effect.tryPromise({
  * )
  * // Everything provided: what is left to handle is a configuration error or a broker error.
  * const main: Effect.Effect<void, BrokerError.BrokerError | ConfigError.ConfigError> = program.pipe(
- *   Effect.provide(BrokerHistory.layerConfig)
+ *   Effect.provide(BrokerHistory.layerConfig())
+ * )
+ * // The same with the credentials from your own variables.
+ * const mine = program.pipe(
+ *   Effect.provide(BrokerHistory.layerConfig({ apiKey: Config.redacted("MEXC_KEY"), secretKey: Config.redacted("MEXC_SECRET") }))
  * )
  * ```
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig: Layer.Layer<BrokerHistory, ConfigError.ConfigError> = Layer.unwrapEffect(
-  Effect.suspend(() => nodeTransport).pipe(Effect.map((node) => node.layerConfig))
-).pipe(Layer.provide(BrokerConfig.layerConfig()))
+export const layerConfig = (
+  config: Config.Config.Wrap<BrokerConfig.Options> = BrokerConfig.config
+): Layer.Layer<BrokerHistory, ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.flatMap(HttpProxy.config, (proxy) =>
+    onNode()
+      ? Effect.map(nodeTransport, (node) => node.layerProxy(proxy))
+      : Effect.succeed(fetchTransport(proxy)))).pipe(Layer.provide(BrokerConfig.layerConfig(config)))

@@ -64,7 +64,7 @@ export const environment: HttpProxy = { _tag: "Environment" }
 export const none: HttpProxy = { _tag: "None" }
 
 /**
- * The variable `NodeTransport.layerConfig` and `BrokerHistory.layerConfig` read the proxy from.
+ * The variable `BrokerHistory.layerConfig` reads the proxy from.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@ import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { Endpoint } from "@broker-history/domain"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Chunk, ConfigProvider, Effect, Exit, Layer, Redacted, Stream } from "effect"
+import { Cause, Chunk, Config, ConfigProvider, Effect, Exit, Layer, Redacted, Stream } from "effect"
 import type * as Http from "node:http"
 import { createProxy } from "proxy"
 
@@ -78,14 +78,20 @@ const onlyVariables = (variables: Record<string, string> = {}) =>
     ...variables
   })
 
-const configFor = (server: ReferenceServer.Service) =>
-  BrokerConfig.layer({
-    baseUrl: server.baseUrl,
-    apiKey: Redacted.make(ApiKeys.demo.apiKey),
-    secretKey: Redacted.make(ApiKeys.demo.secretKey),
-    rateLimit: { limit: 5000, interval: "1 second" },
-    retry: { maxRetries: 0 }
-  })
+const optionsFor = (server: ReferenceServer.Service): BrokerConfig.Options => ({
+  baseUrl: server.baseUrl,
+  apiKey: Redacted.make(ApiKeys.demo.apiKey),
+  secretKey: Redacted.make(ApiKeys.demo.secretKey),
+  rateLimit: { limit: 5000, interval: "1 second" },
+  retry: { maxRetries: 0 }
+})
+const configFor = (server: ReferenceServer.Service) => BrokerConfig.layer(optionsFor(server))
+
+/** `BrokerHistory.layerConfig` with the server's settings, `BROKER_PROXY` set to `proxy`. */
+const fromConfig = (server: ReferenceServer.Service, proxy: string) =>
+  BrokerHistory.layerConfig(Config.succeed(optionsFor(server))).pipe(
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["BROKER_PROXY", proxy]]))))
+  )
 
 /** Streams the seeded transfers through `transport`; returns how many records and server requests. */
 const transfersOver = (
@@ -154,18 +160,13 @@ describe("NodeTransport through an HTTP proxy", () => {
         yield* onlyVariables({ HTTP_PROXY: proxy.url })
         const none = yield* transfersOver(server, NodeTransport.layerProxy("none"))
         expect(none.requests).toBeGreaterThan(noProxy.requests)
-        const fromConfig = yield* transfersOver(
-          server,
-          NodeTransport.layerConfig.pipe(
-            Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["BROKER_PROXY", "none"]]))))
-          )
-        )
-        expect(fromConfig.requests).toBeGreaterThan(none.requests)
+        const configured = yield* transfersOver(server, fromConfig(server, "none"))
+        expect(configured.requests).toBeGreaterThan(none.requests)
         expect(proxy.forwarded).toEqual([])
         expect(proxy.tunnels).toEqual([])
         // The check sees what it looks for: the same layer without NO_PROXY does use the proxy.
         const through = yield* transfersOver(server, BrokerHistory.layerUndici)
-        expect(proxy.forwarded.length).toBe(through.requests - fromConfig.requests)
+        expect(proxy.forwarded.length).toBe(through.requests - configured.requests)
       })
     ))
 
@@ -175,12 +176,7 @@ describe("NodeTransport through an HTTP proxy", () => {
         const chosen = yield* startProxy()
         const other = yield* startProxy()
         yield* onlyVariables({ HTTP_PROXY: other.url })
-        const result = yield* transfersOver(
-          server,
-          NodeTransport.layerConfig.pipe(
-            Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["BROKER_PROXY", chosen.url]]))))
-          )
-        )
+        const result = yield* transfersOver(server, fromConfig(server, chosen.url))
         expectAllThrough(chosen, result, server)
         expect(other.forwarded).toEqual([])
       })
@@ -218,15 +214,13 @@ describe("NodeTransport through an HTTP proxy", () => {
 
         const option = yield* failure(NodeTransport.layerProxy("htp://user:secret@127.0.0.1:3128"))
         expect(option).toContain("proxy must be an http:// or https:// proxy URL, got htp:")
-        const fromConfig = yield* failure(NodeTransport.layerConfig.pipe(
-          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["BROKER_PROXY", "127.0.0.1:3128"]]))))
-        ))
-        expect(fromConfig).toContain("BROKER_PROXY must start with http:// or https://")
+        const configured = yield* failure(fromConfig(server, "127.0.0.1:3128"))
+        expect(configured).toContain("BROKER_PROXY must start with http:// or https://")
         yield* onlyVariables({ HTTP_PROXY: "http://user:secret@127.0.0.1:3128/some/path" })
         const fromEnvironment = yield* failure(BrokerHistory.layerUndici)
         expect(fromEnvironment).toContain("HTTP_PROXY must be the proxy's origin only")
 
-        for (const text of [option, fromConfig, fromEnvironment]) expect(text).not.toContain("secret")
+        for (const text of [option, configured, fromEnvironment]) expect(text).not.toContain("secret")
         expect((yield* server.stats).requests).toBe(0)
         expect(Exit.isFailure(Effect.runSyncExit(Effect.scoped(
           NodeTransport.makeDispatcher(HttpProxy.environment, { https_proxy: "http://", HTTPS_PROXY: "http://ok:1" })

@@ -22,7 +22,6 @@ import type { RequestContext } from "../../BrokerError.js"
 import type * as BrokerError from "../../BrokerError.js"
 import * as Answer from "./Answer.js"
 
-
 /**
  * Sends one GET of `url` (origin + path + signed query) with `headers` and reads the whole answer
  * within the request timeout.

@@ -85,7 +85,9 @@ export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration, 
           signal.emit("abort")
         }
       }
-      const settle = (result: Effect.Effect<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>) => {
+      const settle = (
+        result: Effect.Effect<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>
+      ) => {
         if (settled) return
         settled = true
         deadlines.remove(deadline)
