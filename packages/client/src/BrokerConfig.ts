@@ -105,6 +105,12 @@ export interface Settings {
    * `broker_history_incomplete_total`) and go on.
    */
   readonly onIncomplete: "fail" | "warn"
+  /**
+   * How messages name each setting: the option (`secretKey`), and, when the settings were read from
+   * the `BROKER_*` variables, the variable too (`secretKey (from BROKER_SECRET_KEY)`). Errors that say
+   * what to check or raise use these names.
+   */
+  readonly names: Readonly<Record<keyof typeof env, string>>
 }
 
 /**
@@ -407,7 +413,8 @@ export const resolve = (
       maxWindow: { transfers, deposits },
       maxResponseBytes,
       maxPagesPerMillisecond,
-      onIncomplete
+      onIncomplete,
+      names
     }
   })
 
@@ -619,9 +626,12 @@ export const layerConfig = (
     Effect.flatMap(
       Config.unwrap(wrapped),
       (options) =>
-        Either.match(resolve(options, wrapped === config ? env : SettingsCheck.optionNames), {
-          onLeft: Effect.fail,
-          onRight: Effect.succeed
-        })
+        Either.match(
+          resolve(options, wrapped === config ? SettingsCheck.fromVariables(env) : SettingsCheck.optionNames),
+          {
+            onLeft: Effect.fail,
+            onRight: Effect.succeed
+          }
+        )
     )
   )

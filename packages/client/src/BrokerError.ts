@@ -74,8 +74,15 @@ const stamp = (ms: number | undefined): string => ms === undefined ? "*" : new D
 
 // Where a credential comes from: the error does not know whether the configuration was read from the
 // environment (`BrokerConfig.layerConfig`) or given in code (`BrokerConfig.layer`), so it names both.
-const credentialSource = (option: string, variable: string): string =>
-  `${option} in BrokerConfig; ${variable} when the configuration is read from the environment`
+/**
+ * How the error's message names the settings it mentions, as the layer was configured: the option,
+ * and the variable it came from when read from the `BROKER_*` environment (`BrokerConfig.Settings`'s
+ * `names`). Without it, the option alone.
+ */
+const names = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+
+const nameOf = (given: { readonly [setting: string]: string } | undefined, setting: string, option: string): string =>
+  given?.[setting] ?? option
 
 const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attempts`
 
@@ -140,8 +147,7 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-hist
  * })
  * assert.ok(
  *   error.message.endsWith(
- *     "check the secret key (secretKey in BrokerConfig; BROKER_SECRET_KEY when the configuration is read from the " +
- *       "environment): it must be the secret of this API key."
+ *     "check the secret key, secretKey: it must be the secret of this API key."
  *   )
  * )
  * ```
@@ -152,16 +158,14 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-hist
 export class AuthenticationError
   extends Schema.TaggedError<AuthenticationError>("@broker-history/client/AuthenticationError")(
     "AuthenticationError",
-    { ...refusal, reason: Schema.Literal("ApiKey", "Signature", "Permission") }
+    { ...refusal, reason: Schema.Literal("ApiKey", "Signature", "Permission"), names }
   )
 {
   override get message(): string {
     const advice = this.reason === "ApiKey"
-      ? `check the API key (${credentialSource("apiKey", "BROKER_API_KEY")}): the service does not know this key`
+      ? `check the API key, ${nameOf(this.names, "apiKey", "apiKey")}: the service does not know this key`
       : this.reason === "Signature"
-      ? `check the secret key (${
-        credentialSource("secretKey", "BROKER_SECRET_KEY")
-      }): it must be the secret of this API key`
+      ? `check the secret key, ${nameOf(this.names, "secretKey", "secretKey")}: it must be the secret of this API key`
       : this.request.endpoint === "subAccountList"
       ? "give the API key a history permission (SPOT_TRANSFER_READ, which the transfer streams need too)"
       : "give the API key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
@@ -183,7 +187,7 @@ export class AuthenticationError
  *   code: 700003,
  *   msg: "Timestamp for this request is outside of the recvWindow."
  * })
- * assert.ok(error.message.includes("check the machine clock or raise BROKER_RECV_WINDOW"))
+ * assert.ok(error.message.includes("check the machine clock or raise recvWindow"))
  * ```
  *
  * @since 0.1.0
@@ -192,13 +196,15 @@ export class AuthenticationError
 export class TimestampRejected
   extends Schema.TaggedError<TimestampRejected>("@broker-history/client/TimestampRejected")(
     "TimestampRejected",
-    refusal
+    { ...refusal, names }
   )
 {
   override get message(): string {
     return `${
       describe(this.request)
-    } was refused: the request timestamp is outside the receive window (${this.code} ${this.msg}) even after resynchronising with the server clock; check the machine clock or raise BROKER_RECV_WINDOW (max 60000).`
+    } was refused: the request timestamp is outside the receive window (${this.code} ${this.msg}) even after resynchronising with the server clock; check the machine clock or raise ${
+      nameOf(this.names, "recvWindow", "recvWindow")
+    } (max 60000).`
   }
 }
 
@@ -234,7 +240,7 @@ export class TimestampRejected
  *   attempts: 1
  * })
  * assert.ok(tooLong.message.includes("the service asked to wait 1d 3h 46m 40s, longer than the 1m the client waits"))
- * assert.ok(tooLong.message.includes("BROKER_MAX_RETRY_AFTER"))
+ * assert.ok(tooLong.message.includes("raise retry.maxRetryAfter"))
  * ```
  *
  * @since 0.1.0
@@ -248,23 +254,24 @@ export class RateLimited extends Schema.TaggedError<RateLimited>("@broker-histor
    * failed at once, without waiting.
    */
   maxRetryAfterMillis: Schema.optional(Schema.Number),
-  attempts: Schema.Number
+  attempts: Schema.Number,
+  names
 }) {
   override get message(): string {
     if (this.maxRetryAfterMillis !== undefined) {
       return `${describe(this.request)} was rate limited (${this.status} ${this.msg}): the service asked to wait ${
         waitText(this.retryAfterMillis)
-      }, longer than the ${
-        waitText(this.maxRetryAfterMillis)
-      } the client waits (retry.maxRetryAfter), so it gave up at once after ${
+      }, longer than the ${waitText(this.maxRetryAfterMillis)} the client waits, so it gave up at once after ${
         attemptsText(this.attempts)
-      }; try again later, or raise BROKER_MAX_RETRY_AFTER to wait that long.`
+      }; try again later, or raise ${nameOf(this.names, "maxRetryAfter", "retry.maxRetryAfter")} to wait that long.`
     }
     return `${
       describe(this.request)
     } was rate limited (${this.status} ${this.msg}, retry after ${this.retryAfterMillis} ms) after ${
       attemptsText(this.attempts)
-    }; lower the client's rate-limit budget (BROKER_RATE_LIMIT) or run fewer streams at once.`
+    }; lower the client's rate-limit budget, ${
+      nameOf(this.names, "rateLimit", "rateLimit.limit")
+    }, or run fewer streams at once.`
   }
 }
 
@@ -361,9 +368,9 @@ export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/clie
 
 /**
  * The request did not complete: connection refused or reset, timeout, or the body was cut off
- * (retried; this is the last attempt's failure: check the network and BROKER_BASE_URL), or the
+ * (retried; this is the last attempt's failure: check the network and `baseUrl`), or the
  * service answered with a redirect (`Redirect`: 3xx, not followed and not retried; `description` names
- * the status and the `Location`, without its query: BROKER_BASE_URL is not the service's API address).
+ * the status and the `Location`, without its query: `baseUrl` is not the service's API address).
  *
  * @example
  * ```ts
@@ -387,7 +394,7 @@ export class ApiError extends Schema.TaggedError<ApiError>("@broker-history/clie
  *   description: "the service answered 301 redirecting to https://www.example.com/api/v3/broker/sub-account/universalTransfer?…",
  *   attempts: 1
  * })
- * assert.ok(redirected.message.includes("check BROKER_BASE_URL"))
+ * assert.ok(redirected.message.includes("check baseUrl"))
  * assert.strictEqual(BrokerError.isRetryable(redirected), false)
  * ```
  *
@@ -400,17 +407,19 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
     request: RequestContext,
     reason: Schema.Literal("Connect", "Timeout", "Body", "Redirect", "Other"),
     description: Schema.String,
-    attempts: Schema.Number
+    attempts: Schema.Number,
+    names
   }
 ) {
   override get message(): string {
+    const baseUrl = nameOf(this.names, "baseUrl", "baseUrl")
     if (this.reason === "Redirect") {
       return `${describe(this.request)} was redirected (${this.description}); the client does not follow ` +
-        "redirects: check BROKER_BASE_URL (baseUrl in BrokerConfig), which must be the service's API address itself."
+        `redirects: check ${baseUrl}, which must be the service's API address itself.`
     }
     return `${describe(this.request)} did not complete (${this.reason}: ${this.description}) after ${
       attemptsText(this.attempts)
-    }; check the network and BROKER_BASE_URL, or raise the request timeout.`
+    }; check the network and ${baseUrl}, or raise ${nameOf(this.names, "requestTimeout", "requestTimeout")}.`
   }
 }
 
@@ -444,7 +453,7 @@ export class TransportError extends Schema.TaggedError<TransportError>("@broker-
  *   excerpt: "",
  *   attempts: 1
  * })
- * assert.ok(tooLarge.message.includes("raise maxResponseBytes (BROKER_MAX_RESPONSE_BYTES)"))
+ * assert.ok(tooLarge.message.includes("raise maxResponseBytes if"))
  * ```
  *
  * @since 0.1.0
@@ -459,22 +468,24 @@ export class ResponseDecodeError
       reason: Schema.Literal("InvalidJson", "UnexpectedShape", "TooLarge", "OutsideQuery"),
       description: Schema.String,
       excerpt: Schema.String,
-      attempts: Schema.Number
+      attempts: Schema.Number,
+      names
     }
   )
 {
   override get message(): string {
+    const baseUrl = nameOf(this.names, "baseUrl", "baseUrl")
     if (this.reason === "TooLarge") {
       return `${describe(this.request)} returned a body too large to read (TooLarge: ${this.description}); ` +
-        "raise maxResponseBytes (BROKER_MAX_RESPONSE_BYTES) if the service's pages are that large, " +
-        "otherwise check BROKER_BASE_URL."
+        `raise ${nameOf(this.names, "maxResponseBytes", "maxResponseBytes")} if the service's pages are that large, ` +
+        `otherwise check ${baseUrl}.`
     }
     if (this.reason === "OutsideQuery") {
       return `${
         describe(this.request)
       } returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
         "the service ignored the query's window or filters, so nothing it sent can be taken as the history asked " +
-        `for: check BROKER_BASE_URL, or report it to the service with this record: ${this.excerpt}.`
+        `for: check ${baseUrl}, or report it to the service with this record: ${this.excerpt}.`
     }
     return `${
       describe(this.request)
@@ -518,7 +529,8 @@ export class IncompleteHistory
     received: Schema.Number,
     /** Pages of that millisecond read. */
     pages: Schema.Number,
-    reason: Schema.Literal("PageLimit", "EmptyPage", "NothingNew")
+    reason: Schema.Literal("PageLimit", "EmptyPage", "NothingNew"),
+    names
   })
 {
   override get message(): string {
@@ -529,11 +541,13 @@ export class IncompleteHistory
       ? `then page ${next} came back empty`
       : `then page ${next} brought no record not already read (the service caps or ignores page)`
     const advice = this.reason === "PageLimit"
-      ? "raise maxPagesPerMillisecond (BROKER_MAX_PAGES_PER_MILLISECOND)"
+      ? `raise ${nameOf(this.names, "maxPagesPerMillisecond", "maxPagesPerMillisecond")}`
       : "the service does not page through this millisecond; report it to the service"
     return `${describe(this.request)}: the millisecond ${
       new Date(this.time).toISOString()
-    } holds more records than were served: ${this.received} records in ${this.pages} pages, ${how}. Records of that millisecond may be missing; ${advice}, or set onIncomplete to "warn" (BROKER_ON_INCOMPLETE) to go on without them.`
+    } holds more records than were served: ${this.received} records in ${this.pages} pages, ${how}. Records of that millisecond may be missing; ${advice}, or set ${
+      nameOf(this.names, "onIncomplete", "onIncomplete")
+    } to "warn" to go on without them.`
   }
 }
 

@@ -30,7 +30,7 @@ import * as HistoryKind from "./internal/query/HistoryKind.js"
 import * as QueryCheck from "./internal/query/QueryCheck.js"
 import * as Range from "./internal/query/Range.js"
 import * as SubAccountList from "./internal/query/SubAccountList.js"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as SettingNames from "./internal/SettingNames.js"
 import * as Crowded from "./internal/walk/Crowded.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
@@ -309,7 +309,8 @@ export const make = Effect.gen(function*() {
   // counted in the metric and here, for the layer's own `incomplete`; by default the stream fails.
   let incompleteCount = 0
   const onIncomplete = config.onIncomplete === "fail" ?
-    undefined :
+    // The stream fails with it, naming the settings as the layer was configured.
+    (incomplete: IncompleteHistory) => Effect.fail(SettingNames.name(config.names)(incomplete)) :
     (incomplete: IncompleteHistory) =>
       Effect.logWarning(Crowded.warning(incomplete)).pipe(
         Effect.annotateLogs({
@@ -431,12 +432,12 @@ export const make = Effect.gen(function*() {
   const transferHistories = historyOf(
     HistoryKind.transfers,
     config.maxWindow.transfers,
-    `${SettingsCheck.optionNames.transferMaxWindow} (${BrokerConfig.env.transferMaxWindow})`
+    config.names.transferMaxWindow
   )
   const depositHistories = historyOf(
     HistoryKind.deposits,
     config.maxWindow.deposits,
-    `${SettingsCheck.optionNames.depositMaxWindow} (${BrokerConfig.env.depositMaxWindow})`
+    config.names.depositMaxWindow
   )
 
   // A page of the sub-account list, through the same pipeline and recorded by the layer's tracker.

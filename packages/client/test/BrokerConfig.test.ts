@@ -61,7 +61,7 @@ describe("BrokerConfig", () => {
       expect(settings.onIncomplete).toBe("warn")
       const refused = yield* fromEnv({ BROKER_API_KEY: "k ", BROKER_SECRET_KEY: "s" })
       expect(String(Either.getLeft(refused).pipe((o) => o._tag === "Some" ? o.value : ""))).toContain(
-        "BROKER_API_KEY has leading or trailing whitespace"
+        "apiKey (from BROKER_API_KEY) has leading or trailing whitespace"
       )
     }).pipe(Effect.runSync))
 

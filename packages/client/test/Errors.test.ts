@@ -1,8 +1,9 @@
 import type { BrokerError } from "@broker-history/client"
-import { BrokerHistory } from "@broker-history/client"
+import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import type { ConfigError } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService, transferWire } from "./support/MockService.js"
 
@@ -34,6 +35,19 @@ const failure = (answer: (n: number) => Answer, overrides = {}) =>
     if (result._tag === "Right") throw new Error("expected a failure")
     return { error: result.left as BrokerError.BrokerError, mock }
   })
+
+/** The error of one page call over the mock with settings from `config` read from `variables`. */
+const failureWith = (
+  config: Layer.Layer<BrokerConfig.BrokerConfig, ConfigError.ConfigError>,
+  variables: Map<string, string>,
+  r: ErrorBody.ErrorRow
+) =>
+  BrokerHistory.BrokerHistory.pipe(
+    Effect.flatMap((h) => h.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES" })),
+    Effect.flip,
+    Effect.provide(BrokerHistory.layer.pipe(Layer.provide(config), Layer.provide(mockService(() => row(r)).client))),
+    Effect.withConfigProvider(ConfigProvider.fromMap(variables))
+  )
 
 const row = (r: ErrorBody.ErrorRow, headers?: Record<string, string>): Answer => ({
   status: r.status,
@@ -70,15 +84,28 @@ describe("the error table of docs/wire-contract.md → tagged errors", () => {
 
   it.effect("AuthenticationError messages name the setting to check, however the configuration was made", () =>
     Effect.gen(function*() {
+      // Options: the option alone.
       expect((yield* failure(() => row(ErrorBody.Errors.invalidApiKey))).error.message).toContain(
-        "check the API key (apiKey in BrokerConfig; BROKER_API_KEY when the configuration is read from the " +
-          "environment): the service does not know this key."
+        "check the API key, apiKey: the service does not know this key."
       )
       expect((yield* failure(() => row(ErrorBody.Errors.badSignature))).error.message).toContain(
-        "check the secret key (secretKey in BrokerConfig; BROKER_SECRET_KEY when the configuration is read from the " +
-          "environment): it must be the secret of this API key."
+        "check the secret key, secretKey: it must be the secret of this API key."
       )
       expect((yield* failure(() => row(ErrorBody.Errors.noPermission))).error.message).toContain("SPOT_TRANSFER_READ")
+      // The BROKER_* variables: the option and the variable it came from.
+      const variables = new Map([["BROKER_API_KEY", "key"], ["BROKER_SECRET_KEY", "secret"]])
+      const fromEnvironment = yield* failureWith(BrokerConfig.layerConfig(), variables, ErrorBody.Errors.badSignature)
+      expect(fromEnvironment.message).toContain(
+        "check the secret key, secretKey (from BROKER_SECRET_KEY): it must be the secret of this API key."
+      )
+      // The user's own Config (MEXC_*): the option only, never a variable the user did not use.
+      const own = yield* failureWith(
+        BrokerConfig.layerConfig({ apiKey: Config.redacted("MEXC_KEY"), secretKey: Config.redacted("MEXC_SECRET") }),
+        new Map([["MEXC_KEY", "key"], ["MEXC_SECRET", "secret"]]),
+        ErrorBody.Errors.badSignature
+      )
+      expect(own.message).toContain("check the secret key, secretKey: it must be")
+      expect(own.message).not.toContain("BROKER_")
     }))
 
   it.effect("a 4xx without a {code,msg} body is still typed (401 → AuthenticationError, 404 → ApiError)", () =>
@@ -210,7 +237,7 @@ describe("timestamp rejection", () => {
     Effect.gen(function*() {
       const { error, mock } = yield* failure(() => row(ErrorBody.Errors.timestampOutsideRecvWindow))
       expect(error._tag).toBe("TimestampRejected")
-      expect(error.message).toContain("BROKER_RECV_WINDOW")
+      expect(error.message).toContain("check the machine clock or raise recvWindow (max 60000)")
       expect(mock.seen.length).toBe(2)
       expect(mock.timeRequests.length).toBe(1)
     }))
@@ -382,7 +409,7 @@ describe("Retry-After beyond retry.maxRetryAfter, and absurd ones", () => {
       })
       expect(beyond.mock.seen.length).toBe(1)
       expect(beyond.error.message).toContain("asked to wait 6s")
-      expect(beyond.error.message).toContain("BROKER_MAX_RETRY_AFTER")
+      expect(beyond.error.message).toContain("raise retry.maxRetryAfter to wait that long")
       expect(beyond.error.message).not.toContain("\n")
     }))
 

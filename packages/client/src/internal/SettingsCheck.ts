@@ -40,6 +40,20 @@ export type Setting = keyof typeof optionNames
 /** The name of each setting in error messages: an option's path, or an environment variable. */
 export type Names = Record<Setting, string>
 
+/**
+ * The names of settings read from `variables`: the option, and the variable it came from
+ * (`secretKey (from BROKER_SECRET_KEY)`); a setting no variable sets keeps its option name.
+ */
+export const fromVariables = (variables: Names): Names => {
+  const names = { ...optionNames } as Record<Setting, string>
+  for (const setting of Object.keys(optionNames) as Array<Setting>) {
+    if (variables[setting] !== optionNames[setting]) {
+      names[setting] = `${optionNames[setting]} (from ${variables[setting]})`
+    }
+  }
+  return names
+}
+
 /** The largest `rateLimit.limit`: the budget remembers about that many requests, so it bounds its memory. */
 export const maxRateLimit = 10_000
 

@@ -106,7 +106,7 @@ describe.each(carriers)("against a hostile service, over %s", (...carrier) => {
         const { growth, result: error } = yield* peakGrowth(failure(carrier, hostile, { maxResponseBytes: MiB }))
         expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "TooLarge", status: 200, attempts: 1 })
         expect(error.message).toContain("1048576 bytes")
-        expect(error.message).toContain("BROKER_MAX_RESPONSE_BYTES")
+        expect(error.message).toContain("raise maxResponseBytes")
         expectSafeMessage(error)
         expect(hostile.served).toHaveLength(1)
         expect(yield* closedEarly(hostile, 0)).toBe(true)
@@ -152,7 +152,7 @@ describe.each(carriers)("against a hostile service, over %s", (...carrier) => {
         const hostile = yield* hostileServer(json(200, { code: 700001, msg: "API-key format invalid." }))
         const error = yield* failure(carrier, hostile)
         expect(error).toMatchObject({ _tag: "AuthenticationError", reason: "ApiKey", status: 200, code: 700001 })
-        expect(error.message).toContain("BROKER_API_KEY")
+        expect(error.message).toContain("check the API key, apiKey")
         expectSafeMessage(error)
         expect(hostile.served).toHaveLength(1)
       })),
@@ -171,7 +171,7 @@ describe.each(carriers)("against a hostile service, over %s", (...carrier) => {
         expect(error).toMatchObject({ _tag: "TransportError", reason: "Redirect", attempts: 1 })
         expect(error.message).toContain("302")
         expect(error.message).toContain(`${elsewhere.origin}/moved`)
-        expect(error.message).toContain("BROKER_BASE_URL")
+        expect(error.message).toContain("check baseUrl")
         expect(error.message).not.toContain("0badc0de")
         expectSafeMessage(error)
         expect(hostile.served).toHaveLength(1)
@@ -211,7 +211,7 @@ describe.each(carriers)("against a hostile service, over %s", (...carrier) => {
     })), 60_000)
 
   it.live(
-    "Retry-After: 100000 fails at once with RateLimited carrying the wait, naming BROKER_MAX_RETRY_AFTER",
+    "Retry-After: 100000 fails at once with RateLimited carrying the wait, naming retry.maxRetryAfter",
     () =>
       Effect.scoped(Effect.gen(function*() {
         const hostile = yield* hostileServer(
@@ -219,7 +219,7 @@ describe.each(carriers)("against a hostile service, over %s", (...carrier) => {
         )
         const error = yield* failure(carrier, hostile)
         expect(error).toMatchObject({ _tag: "RateLimited", status: 429, retryAfterMillis: 100_000_000, attempts: 1 })
-        expect(error.message).toContain("BROKER_MAX_RETRY_AFTER")
+        expect(error.message).toContain("raise retry.maxRetryAfter")
         expect(error.message).toContain("1d 3h 46m 40s")
         expectSafeMessage(error)
         expect(hostile.served).toHaveLength(1)

@@ -30,6 +30,7 @@ import type { BrokerError, RequestContext } from "../../BrokerError.js"
 import type { ServerClock } from "../../ServerClock.js"
 import { Signer } from "../../Signer.js"
 import * as Budget from "../budget/Budget.js"
+import * as SettingNames from "../SettingNames.js"
 import * as Answer from "./Answer.js"
 import type * as Exchange from "./Exchange.js"
 import * as Retry from "./Retry.js"
@@ -145,6 +146,7 @@ export const make = (
     const exchange = exchangeFor(config)
     const budget = yield* Budget.make(config.rateLimit, metrics.rateLimitCurrent, options?.onTheirWayAtFirst)
     const schedule = config.retry.schedule
+    const named = SettingNames.name(config.names)
     const maxRetryAfterMillis = Duration.toMillis(config.retry.maxRetryAfter)
     const { origin, pathname } = new URL(config.baseUrl)
     const basePath = pathname === "/" ? "" : pathname.replace(/\/$/, "")
@@ -325,22 +327,25 @@ export const make = (
        */
       const attempts = (traced: Tracer.Span | undefined): Effect.Effect<A, BrokerError> => {
         const numbered = { sent: 0 }
-        return Effect.catchTag(
-          retried(endpoint.name, counters, attempt, traced, numbered),
-          "TimestampRejected",
-          (rejected) =>
-            Effect.zipRight(
-              Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
-                Effect.annotateLogs({ endpoint: endpoint.name })
-              ),
-              Effect.flatMap(
-                Effect.either(clock.sync),
-                (synced) =>
-                  Either.isLeft(synced)
-                    ? Effect.fail(rejected)
-                    : retried(endpoint.name, counters, attempt, traced, numbered)
+        return Effect.mapError(
+          Effect.catchTag(
+            retried(endpoint.name, counters, attempt, traced, numbered),
+            "TimestampRejected",
+            (rejected) =>
+              Effect.zipRight(
+                Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
+                  Effect.annotateLogs({ endpoint: endpoint.name })
+                ),
+                Effect.flatMap(
+                  Effect.either(clock.sync),
+                  (synced) =>
+                    Either.isLeft(synced)
+                      ? Effect.fail(rejected)
+                      : retried(endpoint.name, counters, attempt, traced, numbered)
+                )
               )
-            )
+          ),
+          named
         )
       }
       return inSpan(`BrokerHttpClient.get ${endpoint.name}`, spanAttributes(endpoint, params), attempts)
