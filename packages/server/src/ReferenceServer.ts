@@ -16,20 +16,16 @@ import * as Runtime from "effect/Runtime"
 import * as Accounts from "./Accounts.js"
 import * as AccountTypes from "./AccountTypes.js"
 import type { ApiKey } from "./ApiKeys.js"
+import * as ApiKeys from "./ApiKeys.js"
 import type { FaultOptions } from "./Faults.js"
 import * as Faults from "./Faults.js"
 import * as HistoryQuery from "./HistoryQuery.js"
-import * as Arrivals from "./internal/Arrivals.js"
-import * as Counters from "./internal/Counters.js"
 import * as FaultInjection from "./internal/FaultInjection.js"
-import * as History from "./internal/History.js"
 import * as Listener from "./internal/Listener.js"
-import * as LogLines from "./internal/LogLines.js"
 import * as Routes from "./internal/Routes.js"
-import * as StartProblem from "./internal/StartProblem.js"
 import * as PendingSettlement from "./PendingSettlement.js"
 import * as RateLimit from "./RateLimit.js"
-import type * as Seed from "./Seed.js"
+import * as Seed from "./Seed.js"
 import * as Store from "./Store.js"
 
 /**
@@ -362,9 +358,45 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
 }> {
   override get message(): string {
     if (this.reason === "Options") return `invalid options: ${String(this.cause)}`
-    if (this.reason === "Database") return `cannot open the database: ${StartProblem.innermostMessage(this.cause)}`
+    if (this.reason === "Database") return `cannot open the database: ${innermostMessage(this.cause)}`
     const where = this.address === undefined ? "" : ` on ${this.address}`
-    return `cannot listen${where}: ${StartProblem.listenProblem(this.cause)}`
+    return `cannot listen${where}: ${listenProblem(this.cause)}`
+  }
+}
+
+// The platform wraps Node's error (ServeError, whose own message is empty): the detail sits at the
+// end of the `cause` chain.
+const causeChain = (cause: unknown): ReadonlyArray<unknown> => {
+  const chain: Array<unknown> = []
+  for (let at = cause; at !== undefined && at !== null && chain.length < 10; at = (at as { cause?: unknown }).cause) {
+    chain.push(at)
+    if (typeof at !== "object") break
+  }
+  return chain
+}
+
+/** The last non-empty message along the `cause` chain, else the cause as text. */
+const innermostMessage = (cause: unknown): string => {
+  const messages = causeChain(cause).map((c) => c instanceof Error ? c.message : typeof c === "object" ? "" : String(c))
+    .filter((m) => m !== "")
+  return messages.at(-1) ?? String(cause)
+}
+
+/** Why a socket could not listen (the usual Node error codes in words), and which flag to change. */
+const listenProblem = (cause: unknown): string => {
+  const code = causeChain(cause).map((c) => (c as { code?: unknown } | null)?.code).find((c) => typeof c === "string")
+  switch (code) {
+    case "EADDRINUSE":
+      return "the address is already in use (EADDRINUSE); choose another --port or stop the process using it"
+    case "EACCES":
+      return "permission denied (EACCES); ports below 1024 need privileges: choose another --port"
+    case "EADDRNOTAVAIL":
+      return "the address is not one of this machine's (EADDRNOTAVAIL); choose another --host, such as 127.0.0.1"
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `the host name does not resolve (${code}); choose another --host, such as 127.0.0.1`
+    default:
+      return innermostMessage(cause)
   }
 }
 
@@ -408,6 +440,30 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
  */
 export const subAccountListPath: string = Endpoint.subAccountList.path
 
+/** The keys a server accepts: the given ones, or the published demo key. */
+const acceptedKeys = (options: Options): ReadonlyArray<ApiKey> => options.keys ?? [ApiKeys.demo]
+
+/**
+ * The history a server starts with: the accepted keys stored, and the seed (with the server's futures
+ * spelling) written into an empty database (no transfers, deposits or sub-accounts). A history kept
+ * in a database file keeps its sub-accounts; one stored without them (written before they were
+ * stored, or by inserting transfers alone) gets one per account its transfers name, created at the
+ * earliest transfer naming it.
+ */
+const prepareHistory = (store: Store.Service, options: Options): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* store.putKeys(acceptedKeys(options))
+    const counts = yield* store.counts
+    const hasSubAccounts = (yield* store.subAccountPage({}, { page: 1, limit: 1 })).length > 0
+    // A database file that already holds a history keeps it: seeding again would duplicate ids.
+    if (options.seed !== undefined && counts.transfers === 0 && counts.deposits === 0 && !hasSubAccounts) {
+      return yield* Seed.seedStore(store, { ...options.seed, futuresAccountType: options.futuresAccountType })
+    }
+    if (!hasSubAccounts && counts.transfers > 0) {
+      yield* store.insertSubAccounts(yield* store.subAccountsOfTransfers)
+    }
+  })
+
 const make = (options: Options) =>
   Effect.gen(function*() {
     const settlementProblem = options.pendingSettlement === undefined
@@ -417,9 +473,9 @@ const make = (options: Options) =>
       return yield* Effect.fail(new StartError({ reason: "Options", cause: settlementProblem }))
     }
     const store = yield* Store.Store
-    yield* History.prepare(store, options)
-    const arrivals = Arrivals.make()
-    const counters = Counters.make()
+    yield* prepareHistory(store, options)
+    const arrivals = Listener.makeArrivals()
+    const counters = FaultInjection.makeCounters()
     const injector = Faults.makeInjector(options.faults ?? {})
     const answer = yield* Routes.make({
       store,
@@ -448,7 +504,7 @@ const make = (options: Options) =>
         counters.request()
         counters.status(405)
         if (logRequests) {
-          Runtime.runFork(runtime)(Effect.logInfo(LogLines.requestLine("CONNECT", request.url ?? "", 405, 0)))
+          Runtime.runFork(runtime)(Effect.logInfo(FaultInjection.requestLine("CONNECT", request.url ?? "", 405, 0)))
         }
       }
     }).pipe(Effect.mapError((cause) =>
@@ -547,6 +603,12 @@ export const lineLogger: Logger.Logger<unknown, void> = Logger.make(({ date, log
   process.stderr.write(`${date.toISOString()} ${logLevel.label} ${text}\n`)
 })
 
+/** A few names in full, more as the first and the last: the log line stays one readable line. */
+const compactList = (names: ReadonlyArray<string>): string =>
+  names.length === 0
+    ? "none"
+    : `${names.length <= 3 ? names.join(", ") : `${names[0]} … ${names[names.length - 1]}`} (${names.length})`
+
 /**
  * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists) and
  * serves until interrupted: the body of `main.ts` and of the CLI's `serve` command.
@@ -580,8 +642,8 @@ export const serveForever = (options: Options = {}): Effect.Effect<never, StartE
     const counts = yield* server.store.counts
     yield* Effect.logInfo(
       `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
-        History.acceptedKeys(options).map((k) => k.apiKey).join(", ")
-      }; sub-accounts: ${LogLines.compactList((yield* server.store.allSubAccounts()).map((s) => s.name))})`
+        acceptedKeys(options).map((k) => k.apiKey).join(", ")
+      }; sub-accounts: ${compactList((yield* server.store.allSubAccounts()).map((s) => s.name))})`
     )
     return yield* Effect.never
   }).pipe(Effect.provide(layer(options)))

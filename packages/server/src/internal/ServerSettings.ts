@@ -18,8 +18,19 @@ import * as ApiKeys from "../ApiKeys.js"
 import * as RateLimit from "../RateLimit.js"
 import type * as ReferenceServer from "../ReferenceServer.js"
 import type { Given } from "./Setting.js"
-import { describe, integerSetting, probabilitySetting, setting, textSetting, usage, variable } from "./Setting.js"
-import { integer, oneOf, probability, truth } from "./SettingChecks.js"
+import {
+  describe,
+  integer,
+  integerSetting,
+  oneOf,
+  probability,
+  probabilitySetting,
+  setting,
+  textSetting,
+  truth,
+  usage,
+  variable
+} from "./Setting.js"
 
 /** `--key` (repeated), else `BROKER_SERVER_KEYS` (separated by spaces); none given: `None`. */
 const keys: Options.Options<Option.Option<ReadonlyArray<ApiKey>>> = Options.text("key").pipe(
