@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApiKey } from "./ApiKeys.js"
 import * as ApiKeys from "./ApiKeys.js"
-import * as Migrations from "./Migrations.js"
+import * as Migrations from "./internal/Migrations.js"
 
 /**
  * A stored transfer: `fromAccount`/`toAccount` are `null` for the master account, `tranId` is base-10
@@ -627,22 +627,25 @@ const queriesOf = (sql: SqlClient.SqlClient) => {
 }
 
 /**
- * Builds the store over the `SqlClient` in context, whose schema must already be migrated.
+ * Builds the store over the `SqlClient` in context, whose schema must already be migrated (`layer`
+ * migrates it, then builds the store).
  *
  * @example
  * ```ts
- * import { Migrations, Store } from "@broker-history/server"
+ * import { Store } from "@broker-history/server"
  * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Effect } from "effect"
+ * import { Effect, Layer } from "effect"
  *
- * const counts = await Effect.runPromise(
+ * // A second store over the database that `Store.layer` migrated: both read the same rows.
+ * const names = await Effect.runPromise(
  *   Effect.gen(function*() {
- *     yield* Migrations.run
- *     const store = yield* Store.make
- *     return yield* store.counts
- *   }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ *     const first = yield* Store.Store
+ *     yield* first.insertSubAccounts([{ name: "desk@broker.test", note: "", createdAt: 0 }])
+ *     const second = yield* Store.make
+ *     return (yield* second.allSubAccounts()).map((s) => s.name)
+ *   }).pipe(Effect.provide(Store.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" })))))
  * )
- * assert.deepStrictEqual(counts, { transfers: 0, deposits: 0 })
+ * assert.deepStrictEqual(names, ["desk@broker.test"])
  * ```
  *
  * @since 0.1.0
@@ -767,6 +770,24 @@ export const layer: Layer.Layer<Store, MigrationError | SqlError, SqlClient.SqlC
   Store,
   Effect.zipRight(Migrations.run, make)
 )
+
+/**
+ * The columns of a transfer's details, as SQL column definitions: the fields that the service's
+ * database and the command line's sync database (`@broker-history/cli`) both keep as received, NOT
+ * NULL. Amounts are TEXT, exact as sent. Part of migrations already applied: it never changes (a new
+ * column is a new migration).
+ *
+ * @example
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ *
+ * assert.ok(Store.transferDetailColumns.includes("amount TEXT NOT NULL"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const transferDetailColumns: string = Migrations.transferDetailColumns
 
 /**
  * The SQLite driver (`@effect/sql-sqlite-node` over better-sqlite3) could not be loaded: it is an

@@ -13,8 +13,8 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Faults from "../Faults.js"
-import * as RawQuery from "../RawQuery.js"
+import type * as Faults from "../../Faults.js"
+import * as RawQuery from "../request/RawQuery.js"
 import { failure } from "./Answers.js"
 import type { Arrivals } from "./Listener.js"
 
@@ -76,7 +76,7 @@ export interface Context {
 }
 
 /** `answer` with the faults of `context.injector` applied, each request counted and logged. */
-export const app = <E, R>(
+export const make = <E, R>(
   answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   context: Context
 ) =>
