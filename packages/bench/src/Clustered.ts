@@ -19,7 +19,7 @@
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"
 import { ApiKeys } from "@broker-history/server"
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"

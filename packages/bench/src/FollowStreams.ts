@@ -5,7 +5,7 @@
  *
  * @since 0.2.0
  */
-import { Accounts } from "@broker-history/server"
+import { Seed } from "@broker-history/server"
 import type { Store } from "@broker-history/server"
 
 /**
@@ -32,7 +32,7 @@ const typePairs: ReadonlyArray<readonly [string, string]> = [["SPOT", "FUTURES"]
  * FollowStreams.streamsOf(5).length // 20
  */
 export const streamsOf = (subAccounts: number): ReadonlyArray<StreamSpec> =>
-  Accounts.subAccountNames(subAccounts).flatMap((sub) =>
+  Seed.subAccountNames(subAccounts).flatMap((sub) =>
     [true, false].flatMap((toSub) => typePairs.map((types) => ({ sub, toSub, types })))
   ).map((s, id) => ({ id, ...s }))
 

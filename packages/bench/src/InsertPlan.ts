@@ -5,14 +5,14 @@
  *
  * @since 0.2.0
  */
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 
 /**
  * A Zipf law over ranks 1..n with `exponent`: a seeded draw of a rank (0-based).
  *
  * @example
  * import * as InsertPlan from "@broker-history/bench/InsertPlan"
- * import * as Prng from "@broker-history/server/Prng"
+ * import { Prng } from "@broker-history/testing/ServerInternals"
  * const rank = InsertPlan.zipfDraw(100, 1.5)(Prng.mulberry32(1))
  */
 export const zipfDraw = (n: number, exponent: number) => {

@@ -8,7 +8,7 @@
  */
 import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
-import { Accounts, ApiKeys, ReferenceServer, Store } from "@broker-history/server"
+import { ApiKeys, ReferenceServer, Seed, Store } from "@broker-history/server"
 import Database from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -94,7 +94,7 @@ const addedTransfer = (n: number, time: number, subAccounts: number): Store.Tran
   tranId: String(95_000_000_000 + n),
   clientTranId: null,
   fromAccount: null,
-  toAccount: Accounts.subAccountNames(subAccounts)[n % subAccounts]!,
+  toAccount: Seed.subAccountNames(subAccounts)[n % subAccounts]!,
   asset: "USDT",
   amount: `${n}.50000000`,
   fromAccountType: "SPOT",
@@ -201,7 +201,7 @@ export const run = (options: Options): Effect.Effect<Result, unknown> =>
     const store = yield* Effect.map(Layer.build(SyncStore.layer(db)), Context.get(SyncStore.SyncStore))
     const sync = yield* SyncRun.run({
       transferStreams: SyncPlan.transferStreams(
-        SyncPlan.defaultPairs(Accounts.subAccountNames(options.subAccounts)),
+        SyncPlan.defaultPairs(Seed.subAccountNames(options.subAccounts)),
         ["SPOT", "FUTURES"]
       ),
       since: { transfers: 0, deposits: since },

@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import { BrokerConfig } from "@broker-history/client"
-import { Accounts, ApiKeys } from "@broker-history/server"
+import { ApiKeys, Seed } from "@broker-history/server"
 import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -63,7 +63,7 @@ export const parseSummary = (stdout: string): Summary | undefined => {
  * BROKER_RATE_LIMIT), `--sub-accounts` naming every sub-account, into a new SQLite file.
  */
 const syncCommand = (cli: ReadonlyArray<string>, baseUrl: string, db: string, subAccounts: number) =>
-  CliProcess.run(cli, baseUrl, ["sync", "--db", db, "--sub-accounts", Accounts.subAccountNames(subAccounts).join(",")])
+  CliProcess.run(cli, baseUrl, ["sync", "--db", db, "--sub-accounts", Seed.subAccountNames(subAccounts).join(",")])
 
 /**
  * Starts the service with the demo's data (its defaults) and request log, and syncs it all with the

@@ -14,7 +14,7 @@ import { BrokerConfig, BrokerHistory, BrokerHttpClient, HttpProxy } from "@broke
 import type { Checkpoint } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
 import type { DepositRecord, TransferRecord } from "@broker-history/domain"
-import { Accounts, ApiKeys } from "@broker-history/server"
+import { ApiKeys, Seed } from "@broker-history/server"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -63,7 +63,7 @@ const requestCount = Effect.map(
  */
 export const plan = (options: Pick<Options, "subAccounts">) => {
   const transferStreams = SyncPlan.transferStreams(
-    SyncPlan.defaultPairs(Accounts.subAccountNames(options.subAccounts)),
+    SyncPlan.defaultPairs(Seed.subAccountNames(options.subAccounts)),
     ["SPOT", "FUTURES"]
   )
   const since = { transfers: 0, deposits: Date.now() - (2 * 365 + 2) * day }

@@ -214,13 +214,13 @@ export const interrupted = (what: string): Effect.Effect<void> =>
 /**
  * The exit code of an interrupted program, given the signal that stopped it: 130 (SIGINT) or 143
  * (SIGTERM) once `interrupted` said the work was cut short (1 when no signal was received), 0
- * otherwise: a clean stop. `main` gives it to `ProgramExit.runMain`.
+ * otherwise: a clean stop. `main` gives it to `CommandLine.runMain`.
  *
  * @example
  * ```ts
  * import { ExitCode } from "@broker-history/cli"
  *
- * // What `main` gives `ProgramExit.runMain` for the signal that stopped the program: 0 (a clean stop,
+ * // What `main` gives `CommandLine.runMain` for the signal that stopped the program: 0 (a clean stop,
  * // as for `sync --follow` and `serve`) until a command said its work was cut short, then 130.
  * const code: number = ExitCode.interruptedCode("SIGINT")
  * assert.ok(code === ExitCode.codes.ok || code === ExitCode.signalCodes.SIGINT)

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as Migrations from "@broker-history/server/Migrations"
+import * as Store from "@broker-history/server/Store"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -19,7 +19,7 @@ const createTables = Effect.gen(function*() {
       client_tran_id TEXT NOT NULL,
       from_account TEXT NOT NULL,
       to_account TEXT NOT NULL,
-      ${sql.literal(Migrations.transferDetailColumns)},
+      ${sql.literal(Store.transferDetailColumns)},
       timestamp BIGINT NOT NULL
     )`
   yield* sql`CREATE INDEX transfers_by_time ON transfers (timestamp)`
@@ -86,7 +86,7 @@ const keyedTable = (
 const profiles = Effect.gen(function*() {
   yield* keyedTable(
     "transfers",
-    `tran_id TEXT NOT NULL, client_tran_id TEXT NOT NULL, from_account TEXT NOT NULL, to_account TEXT NOT NULL, ${Migrations.transferDetailColumns}, timestamp BIGINT NOT NULL`,
+    `tran_id TEXT NOT NULL, client_tran_id TEXT NOT NULL, from_account TEXT NOT NULL, to_account TEXT NOT NULL, ${Store.transferDetailColumns}, timestamp BIGINT NOT NULL`,
     "tran_id",
     "transfers_by_time",
     "timestamp"

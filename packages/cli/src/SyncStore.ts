@@ -226,12 +226,12 @@ export type Position =
  * ```ts
  * import { SyncPlan, SyncStore } from "@broker-history/cli"
  * import { DepositRecord } from "@broker-history/domain"
- * import { Seed, WireFormat } from "@broker-history/server"
+ * import { Seed } from "@broker-history/server"
  * import { Effect, Schema } from "effect"
  *
  * // Three deposits as the client receives them:
  * const deposits = Schema.decodeUnknownSync(DepositRecord.DepositPage)(
- *   Seed.deposits({ seed: 1, transfers: 0, deposits: 3 }).map(WireFormat.deposit)
+ *   Seed.deposits({ seed: 1, transfers: 0, deposits: 3 })
  * )
  * const counts = await Effect.gen(function*() {
  *   const store = yield* SyncStore.SyncStore

@@ -8,7 +8,6 @@
  * @since 0.1.0
  */
 import * as CommandLine from "@broker-history/server/CommandLine"
-import * as ProgramExit from "@broker-history/server/ProgramExit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
@@ -22,7 +21,7 @@ const program = Cli.run(process.argv).pipe(
   Effect.provide(NodeContext.layer)
 )
 
-ProgramExit.runMain(program, {
+CommandLine.runMain(program, {
   usage: ExitCode.codes.usage,
   known: (error) => error instanceof ExitCode.Failure ? error.code : undefined,
   unexpected: (defect) => {

@@ -6,7 +6,7 @@
 import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
-import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
+import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, HashMap, Layer, Logger, LogLevel, Option, Redacted } from "effect"
@@ -57,7 +57,7 @@ const watched = (
 
 const settings = (since: number, more: Partial<SyncRun.Settings> = {}): SyncRun.Settings => ({
   transferStreams: SyncPlan.transferStreams(
-    SyncPlan.defaultPairs(Accounts.subAccountNames(subAccounts)),
+    SyncPlan.defaultPairs(Seed.subAccountNames(subAccounts)),
     ["SPOT", "FUTURES"]
   ),
   since: { transfers: since, deposits: since },

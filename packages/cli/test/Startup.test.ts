@@ -56,7 +56,9 @@ describe("lazy loading", () => {
     expect(demo.code, demo.stderr).toBe(0)
     expect(demo.urls.some((url) => /better-sqlite3|sql-sqlite-node/.test(url))).toBe(true)
     // The service's internal modules are caught too, and the flag table's are not.
-    expect(demo.urls.some((url) => /server\/(src|dist)\/internal\/Routes\./.test(url) && heavy.test(url))).toBe(true)
-    expect(help.urls.some((url) => /server\/(src|dist)\/internal\/ServerSettings\./.test(url))).toBe(true)
+    expect(demo.urls.some((url) => /server\/(src|dist)\/internal\/http\/Routes\./.test(url) && heavy.test(url))).toBe(
+      true
+    )
+    expect(help.urls.some((url) => /server\/(src|dist)\/internal\/settings\/ServerSettings\./.test(url))).toBe(true)
   }, 60_000)
 })

@@ -3,7 +3,7 @@
 // each stream's settlement window at every poll). The reference service settles a pending transfer
 // at the first request after it is `after` old, as SUCCESS or, for a share of them, FAILED.
 import type { Store } from "@broker-history/server"
-import { PendingSettlement } from "@broker-history/server"
+import { PendingSettlement } from "@broker-history/testing/ServerInternals"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cliEnv, spawn, until, useReferenceServer } from "./support/Harness.js"

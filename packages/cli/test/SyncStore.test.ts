@@ -4,7 +4,8 @@
 // BROKER_TEST_PG_URL is set (`.ci/run` sets it; Postgres.test.ts fails in CI without it).
 import { SyncPlan, SyncStore } from "@broker-history/cli"
 import { DepositRecord, TransferRecord } from "@broker-history/domain"
-import { Accounts, Seed, WireFormat } from "@broker-history/server"
+import { ReferenceServer, Seed } from "@broker-history/server"
+import { WireFormat } from "@broker-history/testing/ServerInternals"
 import { Effect, Schema } from "effect"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -16,7 +17,7 @@ const largest = 10_000
 
 const transfers = Schema.decodeUnknownSync(TransferRecord.TransferPage)(
   Seed.transfers({ seed: 3, transfers: largest, deposits: 0 }).map((t) =>
-    WireFormat.transfer(t, Accounts.masterAccount)
+    WireFormat.transfer(t, ReferenceServer.defaultMasterAccount)
   )
 ).slice(0, largest - 1)
 const deposits = Schema.decodeUnknownSync(DepositRecord.DepositPage)(

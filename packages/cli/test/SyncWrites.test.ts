@@ -4,7 +4,7 @@
 // exactly. The service runs in this process; the database is SQLite in memory.
 import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
-import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
+import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Layer, Redacted } from "effect"
@@ -55,7 +55,7 @@ const subAccounts = 3
 const seed = { seed: 5, transfers: 3000, deposits: 400, subAccounts, years: 0.2 }
 const settings: SyncRun.Settings = {
   transferStreams: SyncPlan.transferStreams(
-    SyncPlan.defaultPairs(Accounts.subAccountNames(subAccounts)),
+    SyncPlan.defaultPairs(Seed.subAccountNames(subAccounts)),
     ["SPOT", "FUTURES"]
   ),
   since: { transfers: 0, deposits: Date.now() - 365 * 86_400_000 },

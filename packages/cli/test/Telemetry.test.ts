@@ -1,7 +1,7 @@
 // `--otlp-endpoint` and OTEL_EXPORTER_OTLP_ENDPOINT end to end: the CLI as a child process against the
 // reference service, exporting to a loopback OTLP/HTTP receiver that records every request. Off by
 // default: then nothing is sent to it and no OpenTelemetry module is loaded.
-import { Accounts, ApiKeys } from "@broker-history/server"
+import { ApiKeys, Seed } from "@broker-history/server"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import type * as Http from "node:http"
@@ -123,7 +123,7 @@ describe("OpenTelemetry export", () => {
 
   it("OTEL_EXPORTER_OTLP_ENDPOINT: sync exports too", async () => {
     const pairs = Path.join(temp.dir, "pairs.txt")
-    Fs.writeFileSync(pairs, `- ${Accounts.subAccountNames(1)[0]}\n`)
+    Fs.writeFileSync(pairs, `- ${Seed.subAccountNames(1)[0]}\n`)
     const db = Path.join(temp.dir, "telemetry.db")
     const result = await cli(
       ["sync", "--db", db, "--pairs", pairs, "--since", "3y"],

@@ -1,7 +1,7 @@
 // The pure parts: CSV, dates and durations, the sync plan, error sentences and exit codes, the
 // progress line, the export encoders, the serve argument list, and output backpressure.
 import { BrokerError } from "@broker-history/client"
-import { Prng } from "@broker-history/server"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { parse as parseCsv } from "csv-parse/sync"
 import { ConfigError, ConfigProvider, Duration, Effect, Either, Exit, Layer, Stream } from "effect"
 import { Writable } from "node:stream"

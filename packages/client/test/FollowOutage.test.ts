@@ -2,7 +2,7 @@
 // recovery, on the test clock. Every record inserted meanwhile comes once, and the outage is logged
 // once when it starts and once when it ends, per layer.
 import { BrokerConfig, BrokerError, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import {

@@ -1,6 +1,6 @@
 import type { FollowScheduler } from "@broker-history/client"
 import { BrokerHistory } from "@broker-history/client"
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Stream, TestClock } from "effect"

@@ -9,27 +9,23 @@ import { Endpoint } from "@broker-history/domain"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Runtime from "effect/Runtime"
-import * as Accounts from "./Accounts.js"
-import * as AccountTypes from "./AccountTypes.js"
 import type { ApiKey } from "./ApiKeys.js"
+import * as ApiKeys from "./ApiKeys.js"
 import type { FaultOptions } from "./Faults.js"
 import * as Faults from "./Faults.js"
-import * as HistoryQuery from "./HistoryQuery.js"
-import * as Arrivals from "./internal/Arrivals.js"
-import * as Counters from "./internal/Counters.js"
-import * as FaultInjection from "./internal/FaultInjection.js"
-import * as History from "./internal/History.js"
-import * as Listener from "./internal/Listener.js"
-import * as LogLines from "./internal/LogLines.js"
-import * as Routes from "./internal/Routes.js"
-import * as StartProblem from "./internal/StartProblem.js"
-import * as PendingSettlement from "./PendingSettlement.js"
-import * as RateLimit from "./RateLimit.js"
-import type * as Seed from "./Seed.js"
+import * as Accounts from "./internal/Accounts.js"
+import * as App from "./internal/http/App.js"
+import * as Listener from "./internal/http/Listener.js"
+import * as Routes from "./internal/http/Routes.js"
+import * as Limit from "./internal/limit/RateLimit.js"
+import * as Settlement from "./internal/PendingSettlement.js"
+import * as HistoryQuery from "./internal/request/HistoryQuery.js"
+import * as Seed from "./Seed.js"
 import * as Store from "./Store.js"
 
 /**
@@ -40,14 +36,15 @@ import * as Store from "./Store.js"
  *   empty), with the server's futures spelling;
  * - `futuresAccountType`: how the service spells the futures account type, `FUTURES` (default) or
  *   `FUTURE`: the seed's records carry it and the transfer endpoint accepts `SPOT` and it, nothing else;
- * - `rateLimit`: per API key, counted by arrival time (default 500 per 10 s, in any sliding window;
- *   `shape: "fixed"` counts per window aligned on the epoch, `"tokenBucket"` takes a token from a
- *   bucket of `limit` refilled over the window);
- * - `maxWindow`: longest `endTime - startTime` (default transfers unlimited, deposits 10 days);
+ * - `rateLimit`: per API key, counted by arrival time (`RateLimit`; default 500 per 10 s, in any
+ *   sliding window; `shape: "fixed"` counts per window aligned on the epoch, `"tokenBucket"` takes a
+ *   token from a bucket of `limit` refilled over the window);
+ * - `maxWindow`: longest `endTime - startTime` (`MaxWindow`; default transfers unlimited, deposits
+ *   10 days);
  * - `faults`: fault injection (default off);
  * - `logRequests`: one log line per request: method, path (never the query string), status, duration
  *   (from the request's arrival to its answer);
- * - `masterAccount`: the name answered for the master account (default `Accounts.masterAccount`);
+ * - `masterAccount`: the name answered for the master account (default `defaultMasterAccount`);
  * - `pendingSettlement`: pending transfers settle `after` their time, as `SUCCESS` or, for a
  *   `failedShare` of them, `FAILED` (`PendingSettlement`; default: they stay pending).
  *
@@ -78,15 +75,161 @@ export interface Options {
   readonly keys?: ReadonlyArray<ApiKey> | undefined
   readonly seed?: Omit<Seed.SeedOptions, "futuresAccountType"> | undefined
   /** @since 0.2.0 */
-  readonly futuresAccountType?: AccountTypes.Futures | undefined
-  readonly rateLimit?: RateLimit.Settings | undefined
-  readonly maxWindow?: HistoryQuery.MaxWindow | undefined
+  readonly futuresAccountType?: FuturesAccountType | undefined
+  readonly rateLimit?: RateLimit | undefined
+  readonly maxWindow?: MaxWindow | undefined
   readonly faults?: FaultOptions | undefined
   readonly logRequests?: boolean | undefined
   readonly masterAccount?: string | undefined
   /** @since 0.2.0 */
-  readonly pendingSettlement?: PendingSettlement.Settlement | undefined
+  readonly pendingSettlement?: PendingSettlement | undefined
 }
+
+/**
+ * The per-API-key request budget: `limit` requests per `window`, counted by arrival time as `shape`
+ * says (default `sliding`). A refused request is answered 429 with `Retry-After` and does not use the
+ * budget; a request checked after later ones counts where it arrived (docs/wire-contract.md,
+ * "Ordering, windows and limits").
+ *
+ * @example
+ * ```ts
+ * import { ApiKeys, ReferenceServer } from "@broker-history/server"
+ * import { Endpoint, QueryString } from "@broker-history/domain"
+ * import * as NodeSignature from "@broker-history/domain/NodeSignature"
+ * import { Effect } from "effect"
+ *
+ * // One token, back after 10 seconds: the second request at once is refused until then.
+ * const rateLimit: ReferenceServer.RateLimit = { limit: 1, window: "10 seconds", shape: "tokenBucket" }
+ * const answers = await Effect.runPromise(
+ *   Effect.gen(function*() {
+ *     const server = yield* ReferenceServer.ReferenceServer
+ *     const deposits = Effect.promise(() => {
+ *       const query = QueryString.make([["timestamp", String(Date.now())]])
+ *       const signed = QueryString.withSignature(query, NodeSignature.hmacSha256Hex(ApiKeys.demo.secretKey, query))
+ *       return fetch(`${server.baseUrl}${Endpoint.depositHistory.path}?${signed}`, {
+ *         headers: { [Endpoint.apiKeyHeader]: ApiKeys.demo.apiKey }
+ *       }).then((response) => [response.status, response.headers.get("retry-after")])
+ *     })
+ *     return [yield* deposits, yield* deposits]
+ *   }).pipe(Effect.provide(ReferenceServer.layer({ rateLimit })))
+ * )
+ * assert.deepStrictEqual(answers, [[200, null], [429, "10"]])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface RateLimit {
+  readonly limit: number
+  readonly window: Duration.DurationInput
+  /** How requests are counted against `limit` (default `sliding`). */
+  readonly shape?: RateLimitShape | undefined
+}
+
+/**
+ * How a rate limit counts: `sliding` (at most `limit` in any window), `fixed` (at most `limit` per
+ * window aligned on the epoch: up to twice that may pass around a boundary) or `tokenBucket` (a burst
+ * of `limit`, then `limit` per window, refilled continuously).
+ *
+ * @example
+ * ```ts
+ * import type { ReferenceServer } from "@broker-history/server"
+ *
+ * const shape: ReferenceServer.RateLimitShape = "fixed"
+ * const options: ReferenceServer.Options = { rateLimit: { limit: 100, window: "1 minute", shape } }
+ * assert.strictEqual(options.rateLimit?.shape, "fixed")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RateLimitShape = "sliding" | "fixed" | "tokenBucket"
+
+/**
+ * The longest `endTime - startTime` each history endpoint accepts; `undefined` means no maximum. A
+ * longer window is refused with 33333, and with a maximum a transfer query without `startTime` reads
+ * that long back from its `endTime` (or now).
+ *
+ * @example
+ * ```ts
+ * import type { ReferenceServer } from "@broker-history/server"
+ *
+ * // Like an exchange that caps a transfer query at 30 days (deposits keep their default, 10 days):
+ * const maxWindow: ReferenceServer.MaxWindow = { transfers: "30 days" }
+ * const options: ReferenceServer.Options = { maxWindow }
+ * assert.strictEqual(options.maxWindow?.deposits, undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface MaxWindow {
+  readonly transfers?: Duration.DurationInput | undefined
+  readonly deposits?: Duration.DurationInput | undefined
+}
+
+/**
+ * How the service spells the futures account type: `FUTURES` (the exchange's parameter table, the
+ * default) or `FUTURE` (its broker example). The seed writes its records with it, and the transfer
+ * endpoint accepts `SPOT` and it, nothing else.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer, Seed } from "@broker-history/server"
+ *
+ * const futures: ReferenceServer.FuturesAccountType = "FUTURE"
+ * const rows = Seed.transfers({ seed: 1, transfers: 100, deposits: 0, futuresAccountType: futures })
+ * assert.ok(rows.some((t) => t.toAccountType === "FUTURE") && rows.every((t) => t.toAccountType !== "FUTURES"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type FuturesAccountType = "FUTURES" | "FUTURE"
+
+/**
+ * How pending transfers settle, as on the exchange, where a transfer's status moves on: a stored
+ * `PENDING` transfer whose time is `after` (a duration, `0` for at once) or longer ago is answered,
+ * and stored, as `FAILED` for a `failedShare` of them (0 to 1, default 0; drawn from the `tranId`,
+ * so a restarted service settles each the same way), else `SUCCESS`. Only the status changes. The
+ * transfer endpoint settles what is due as of each request's arrival, before reading its page.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ * import { Effect, Layer } from "effect"
+ *
+ * const pendingSettlement: ReferenceServer.PendingSettlement = { after: "1 minute", failedShare: 2 }
+ * const error = await Effect.runPromise(
+ *   Effect.flip(Layer.build(ReferenceServer.layer({ pendingSettlement }))).pipe(Effect.scoped)
+ * )
+ * assert.strictEqual(error.reason, "Options")
+ * assert.strictEqual(error.message, "invalid options: pendingSettlement.failedShare must be a probability from 0 to 1, got 2")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PendingSettlement {
+  readonly after: Duration.DurationInput
+  readonly failedShare?: number | undefined
+}
+
+/**
+ * The name the service answers for the master account unless `Options.masterAccount` says otherwise;
+ * the store keeps the master account as `null`.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@broker-history/server"
+ *
+ * assert.strictEqual(ReferenceServer.defaultMasterAccount, "master@broker.test")
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultMasterAccount: string = Accounts.masterAccount
 
 /**
  * What the server has answered: requests received, answers by HTTP status (injected 500/429 and
@@ -362,9 +505,45 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
 }> {
   override get message(): string {
     if (this.reason === "Options") return `invalid options: ${String(this.cause)}`
-    if (this.reason === "Database") return `cannot open the database: ${StartProblem.innermostMessage(this.cause)}`
+    if (this.reason === "Database") return `cannot open the database: ${innermostMessage(this.cause)}`
     const where = this.address === undefined ? "" : ` on ${this.address}`
-    return `cannot listen${where}: ${StartProblem.listenProblem(this.cause)}`
+    return `cannot listen${where}: ${listenProblem(this.cause)}`
+  }
+}
+
+// The platform wraps Node's error (ServeError, whose own message is empty): the detail sits at the
+// end of the `cause` chain.
+const causeChain = (cause: unknown): ReadonlyArray<unknown> => {
+  const chain: Array<unknown> = []
+  for (let at = cause; at !== undefined && at !== null && chain.length < 10; at = (at as { cause?: unknown }).cause) {
+    chain.push(at)
+    if (typeof at !== "object") break
+  }
+  return chain
+}
+
+/** The last non-empty message along the `cause` chain, else the cause as text. */
+const innermostMessage = (cause: unknown): string => {
+  const messages = causeChain(cause).map((c) => c instanceof Error ? c.message : typeof c === "object" ? "" : String(c))
+    .filter((m) => m !== "")
+  return messages.at(-1) ?? String(cause)
+}
+
+/** Why a socket could not listen (the usual Node error codes in words), and which flag to change. */
+const listenProblem = (cause: unknown): string => {
+  const code = causeChain(cause).map((c) => (c as { code?: unknown } | null)?.code).find((c) => typeof c === "string")
+  switch (code) {
+    case "EADDRINUSE":
+      return "the address is already in use (EADDRINUSE); choose another --port or stop the process using it"
+    case "EACCES":
+      return "permission denied (EACCES); ports below 1024 need privileges: choose another --port"
+    case "EADDRNOTAVAIL":
+      return "the address is not one of this machine's (EADDRNOTAVAIL); choose another --host, such as 127.0.0.1"
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `the host name does not resolve (${code}); choose another --host, such as 127.0.0.1`
+    default:
+      return innermostMessage(cause)
   }
 }
 
@@ -373,7 +552,7 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
  * sub-accounts: signed like the history endpoints (any key holding a history permission may call it),
  * with parameters `subAccount` (exact name), `page` (from 1) and `limit` (default 10, at most 200),
  * answering `{"code":"0","message":"","data":[{"subAccount":"sub001@broker.test","note":"",
- * "timestamp":"<ms>"}, …]}` by creation time, then name (`WireFormat.subAccountList`).
+ * "timestamp":"<ms>"}, …]}` by creation time, then name.
  *
  * @example
  * ```ts
@@ -408,33 +587,57 @@ export class StartError extends Data.TaggedError("ReferenceServerStartError")<{
  */
 export const subAccountListPath: string = Endpoint.subAccountList.path
 
+/** The keys a server accepts: the given ones, or the published demo key. */
+const acceptedKeys = (options: Options): ReadonlyArray<ApiKey> => options.keys ?? [ApiKeys.demo]
+
+/**
+ * The history a server starts with: the accepted keys stored, and the seed (with the server's futures
+ * spelling) written into an empty database (no transfers, deposits or sub-accounts). A history kept
+ * in a database file keeps its sub-accounts; one stored without them (written before they were
+ * stored, or by inserting transfers alone) gets one per account its transfers name, created at the
+ * earliest transfer naming it.
+ */
+const prepareHistory = (store: Store.Service, options: Options): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* store.putKeys(acceptedKeys(options))
+    const counts = yield* store.counts
+    const hasSubAccounts = (yield* store.subAccountPage({}, { page: 1, limit: 1 })).length > 0
+    // A database file that already holds a history keeps it: seeding again would duplicate ids.
+    if (options.seed !== undefined && counts.transfers === 0 && counts.deposits === 0 && !hasSubAccounts) {
+      return yield* Seed.seedStore(store, { ...options.seed, futuresAccountType: options.futuresAccountType })
+    }
+    if (!hasSubAccounts && counts.transfers > 0) {
+      yield* store.insertSubAccounts(yield* store.subAccountsOfTransfers)
+    }
+  })
+
 const make = (options: Options) =>
   Effect.gen(function*() {
     const settlementProblem = options.pendingSettlement === undefined
       ? undefined
-      : PendingSettlement.problem(options.pendingSettlement)
+      : Settlement.problem(options.pendingSettlement)
     if (settlementProblem !== undefined) {
       return yield* Effect.fail(new StartError({ reason: "Options", cause: settlementProblem }))
     }
     const store = yield* Store.Store
-    yield* History.prepare(store, options)
-    const arrivals = Arrivals.make()
-    const counters = Counters.make()
+    yield* prepareHistory(store, options)
+    const arrivals = Listener.makeArrivals()
+    const counters = App.makeCounters()
     const injector = Faults.makeInjector(options.faults ?? {})
     const answer = yield* Routes.make({
       store,
-      limiter: RateLimit.make(options.rateLimit ?? RateLimit.defaults),
+      limiter: Limit.make(options.rateLimit ?? Limit.defaults),
       maxWindow: {
         transfers: options.maxWindow?.transfers,
         deposits: options.maxWindow?.deposits ?? HistoryQuery.defaultMaxWindow.deposits
       },
       masterAccount: options.masterAccount ?? Accounts.masterAccount,
-      accountTypes: AccountTypes.accepted(options.futuresAccountType),
+      accountTypes: Accounts.accepted(options.futuresAccountType),
       pendingSettlement: options.pendingSettlement,
       arrivedAt: (request) => arrivals.of(request).at
     })
     const logRequests = options.logRequests === true
-    const app = FaultInjection.app(answer, { injector, counters, arrivals, logRequests })
+    const app = App.make(answer, { injector, counters, arrivals, logRequests })
 
     const runtime = yield* Effect.runtime<never>()
     const listenHost = options.host ?? "127.0.0.1"
@@ -448,7 +651,7 @@ const make = (options: Options) =>
         counters.request()
         counters.status(405)
         if (logRequests) {
-          Runtime.runFork(runtime)(Effect.logInfo(LogLines.requestLine("CONNECT", request.url ?? "", 405, 0)))
+          Runtime.runFork(runtime)(Effect.logInfo(App.requestLine("CONNECT", request.url ?? "", 405, 0)))
         }
       }
     }).pipe(Effect.mapError((cause) =>
@@ -547,6 +750,12 @@ export const lineLogger: Logger.Logger<unknown, void> = Logger.make(({ date, log
   process.stderr.write(`${date.toISOString()} ${logLevel.label} ${text}\n`)
 })
 
+/** A few names in full, more as the first and the last: the log line stays one readable line. */
+const compactList = (names: ReadonlyArray<string>): string =>
+  names.length === 0
+    ? "none"
+    : `${names.length <= 3 ? names.join(", ") : `${names[0]} … ${names[names.length - 1]}`} (${names.length})`
+
 /**
  * Starts the service, logs one line (address, seeded counts, API keys, the sub-accounts it lists) and
  * serves until interrupted: the body of `main.ts` and of the CLI's `serve` command.
@@ -580,8 +789,8 @@ export const serveForever = (options: Options = {}): Effect.Effect<never, StartE
     const counts = yield* server.store.counts
     yield* Effect.logInfo(
       `listening on ${server.baseUrl} (${counts.transfers} transfers, ${counts.deposits} deposits; API keys: ${
-        History.acceptedKeys(options).map((k) => k.apiKey).join(", ")
-      }; sub-accounts: ${LogLines.compactList((yield* server.store.allSubAccounts()).map((s) => s.name))})`
+        acceptedKeys(options).map((k) => k.apiKey).join(", ")
+      }; sub-accounts: ${compactList((yield* server.store.allSubAccounts()).map((s) => s.name))})`
     )
     return yield* Effect.never
   }).pipe(Effect.provide(layer(options)))

@@ -7,9 +7,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { subAccountNames } from "./Accounts.js"
-import * as AccountTypes from "./AccountTypes.js"
-import * as Prng from "./Prng.js"
+import * as Accounts from "./internal/Accounts.js"
+import * as Prng from "./internal/Prng.js"
 import * as Store from "./Store.js"
 import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
 
@@ -23,8 +22,8 @@ import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
  * a sub-account before its creation. Without it the transfers and deposits are exactly those of the
  * same options without the field.
  *
- * `futuresAccountType` (default `FUTURES`): how the records spell the futures account type
- * (`AccountTypes.Futures`); with `FUTURE` the records are those of `FUTURES` with that one word
+ * `futuresAccountType` (default `FUTURES`): how the records spell the futures account type,
+ * `FUTURES` or `FUTURE`; with `FUTURE` the records are those of `FUTURES` with that one word
  * changed.
  *
  * @example
@@ -49,14 +48,14 @@ export interface SeedOptions {
   /** @since 0.2.0 */
   readonly staggeredSubAccounts?: boolean | undefined
   /** @since 0.2.0 */
-  readonly futuresAccountType?: AccountTypes.Futures | undefined
+  readonly futuresAccountType?: "FUTURES" | "FUTURE" | undefined
 }
 
 const yearMillis = 365 * 24 * 60 * 60 * 1000
 
 // Every (from, to) pair of the account types, SPOT first.
-const typePairsOf = (futures: AccountTypes.Futures): ReadonlyArray<readonly [string, string]> => {
-  const accountTypes = AccountTypes.accepted(futures)
+const typePairsOf = (futures: Accounts.Futures): ReadonlyArray<readonly [string, string]> => {
+  const accountTypes = Accounts.accepted(futures)
   return accountTypes.flatMap((from) => accountTypes.map((to) => [from, to] as const))
 }
 const routes = ["masterToSub", "subToMaster", "subToSub", "masterToMaster"] as const
@@ -119,7 +118,24 @@ const times = (
 }
 
 /**
- * The sub-accounts of the seeded history (`Accounts.subAccountNames`, at least two), in creation
+ * The names of the first `count` seeded sub-accounts: `sub001@broker.test`, `sub002@broker.test`, ….
+ *
+ * @example
+ * ```ts
+ * import { Seed } from "@broker-history/server"
+ *
+ * assert.deepStrictEqual(Seed.subAccountNames(2), ["sub001@broker.test", "sub002@broker.test"])
+ * assert.strictEqual(Seed.subAccountNames(40).at(-1), "sub040@broker.test")
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const subAccountNames = (count: number): ReadonlyArray<string> =>
+  Array.from({ length: count }, (_, i) => `sub${String(i + 1).padStart(3, "0")}@broker.test`)
+
+/**
+ * The sub-accounts of the seeded history (`subAccountNames`, at least two), in creation
  * order, each with an empty note: all created at the history's start, or, with
  * `staggeredSubAccounts`, one after another over the span (see `SeedOptions`).
  *
@@ -181,7 +197,7 @@ export const transfers = (options: SeedOptions): ReadonlyArray<TransferRow> => {
   const accounts = subAccounts({ ...options, end })
   const subs = accounts.map((s) => s.name)
   const stamps = times(next, options.transfers, spanOf(options, end))
-  const futures = options.futuresAccountType ?? AccountTypes.defaultFutures
+  const futures = options.futuresAccountType ?? Accounts.defaultFutures
   const typePairs = typePairsOf(futures)
   // The sub-accounts created by the current transfer's time: the first `created` (at least two).
   let created = 0

@@ -8,6 +8,7 @@ import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type { Fragment } from "@effect/sql/Statement"
 import type { ConfigError } from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -15,9 +16,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApiKey } from "./ApiKeys.js"
-import * as StoreColumns from "./internal/StoreColumns.js"
-import * as StoreQueries from "./internal/StoreQueries.js"
-import * as Migrations from "./Migrations.js"
+import * as ApiKeys from "./ApiKeys.js"
+import * as Migrations from "./internal/Migrations.js"
 
 /**
  * A stored transfer: `fromAccount`/`toAccount` are `null` for the master account, `tranId` is base-10
@@ -450,23 +450,202 @@ export interface Service {
  */
 export class Store extends Context.Tag("@broker-history/server/Store")<Store, Service>() {}
 
+// The rows as table columns and back, and a page as its row offset.
+
+/** Rows per multi-row insert: 500 rows x 12 columns stays far below SQLite's bound-parameter limit. */
+const batchSize = 500
+
+const digits = /^[0-9]+$/
+
+/** A `tranId` as its column: base-10 digits, stored as an integer (anything else throws). */
+const tranIdColumn = (tranId: string): bigint => {
+  if (!digits.test(tranId)) throw new Error(`tranId must be base-10 digits, got ${JSON.stringify(tranId)}`)
+  return BigInt(tranId)
+}
+
+/** A transfer's columns; `tranId` must be base-10 digits, stored as an integer. */
+const transferColumns = (row: TransferRow) => {
+  return {
+    tran_id: tranIdColumn(row.tranId),
+    client_tran_id: row.clientTranId,
+    from_account: row.fromAccount,
+    to_account: row.toAccount,
+    asset: row.asset,
+    amount: row.amount,
+    from_account_type: row.fromAccountType,
+    to_account_type: row.toAccountType,
+    from_symbol: row.fromSymbol,
+    to_symbol: row.toSymbol,
+    status: row.status,
+    timestamp: row.timestamp
+  }
+}
+
+/** A deposit's columns. */
+const depositColumns = (row: DepositRow) => ({
+  amount: row.amount,
+  coin: row.coin,
+  network: row.network,
+  status: row.status,
+  address: row.address,
+  address_tag: row.addressTag,
+  tx_id: row.txId,
+  unlock_confirm: row.unlockConfirm,
+  confirm_times: row.confirmTimes,
+  insert_time: row.insertTime,
+  memo: row.memo
+})
+
+/** The columns a deposit change sets: none when it changes nothing. */
+const depositChangeColumns = (change: DepositChange) => ({
+  ...(change.status === undefined ? {} : { status: change.status }),
+  ...(change.confirmTimes === undefined ? {} : { confirm_times: change.confirmTimes })
+})
+
+/** A sub-account's columns. */
+const subAccountColumns = (row: SubAccountRow) => ({
+  name: row.name,
+  note: row.note,
+  created_at: row.createdAt
+})
+
+/** An API key's columns: its permissions as one comma-separated text. */
+const keyColumns = (key: ApiKey) => ({
+  api_key: key.apiKey,
+  secret_key: key.secretKey,
+  permissions: key.permissions.join(",")
+})
+
+/** An API key as read back. */
+interface KeyRow {
+  readonly apiKey: string
+  readonly secretKey: string
+  readonly permissions: string
+}
+
+/** A stored key: its known permissions, in their canonical order. */
+const keyOfRow = (row: KeyRow): ApiKey => ({
+  apiKey: row.apiKey,
+  secretKey: row.secretKey,
+  permissions: ApiKeys.permissions.filter((p) => row.permissions.split(",").includes(p))
+})
+
+/** The rows before the page. */
+const offsetOf = (page: Page): bigint => (BigInt(page.page) - 1n) * BigInt(page.limit)
+
+// The read queries: the filters as SQL conditions, the complete listings (oldest first), the
+// endpoints' pages (the histories newest first, the sub-accounts oldest first) and their query plans.
+
+/** The read queries over `sql`. */
+const queriesOf = (sql: SqlClient.SqlClient) => {
+  // tranId is read back as text so ids beyond 2^53 stay exact.
+  const transferSelect = sql`
+    SELECT CAST(tran_id AS TEXT) AS tranId, client_tran_id AS clientTranId, from_account AS fromAccount,
+      to_account AS toAccount, asset, amount, from_account_type AS fromAccountType,
+      to_account_type AS toAccountType, from_symbol AS fromSymbol, to_symbol AS toSymbol, status, timestamp
+    FROM transfers`
+  const depositSelect = sql`
+    SELECT amount, coin, network, status, address, address_tag AS addressTag, tx_id AS txId,
+      unlock_confirm AS unlockConfirm, confirm_times AS confirmTimes, insert_time AS insertTime, memo
+    FROM deposits`
+
+  const subAccountSelect = sql`SELECT name, note, created_at AS createdAt FROM sub_accounts`
+
+  const account = (column: string, value: string | null | undefined): Array<Fragment> =>
+    value === undefined ? [] : value === null ? [sql`${sql(column)} IS NULL`] : [sql`${sql(column)} = ${value}`]
+
+  const transferWhere = (f: TransferFilter): Fragment =>
+    sql.and([
+      ...account("from_account", f.fromAccount),
+      ...account("to_account", f.toAccount),
+      ...(f.fromAccountType === undefined ? [] : [sql`from_account_type = ${f.fromAccountType}`]),
+      ...(f.toAccountType === undefined ? [] : [sql`to_account_type = ${f.toAccountType}`]),
+      ...(f.clientTranId === undefined ? [] : [sql`client_tran_id = ${f.clientTranId}`]),
+      ...(f.startTime === undefined ? [] : [sql`timestamp >= ${f.startTime}`]),
+      ...(f.endTime === undefined ? [] : [sql`timestamp <= ${f.endTime}`])
+    ])
+
+  const depositWhere = (f: DepositFilter): Fragment =>
+    sql.and([
+      ...(f.coin === undefined ? [] : [sql`coin = ${f.coin}`]),
+      ...(f.status === undefined ? [] : [sql`status = ${f.status}`]),
+      ...(f.startTime === undefined ? [] : [sql`insert_time >= ${f.startTime}`]),
+      ...(f.endTime === undefined ? [] : [sql`insert_time <= ${f.endTime}`])
+    ])
+
+  const subAccountWhere = (f: SubAccountFilter): Fragment =>
+    sql.and(f.name === undefined ? [] : [sql`name = ${f.name}`])
+
+  return {
+    /** Every matching transfer, ascending (timestamp, then tranId numerically). */
+    allTransfers: (f: TransferFilter) =>
+      sql<TransferRow>`${transferSelect} WHERE ${transferWhere(f)} ORDER BY timestamp, tran_id`,
+    /** Every matching deposit, ascending (insertTime, then insertion order). */
+    allDeposits: (f: DepositFilter) =>
+      sql<DepositRow>`${depositSelect} WHERE ${depositWhere(f)} ORDER BY insert_time, id`,
+    /** One page of matching transfers, newest first. */
+    transferPage: (f: TransferFilter, page: Page) =>
+      sql<TransferRow>`${transferSelect} WHERE ${transferWhere(f)}
+      ORDER BY timestamp DESC, tran_id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /** One page of matching deposits, newest first. */
+    depositPage: (f: DepositFilter, page: Page) =>
+      sql<DepositRow>`${depositSelect} WHERE ${depositWhere(f)}
+      ORDER BY insert_time DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /**
+     * The ids of the pending transfers at or before `until`, oldest first. `'PENDING'` is written in
+     * the statement, not bound, so that the partial index `transfers_pending` serves it.
+     */
+    pendingTransfers: (until: number) =>
+      sql<{ readonly tranId: string }>`SELECT CAST(tran_id AS TEXT) AS tranId FROM transfers
+      WHERE status = 'PENDING' AND timestamp <= ${until} ORDER BY timestamp, tran_id`,
+    /** Every matching sub-account, by creation time, then name. */
+    allSubAccounts: (f: SubAccountFilter) =>
+      sql<SubAccountRow>`${subAccountSelect} WHERE ${subAccountWhere(f)} ORDER BY created_at, name`,
+    /** One page of matching sub-accounts, by creation time, then name. */
+    subAccountPage: (f: SubAccountFilter, page: Page) =>
+      sql<SubAccountRow>`${subAccountSelect} WHERE ${subAccountWhere(f)}
+      ORDER BY created_at, name LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
+    /**
+     * The accounts the stored transfers name, each created at the earliest transfer naming it: the
+     * sub-accounts of a history stored without them.
+     */
+    subAccountsOfTransfers: sql<SubAccountRow>`
+      SELECT name, '' AS note, min(timestamp) AS createdAt FROM (
+        SELECT from_account AS name, timestamp FROM transfers WHERE from_account IS NOT NULL
+        UNION ALL
+        SELECT to_account AS name, timestamp FROM transfers WHERE to_account IS NOT NULL
+      ) GROUP BY name ORDER BY createdAt, name`,
+    /** `EXPLAIN QUERY PLAN` of a statement, one detail line per plan step. */
+    explain: (statement: { readonly compile: () => readonly [string, ReadonlyArray<unknown>] }) => {
+      const [text, params] = statement.compile()
+      return sql.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params).pipe(
+        Effect.map((rows) => rows.map((row) => row.detail)),
+        Effect.orDie
+      )
+    }
+  }
+}
+
 /**
- * Builds the store over the `SqlClient` in context, whose schema must already be migrated.
+ * Builds the store over the `SqlClient` in context, whose schema must already be migrated (`layer`
+ * migrates it, then builds the store).
  *
  * @example
  * ```ts
- * import { Migrations, Store } from "@broker-history/server"
+ * import { Store } from "@broker-history/server"
  * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Effect } from "effect"
+ * import { Effect, Layer } from "effect"
  *
- * const counts = await Effect.runPromise(
+ * // A second store over the database that `Store.layer` migrated: both read the same rows.
+ * const names = await Effect.runPromise(
  *   Effect.gen(function*() {
- *     yield* Migrations.run
- *     const store = yield* Store.make
- *     return yield* store.counts
- *   }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+ *     const first = yield* Store.Store
+ *     yield* first.insertSubAccounts([{ name: "desk@broker.test", note: "", createdAt: 0 }])
+ *     const second = yield* Store.make
+ *     return (yield* second.allSubAccounts()).map((s) => s.name)
+ *   }).pipe(Effect.provide(Store.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" })))))
  * )
- * assert.deepStrictEqual(counts, { transfers: 0, deposits: 0 })
+ * assert.deepStrictEqual(names, ["desk@broker.test"])
  * ```
  *
  * @since 0.1.0
@@ -474,15 +653,15 @@ export class Store extends Context.Tag("@broker-history/server/Store")<Store, Se
  */
 export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const queries = StoreQueries.make(sql)
+  const queries = queriesOf(sql)
 
   const inBatches = <A>(
     rows: ReadonlyArray<A>,
     insert: (batch: ReadonlyArray<A>) => Effect.Effect<unknown, SqlError>
   ) =>
     Effect.gen(function*() {
-      for (let start = 0; start < rows.length; start += StoreColumns.batchSize) {
-        yield* insert(rows.slice(start, start + StoreColumns.batchSize))
+      for (let start = 0; start < rows.length; start += batchSize) {
+        yield* insert(rows.slice(start, start + batchSize))
       }
     }).pipe(sql.withTransaction, Effect.orDie)
 
@@ -490,11 +669,10 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     insertTransfers: (rows) =>
       inBatches(
         rows,
-        (batch) =>
-          Effect.suspend(() => sql`INSERT INTO transfers ${sql.insert(batch.map(StoreColumns.transferColumns))}`)
+        (batch) => Effect.suspend(() => sql`INSERT INTO transfers ${sql.insert(batch.map(transferColumns))}`)
       ),
     insertDeposits: (rows) =>
-      inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(StoreColumns.depositColumns))}`),
+      inBatches(rows, (batch) => sql`INSERT INTO deposits ${sql.insert(batch.map(depositColumns))}`),
     settleTransfers: (settled) =>
       inBatches(settled, (batch) =>
         // One statement per status in the batch; an id that matched no transfer rolls everything back.
@@ -505,12 +683,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
               const ids = batch.filter((s) => s.status === status).map((s) => s.tranId)
               const updated = yield* Effect.suspend(() =>
                 sql<{ readonly tranId: string }>`UPDATE transfers SET status = ${status}
-                  WHERE tran_id IN ${sql.in(ids.map(StoreColumns.tranIdColumn))}
+                  WHERE tran_id IN ${sql.in(ids.map(tranIdColumn))}
                   RETURNING CAST(tran_id AS TEXT) AS tranId`
               )
               if (updated.length === new Set(ids).size) return
               const found = new Set(updated.map((row) => row.tranId))
-              const missing = ids.find((id) => !found.has(String(StoreColumns.tranIdColumn(id))))
+              const missing = ids.find((id) => !found.has(String(tranIdColumn(id))))
               return yield* Effect.dieMessage(`no transfer with tranId ${missing}`)
             }),
           { discard: true }
@@ -518,7 +696,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     pendingTransfers: (until) =>
       queries.pendingTransfers(until).pipe(Effect.map((rows) => rows.map((r) => r.tranId)), Effect.orDie),
     updateDeposit: (key, change) => {
-      const set = StoreColumns.depositChangeColumns(change)
+      const set = depositChangeColumns(change)
       if (Object.keys(set).length === 0) return Effect.void
       return sql`UPDATE deposits SET ${sql.update(set)}
         WHERE tx_id = ${key.txId} AND coin = ${key.coin} AND network = ${key.network} AND address = ${key.address}
@@ -532,7 +710,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     insertSubAccounts: (rows) =>
       inBatches(
         rows,
-        (batch) => sql`INSERT INTO sub_accounts ${sql.insert(batch.map(StoreColumns.subAccountColumns))}`
+        (batch) => sql`INSERT INTO sub_accounts ${sql.insert(batch.map(subAccountColumns))}`
       ),
     allTransfers: (filter = {}) => queries.allTransfers(filter).pipe(Effect.orDie),
     allDeposits: (filter = {}) => queries.allDeposits(filter).pipe(Effect.orDie),
@@ -553,14 +731,14 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     putKeys: (keys) =>
       keys.length === 0
         ? Effect.void
-        : sql`INSERT OR REPLACE INTO api_keys ${sql.insert(keys.map(StoreColumns.keyColumns))}`.pipe(
+        : sql`INSERT OR REPLACE INTO api_keys ${sql.insert(keys.map(keyColumns))}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
     findKey: (apiKey) =>
-      sql<StoreColumns.KeyRow>`
+      sql<KeyRow>`
         SELECT api_key AS apiKey, secret_key AS secretKey, permissions FROM api_keys WHERE api_key = ${apiKey}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), StoreColumns.keyOfRow)),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), keyOfRow)),
         Effect.orDie
       )
   }
@@ -592,6 +770,24 @@ export const layer: Layer.Layer<Store, MigrationError | SqlError, SqlClient.SqlC
   Store,
   Effect.zipRight(Migrations.run, make)
 )
+
+/**
+ * The columns of a transfer's details, as SQL column definitions: the fields that the service's
+ * database and the command line's sync database (`@broker-history/cli`) both keep as received, NOT
+ * NULL. Amounts are TEXT, exact as sent. Part of migrations already applied: it never changes (a new
+ * column is a new migration).
+ *
+ * @example
+ * ```ts
+ * import { Store } from "@broker-history/server"
+ *
+ * assert.ok(Store.transferDetailColumns.includes("amount TEXT NOT NULL"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const transferDetailColumns: string = Migrations.transferDetailColumns
 
 /**
  * The SQLite driver (`@effect/sql-sqlite-node` over better-sqlite3) could not be loaded: it is an

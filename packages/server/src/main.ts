@@ -12,7 +12,6 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as CommandLine from "./CommandLine.js"
-import * as ProgramExit from "./ProgramExit.js"
 import * as ReferenceServer from "./ReferenceServer.js"
 
 const command = Command.make(
@@ -32,7 +31,7 @@ const program = CommandLine.run(command, { name: "broker-history reference serve
   Effect.provide(NodeContext.layer)
 )
 
-ProgramExit.runMain(program, {
+CommandLine.runMain(program, {
   usage: 2,
   known: (error) => {
     if (!(error instanceof ReferenceServer.StartError)) return undefined

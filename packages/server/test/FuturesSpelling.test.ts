@@ -3,7 +3,10 @@
 // endpoint accepts SPOT and that spelling only, whatever the domain package lists.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { AccountTypes, ApiKeys, HistoryQuery, RawQuery, ReferenceServer, Seed } from "../src/index.js"
+import { ApiKeys, ReferenceServer, Seed } from "../src/index.js"
+import * as Accounts from "../src/internal/Accounts.js"
+import * as HistoryQuery from "../src/internal/request/HistoryQuery.js"
+import * as RawQuery from "../src/internal/request/RawQuery.js"
 import { json, signedGet, transfersPath } from "./support/Requests.js"
 import { unlimited, withServer } from "./support/Server.js"
 
@@ -46,11 +49,11 @@ describe("HistoryQuery.transfersAccepting", () => {
       const result = read(accepted, from, to)
       return result._tag === "Left" ? result.left.msg : "accepted"
     }
-    expect(msg(AccountTypes.accepted("FUTURE"), "FUTURE", "SPOT")).toBe("accepted")
-    expect(msg(AccountTypes.accepted("FUTURE"), "FUTURES", "SPOT")).toBe(
+    expect(msg(Accounts.accepted("FUTURE"), "FUTURE", "SPOT")).toBe("accepted")
+    expect(msg(Accounts.accepted("FUTURE"), "FUTURES", "SPOT")).toBe(
       "Param is error: fromAccountType must be SPOT or FUTURE"
     )
-    expect(msg(AccountTypes.accepted(), "SPOT", "FUTURE")).toBe("Param is error: toAccountType must be SPOT or FUTURES")
+    expect(msg(Accounts.accepted(), "SPOT", "FUTURE")).toBe("Param is error: toAccountType must be SPOT or FUTURES")
     // Not the domain's documented list: a type only the domain might list is refused too.
     expect(msg(["SPOT", "FUTURES"], "MARGIN", "SPOT")).toBe("Param is error: fromAccountType must be SPOT or FUTURES")
     expect(HistoryQuery.transfers(RawQuery.parse("fromAccountType=SPOT&toAccountType=FUTURES"), 0, {})._tag).toBe(

@@ -1,8 +1,9 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { ApiKeys, Prng, ReferenceServer } from "../src/index.js"
+import { ApiKeys, ReferenceServer } from "../src/index.js"
 import type { Store } from "../src/index.js"
+import * as Prng from "../src/internal/Prng.js"
 import { depositsPath, json, signedGet, transfersPath } from "./support/Requests.js"
 import { unlimited, withServer } from "./support/Server.js"
 

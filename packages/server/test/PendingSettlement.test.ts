@@ -3,7 +3,8 @@
 // the service settling what is due as of each transfer request, only the status changing.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
-import { ApiKeys, PendingSettlement, ReferenceServer, Store } from "../src/index.js"
+import { ApiKeys, ReferenceServer, Store } from "../src/index.js"
+import * as PendingSettlement from "../src/internal/PendingSettlement.js"
 import { json, signedGet, transfersPath } from "./support/Requests.js"
 import { transferRow } from "./support/Rows.js"
 import { unlimited, withServer } from "./support/Server.js"

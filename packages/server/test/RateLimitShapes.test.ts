@@ -5,8 +5,9 @@
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ApiKeys, RateLimit, ReferenceServer } from "../src/index.js"
-import * as Limiters from "../src/internal/Limiters.js"
+import { ApiKeys, ReferenceServer } from "../src/index.js"
+import * as Limiters from "../src/internal/limit/Limiters.js"
+import * as RateLimit from "../src/internal/limit/RateLimit.js"
 import { signedGet, transfersPath } from "./support/Requests.js"
 import { withServer } from "./support/Server.js"
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { Accounts, Seed, Store } from "../src/index.js"
+import { Seed, Store } from "../src/index.js"
 
 const end = 1_700_000_000_000
 const options: Seed.SeedOptions = { seed: 11, transfers: 20_000, deposits: 5_000, end, years: 2 }
@@ -89,16 +89,16 @@ describe("Seed", () => {
 
   it("sub-accounts: all created at the history's start by default", () => {
     expect(Seed.subAccounts(options)).toEqual(
-      Accounts.subAccountNames(40).map((name) => ({ name, note: "", createdAt: end - 2 * year }))
+      Seed.subAccountNames(40).map((name) => ({ name, note: "", createdAt: end - 2 * year }))
     )
-    expect(Seed.subAccounts({ ...options, subAccounts: 1 }).map((s) => s.name)).toEqual(Accounts.subAccountNames(2))
+    expect(Seed.subAccounts({ ...options, subAccounts: 1 }).map((s) => s.name)).toEqual(Seed.subAccountNames(2))
   })
 
   it("staggered: sub-accounts created one after another over the span, and no transfer names one before its creation", () => {
     const staggered = { ...options, subAccounts: 10, staggeredSubAccounts: true }
     const subs = Seed.subAccounts(staggered)
     const start = end - 2 * year
-    expect(subs.map((s) => s.name)).toEqual(Accounts.subAccountNames(10))
+    expect(subs.map((s) => s.name)).toEqual(Seed.subAccountNames(10))
     expect(subs.map((s) => s.createdAt)).toEqual(
       [0, 0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => start + Math.floor(2 * year * k / 10))
     )
@@ -121,7 +121,7 @@ describe("Seed", () => {
         if (account !== null && !firstNamed.has(account)) firstNamed.set(account, row.timestamp)
       }
     }
-    expect([...firstNamed.keys()].sort()).toEqual(Accounts.subAccountNames(10))
+    expect([...firstNamed.keys()].sort()).toEqual(Seed.subAccountNames(10))
     expect(firstNamed.get("sub010@broker.test")!).toBeGreaterThanOrEqual(start + Math.floor(2 * year * 8 / 10))
     // The option changes who the transfers name, nothing else of the draws.
     const plain = Seed.transfers({ ...options, subAccounts: 10 })

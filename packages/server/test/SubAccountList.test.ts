@@ -8,7 +8,8 @@ import { Context, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { Accounts, ApiKeys, Migrations, ReferenceServer, Store } from "../src/index.js"
+import { ApiKeys, ReferenceServer, Seed, Store } from "../src/index.js"
+import * as Migrations from "../src/internal/Migrations.js"
 import { json, signedGet, transfersPath } from "./support/Requests.js"
 import type { Credentials } from "./support/Requests.js"
 import { transferRow } from "./support/Rows.js"
@@ -67,7 +68,7 @@ withServer({
       expect(Object.keys(answer)).toEqual(["code", "message", "data"])
       // Without staggered creation every seeded sub-account was created at the history's start.
       expect(answer.data.slice(0, 12)).toEqual(
-        Accounts.subAccountNames(12).map((subAccount) => ({ subAccount, note: "", timestamp: String(start) }))
+        Seed.subAccountNames(12).map((subAccount) => ({ subAccount, note: "", timestamp: String(start) }))
       )
     }))
 
@@ -241,7 +242,7 @@ describe("the sub-accounts a database file keeps", () => {
             yield* service.createSubAccount({ name: "late@broker.test", createdAt: end + 1 })
             return (yield* listed(service, [["limit", "200"]])).data.map((s) => [s.subAccount, Number(s.timestamp)])
           }))
-          expect(first).toEqual([...Accounts.subAccountNames(3).map((n) => [n, start]), ["late@broker.test", end + 1]])
+          expect(first).toEqual([...Seed.subAccountNames(3).map((n) => [n, start]), ["late@broker.test", end + 1]])
           // Seeded once: the second start keeps the history, so its own seed options do not apply.
           expect(yield* listedBy({ database, seed: { ...seed, subAccounts: 9, staggeredSubAccounts: true } })).toEqual(
             first

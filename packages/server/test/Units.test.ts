@@ -2,7 +2,9 @@ import { CliConfig, HelpDoc, Options } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either } from "effect"
-import { ApiKeys, CommandLine, Faults, RateLimit, RawQuery } from "../src/index.js"
+import { ApiKeys, CommandLine, Faults } from "../src/index.js"
+import * as RateLimit from "../src/internal/limit/RateLimit.js"
+import * as RawQuery from "../src/internal/request/RawQuery.js"
 
 describe("RateLimit", () => {
   it("allows `limit` requests in any sliding window and tells when a slot frees (whole seconds, at least 1)", () => {

@@ -8,7 +8,7 @@ import type { StreamOptions } from "@broker-history/client"
 import { BrokerConfig, BrokerHistory, BrokerHttpClient, HttpProxy } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { DepositRecord } from "@broker-history/domain"
-import { Accounts, ApiKeys, ReferenceServer } from "@broker-history/server"
+import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -60,7 +60,7 @@ const program = (concurrency: number) =>
     // One transfer query covers one account pair and one account-type pair; an omitted account is
     // the master account. Read the master's own transfers and master↔sub for every sub-account.
     const types = [["SPOT", "FUTURES"], ["FUTURES", "SPOT"], ["SPOT", "SPOT"], ["FUTURES", "FUTURES"]] as const
-    const subs = Accounts.subAccountNames(40)
+    const subs = Seed.subAccountNames(40)
     const queries: Array<Omit<StreamOptions.TransferStreamQuery, "follow">> = types.flatMap((
       [fromAccountType, toAccountType]
     ) => [

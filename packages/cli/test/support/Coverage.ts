@@ -1,8 +1,8 @@
 // What a sync database claims to hold, checked against the service: each stream's covered range
 // (covered_since up to its checkpoint) and its backfill progress must have every one of the
 // service's records of that stream stored.
-import { Prng } from "@broker-history/server"
 import type { Store } from "@broker-history/server"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { expect } from "vitest"
 import type { Running } from "./Harness.js"
 import { cli, cliEnv, expectedDepositRows, expectedTransferRows, sleep, spawn } from "./Harness.js"

@@ -2,8 +2,9 @@
 // pointed at it, and the service's own data in the shapes the CLI writes. Every child is tracked and
 // killed (by its pid only) when a test ends; every wait is bounded.
 import { DepositRecord, TransferRecord } from "@broker-history/domain"
-import { Accounts, ApiKeys, ReferenceServer, WireFormat } from "@broker-history/server"
+import { ApiKeys, ReferenceServer } from "@broker-history/server"
 import type { Store } from "@broker-history/server"
+import { WireFormat } from "@broker-history/testing/ServerInternals"
 import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -172,7 +173,8 @@ const decodeTransfer = Schema.decodeUnknownSync(TransferRecord.TransferRecord)
 const decodeDeposit = Schema.decodeUnknownSync(DepositRecord.DepositRecord)
 
 /** A stored transfer as the client decodes what the service sends for it. */
-export const transferOf = (row: Store.TransferRow) => decodeTransfer(WireFormat.transfer(row, Accounts.masterAccount))
+export const transferOf = (row: Store.TransferRow) =>
+  decodeTransfer(WireFormat.transfer(row, ReferenceServer.defaultMasterAccount))
 
 /** A stored deposit as the client decodes what the service sends for it. */
 export const depositOf = (row: Store.DepositRow) => decodeDeposit(WireFormat.deposit(row))

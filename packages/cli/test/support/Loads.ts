@@ -6,11 +6,13 @@ import * as Path from "node:path"
 import { packageDir } from "./Harness.js"
 
 // The database drivers, and the reference service itself with its internal modules. Its flag table,
-// `CommandLine`, is light, and so are the internal modules it reads its settings with and the pure
-// limiter arithmetic its rate-limit shapes name (`Limiters`); any other internal module of the server
-// (split out of the service, the store or the seed) is heavy.
+// `CommandLine`, is light, and so are the internal modules it reads its settings with
+// (`internal/settings/`, `internal/Accounts`) and the pure limiter arithmetic its rate-limit shapes
+// name (`internal/limit/`); so are the store's module and its migrations, whose transfer columns the
+// sync database shares (the driver loads only when a database opens). Any other internal module of
+// the server (of the service's HTTP side, its requests or the seed) is heavy.
 export const heavy =
-  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Store|Seed|internal\/(?!(ServerSettings|Setting|SettingChecks|Limiters)\.)\w+)\./
+  /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Seed|internal\/(?!(settings\/|limit\/|Accounts\.|Migrations\.))[\w/]+)\./
 
 // What `sync` runs once its flags are read: its program, store, migrations, run and follower, and
 // `@effect/sql`'s migrator.

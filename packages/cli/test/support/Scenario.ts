@@ -2,14 +2,15 @@
 // at random points (a seeded generator picks them), the service's data changing between runs (a
 // late record inside the settlement window, a deposit status change), then a last run to the end;
 // the tables must then equal the service's data exactly.
-import { Accounts, Prng } from "@broker-history/server"
+import { Seed } from "@broker-history/server"
 import type { Store } from "@broker-history/server"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { expect } from "vitest"
 import type { Running } from "./Harness.js"
 import { cli, cliEnv, expectedDepositRows, expectedTransferRows, sleep, spawn, until } from "./Harness.js"
 import { countRows, readTables } from "./Tables.js"
 
-export const subAccounts = Accounts.subAccountNames(4)
+export const subAccounts = Seed.subAccountNames(4)
 
 const day = 86_400_000
 

@@ -5,7 +5,7 @@
  * and answered `latencyMillis` later. Time jumps from one wake-up to the next, so a minute of traffic
  * takes well under a second and every start is at the millisecond the client chose.
  */
-import { RateLimit } from "@broker-history/server"
+import { RateLimit } from "@broker-history/testing/ServerInternals"
 import { Chunk, Clock, Duration, Effect, Fiber, TestClock } from "effect"
 import * as RetryWait from "../../src/internal/request/RetryWait.js"
 import * as TestPipeline from "./TestPipeline.js"

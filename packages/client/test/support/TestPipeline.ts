@@ -6,7 +6,7 @@
  */
 import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { Clock, Duration, Effect, Layer, Schema } from "effect"
 import type * as Exchange from "../../src/internal/request/Exchange.js"
 import * as Pipeline from "../../src/internal/request/Pipeline.js"

@@ -1,4 +1,4 @@
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import * as AdaptiveRate from "../../../src/internal/budget/AdaptiveRate.js"

@@ -1,4 +1,4 @@
-import * as Prng from "@broker-history/server/Prng"
+import { Prng } from "@broker-history/testing/ServerInternals"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
 import * as SlidingWindow from "../../../src/internal/budget/SlidingWindow.js"

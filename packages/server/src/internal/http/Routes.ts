@@ -13,16 +13,16 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import type { ApiKey } from "../ApiKeys.js"
-import * as ApiKeys from "../ApiKeys.js"
-import * as Authentication from "../Authentication.js"
-import * as HistoryQuery from "../HistoryQuery.js"
+import type { ApiKey } from "../../ApiKeys.js"
+import * as ApiKeys from "../../ApiKeys.js"
+import type * as Store from "../../Store.js"
+import type * as RateLimit from "../limit/RateLimit.js"
 import * as PendingSettlement from "../PendingSettlement.js"
-import type * as RateLimit from "../RateLimit.js"
-import * as RawQuery from "../RawQuery.js"
-import type * as Store from "../Store.js"
-import * as WireFormat from "../WireFormat.js"
+import * as Authentication from "../request/Authentication.js"
+import * as HistoryQuery from "../request/HistoryQuery.js"
+import * as RawQuery from "../request/RawQuery.js"
 import { allowedMethods, failure, methodNotAllowed, success } from "./Answers.js"
+import * as WireFormat from "./WireFormat.js"
 
 /** What the routes read: the store, the limiter and the query rules. */
 export interface Context {
@@ -30,7 +30,7 @@ export interface Context {
   readonly limiter: RateLimit.Limiter
   readonly maxWindow: HistoryQuery.MaxWindow
   readonly masterAccount: string
-  /** The account types the transfer endpoint accepts (`AccountTypes.accepted`). */
+  /** The account types the transfer endpoint accepts (`Accounts.accepted`). */
   readonly accountTypes: ReadonlyArray<string>
   /** How pending transfers settle; `undefined`: they stay pending. */
   readonly pendingSettlement: PendingSettlement.Settlement | undefined

@@ -11,15 +11,25 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type { ApiKey } from "../../ApiKeys.js"
+import * as ApiKeys from "../../ApiKeys.js"
+import type * as ReferenceServer from "../../ReferenceServer.js"
 import * as Accounts from "../Accounts.js"
-import * as AccountTypes from "../AccountTypes.js"
-import type { ApiKey } from "../ApiKeys.js"
-import * as ApiKeys from "../ApiKeys.js"
-import * as RateLimit from "../RateLimit.js"
-import type * as ReferenceServer from "../ReferenceServer.js"
+import * as RateLimit from "../limit/RateLimit.js"
 import type { Given } from "./Setting.js"
-import { describe, integerSetting, probabilitySetting, setting, textSetting, usage, variable } from "./Setting.js"
-import { integer, oneOf, probability, truth } from "./SettingChecks.js"
+import {
+  describe,
+  integer,
+  integerSetting,
+  oneOf,
+  probability,
+  probabilitySetting,
+  setting,
+  textSetting,
+  truth,
+  usage,
+  variable
+} from "./Setting.js"
 
 /** `--key` (repeated), else `BROKER_SERVER_KEYS` (separated by spaces); none given: `None`. */
 const keys: Options.Options<Option.Option<ReadonlyArray<ApiKey>>> = Options.text("key").pipe(
@@ -185,19 +195,19 @@ const hostOption: Options.Options<Given<string>> = Options.text("host").pipe(
 )
 
 /** `--futures-account-type`: how the service spells the futures account type. */
-const futuresAccountType: Options.Options<AccountTypes.Futures> = setting(
+const futuresAccountType: Options.Options<Accounts.Futures> = setting(
   "futures-account-type",
   "BROKER_SERVER_FUTURES_ACCOUNT_TYPE",
-  oneOf(AccountTypes.futuresSpellings)
+  oneOf(Accounts.futuresSpellings)
 ).pipe(
-  Options.withDefault(AccountTypes.defaultFutures),
-  Options.withPseudoName(AccountTypes.futuresSpellings.join("|")),
+  Options.withDefault(Accounts.defaultFutures),
+  Options.withPseudoName(Accounts.futuresSpellings.join("|")),
   Options.withDescription(describe(
     "spelling of the futures account type: FUTURES (the exchange's parameter table) or FUTURE (its broker " +
       "example), any letter case; the seeded records carry it, and transfer queries may name SPOT or it, " +
       "nothing else",
     "BROKER_SERVER_FUTURES_ACCOUNT_TYPE",
-    AccountTypes.defaultFutures
+    Accounts.defaultFutures
   ))
 )
 

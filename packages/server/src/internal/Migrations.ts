@@ -2,7 +2,7 @@
  * The database schema, as `@effect/sql` migrations: transfers, deposits, API keys and sub-accounts,
  * with the indexes that serve every filter of the endpoints together with their order.
  *
- * @since 0.1.0
+ * @internal
  */
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -10,20 +10,9 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 
 /**
- * The columns of a transfer's details, as SQL column definitions: the fields that the service's
- * database and the command line's sync database (`@broker-history/cli`'s `SyncMigrations`) both keep
- * as received, NOT NULL. Amounts are TEXT, exact as sent. Part of migrations already applied: it never
- * changes (a new column is a new migration).
- *
- * @example
- * ```ts
- * import { Migrations } from "@broker-history/server"
- *
- * assert.ok(Migrations.transferDetailColumns.includes("amount TEXT NOT NULL"))
- * ```
- *
- * @since 0.2.0
- * @category constants
+ * The columns of a transfer's details, as SQL column definitions (public as
+ * `Store.transferDetailColumns`: the command line's sync database keeps them too). Part of migrations
+ * already applied: it never changes (a new column is a new migration).
  */
 export const transferDetailColumns = [
   "asset TEXT NOT NULL",
@@ -105,19 +94,7 @@ const indexPendingTransfers = Effect.gen(function*() {
   yield* sql`CREATE INDEX transfers_pending ON transfers (timestamp) WHERE status = 'PENDING'`
 })
 
-/**
- * The migrations of the service's database, in order, for `@effect/sql`'s `Migrator.fromRecord`.
- *
- * @example
- * ```ts
- * import { Migrations } from "@broker-history/server"
- *
- * assert.deepStrictEqual(Object.keys(Migrations.migrations), ["0001_create_tables", "0002_sub_accounts", "0003_pending_transfers"])
- * ```
- *
- * @since 0.1.0
- * @category constants
- */
+/** The migrations of the service's database, in order, for `@effect/sql`'s `Migrator.fromRecord`. */
 export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
   "0001_create_tables": createTables,
   "0002_sub_accounts": createSubAccounts,
@@ -127,31 +104,6 @@ export const migrations: Record<string, Effect.Effect<void, SqlError, SqlClient.
 /**
  * Applies every pending migration to the database behind the `SqlClient` in context, and returns the
  * ones it applied as `[id, name]`.
- *
- * @example
- * ```ts
- * import { Migrations } from "@broker-history/server"
- * import { SqlClient } from "@effect/sql"
- * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Effect } from "effect"
- *
- * const program = Effect.gen(function*() {
- *   const applied = yield* Migrations.run
- *   const again = yield* Migrations.run
- *   const sql = yield* SqlClient.SqlClient
- *   const tables = yield* sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
- *   return { applied, again, tables: tables.map((t) => t.name) }
- * })
- * const { again, applied, tables } = await Effect.runPromise(
- *   program.pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
- * )
- * assert.deepStrictEqual(applied, [[1, "create_tables"], [2, "sub_accounts"], [3, "pending_transfers"]])
- * assert.deepStrictEqual(again, []) // nothing pending
- * assert.ok(["api_keys", "deposits", "sub_accounts", "transfers"].every((table) => tables.includes(table)))
- * ```
- *
- * @since 0.1.0
- * @category execution
  */
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,

@@ -3,54 +3,24 @@
  * docs/wire-contract.md: `signature` and `timestamp` present, `recvWindow` in range, signature valid over the raw
  * query string, timestamp within the window, permission held. Pure: the clock reading is an input.
  *
- * @since 0.1.0
+ * @internal
  */
 import { Endpoint, ErrorBody, QueryString } from "@broker-history/domain"
 import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as Either from "effect/Either"
-import type { ApiKey } from "./ApiKeys.js"
-import * as ApiKeys from "./ApiKeys.js"
+import type { ApiKey } from "../../ApiKeys.js"
+import * as ApiKeys from "../../ApiKeys.js"
 import * as RawQuery from "./RawQuery.js"
 
 /**
  * The query parameters that belong to signing rather than to the endpoint: they are removed from
  * `Verified.params`.
- *
- * @example
- * ```ts
- * import { Authentication } from "@broker-history/server"
- *
- * assert.deepStrictEqual(Authentication.signingParameters, ["timestamp", "recvWindow", "signature"])
- * ```
- *
- * @since 0.1.0
- * @category constants
  */
 export const signingParameters: ReadonlyArray<string> = ["timestamp", "recvWindow", "signature"]
 
 /**
  * A request that passed every check: its business parameters in the order received, its timestamp and
  * the receive window that applied.
- *
- * @example
- * ```ts
- * import { ApiKeys, Authentication } from "@broker-history/server"
- * import { Endpoint, QueryString } from "@broker-history/domain"
- * import * as NodeSignature from "@broker-history/domain/NodeSignature"
- * import { Either } from "effect"
- *
- * const payload = "coin=USDT&timestamp=1700000000000"
- * const rawQuery = QueryString.withSignature(payload, NodeSignature.hmacSha256Hex(ApiKeys.demo.secretKey, payload))
- * const verified: Authentication.Verified = Either.getOrThrow(
- *   Authentication.check({ rawQuery, key: ApiKeys.demo, endpoint: Endpoint.depositHistory, now: 1700000000500 })
- * )
- * assert.deepStrictEqual(verified.params.map((p) => [p.name, p.value]), [["coin", "USDT"]])
- * assert.strictEqual(verified.timestamp, 1700000000000)
- * assert.strictEqual(verified.recvWindow, 5000)
- * ```
- *
- * @since 0.1.0
- * @category models
  */
 export interface Verified {
   readonly params: ReadonlyArray<RawQuery.Param>
@@ -66,29 +36,6 @@ const recvWindowText = /^[1-9][0-9]{0,4}$/
  * answers the first failed check as the service's error row. A repeated `timestamp` or `recvWindow`
  * is refused with 33333 (which one would apply is ambiguous); a `signature` that is repeated or not
  * last fails verification (700002).
- *
- * @example
- * ```ts
- * import { ApiKeys, Authentication } from "@broker-history/server"
- * import { Endpoint, ErrorBody, QueryString } from "@broker-history/domain"
- * import * as NodeSignature from "@broker-history/domain/NodeSignature"
- * import { Either } from "effect"
- *
- * const payload = "coin=USDT&timestamp=1700000000000"
- * const signed = QueryString.withSignature(payload, NodeSignature.hmacSha256Hex(ApiKeys.demo.secretKey, payload))
- * const check = (rawQuery: string, now: number) =>
- *   Authentication.check({ rawQuery, key: ApiKeys.demo, endpoint: Endpoint.depositHistory, now })
- *
- * assert.ok(Either.isRight(check(signed, 1700000000500)))
- * // 10 seconds later, outside the default 5-second receive window:
- * assert.deepStrictEqual(check(signed, 1700000010000), Either.left(ErrorBody.Errors.timestampOutsideRecvWindow))
- * // The signature covers the query string exactly as received:
- * assert.deepStrictEqual(check(signed.replace("USDT", "USDC"), 1700000000500), Either.left(ErrorBody.Errors.badSignature))
- * assert.deepStrictEqual(check(payload, 1700000000500), Either.left(ErrorBody.Errors.mandatoryParameter("signature")))
- * ```
- *
- * @since 0.1.0
- * @category signing
  */
 export const check = (request: {
   readonly rawQuery: string

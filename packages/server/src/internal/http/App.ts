@@ -1,7 +1,8 @@
 /**
- * The service's app: each request counted and logged, and the injected fault, if any, applied around
- * the routes' answer (a 500 or 429 in its place, a dropped connection, no answer at all, a body cut
- * short, latency before the answer).
+ * The service's app: each request counted (requests received, answers by HTTP status, injected faults
+ * by kind) and logged (one line: method, path, outcome, duration; never a query string), and the
+ * injected fault, if any, applied around the routes' answer (a 500 or 429 in its place, a dropped
+ * connection, no answer at all, a body cut short, latency before the answer).
  *
  * @internal
  */
@@ -12,22 +13,70 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Faults from "../Faults.js"
+import type * as Faults from "../../Faults.js"
+import * as RawQuery from "../request/RawQuery.js"
 import { failure } from "./Answers.js"
-import type * as Arrivals from "./Arrivals.js"
-import type * as Counters from "./Counters.js"
-import * as LogLines from "./LogLines.js"
+import type { Arrivals } from "./Listener.js"
+
+/** What the server has answered so far: requests received, answers by HTTP status, injected faults by kind. */
+export interface Counts {
+  readonly requests: number
+  readonly byStatus: Record<number, number>
+  readonly faults: Record<string, number>
+}
+
+/** The counters, updated in place by the server. */
+export interface Counters {
+  readonly request: () => void
+  readonly status: (status: number) => void
+  readonly fault: (fault: string) => void
+  /** A copy of the counts so far. */
+  readonly snapshot: () => Counts
+}
+
+/** Counters at zero. */
+export const makeCounters = (): Counters => {
+  let requests = 0
+  const byStatus: Record<number, number> = {}
+  const faults: Record<string, number> = {}
+  return {
+    request: () => {
+      requests++
+    },
+    status: (status) => {
+      byStatus[status] = (byStatus[status] ?? 0) + 1
+    },
+    fault: (fault) => {
+      faults[fault] = (faults[fault] ?? 0) + 1
+    },
+    snapshot: () => ({ requests, byStatus: { ...byStatus }, faults: { ...faults } })
+  }
+}
+
+/**
+ * A request's path for the log: never its query string; control and non-ASCII characters escaped so
+ * that a hostile path cannot forge log lines.
+ */
+export const loggablePath = (url: string): string => {
+  const path = RawQuery.pathOfUrl(url)
+  const shown = path.length > 200 ? path.slice(0, 200) + "..." : path
+  return shown.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c))
+}
+
+/** `GET /api/v3/ping 200 1ms`: the log line of one request. */
+export const requestLine = (method: string, url: string, outcome: string | number, elapsedMs: number): string =>
+  `${method} ${loggablePath(url)} ${outcome} ${Math.round(elapsedMs)}ms`
 
 /** What the app needs besides the routes' answer. */
 export interface Context {
   readonly injector: Faults.Injector
-  readonly counters: Counters.Counters
-  readonly arrivals: Arrivals.Arrivals
+  readonly counters: Counters
+  readonly arrivals: Arrivals
   readonly logRequests: boolean
 }
 
 /** `answer` with the faults of `context.injector` applied, each request counted and logged. */
-export const app = <E, R>(
+export const make = <E, R>(
   answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   context: Context
 ) =>
@@ -37,7 +86,7 @@ export const app = <E, R>(
     const started = context.arrivals.of(request).clock
     const log = (outcome: string | number) =>
       context.logRequests
-        ? Effect.logInfo(LogLines.requestLine(request.method, request.url, outcome, performance.now() - started))
+        ? Effect.logInfo(requestLine(request.method, request.url, outcome, performance.now() - started))
         : Effect.void
     counters.request()
     const fault = injector.next()
