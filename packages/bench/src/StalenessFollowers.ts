@@ -17,7 +17,7 @@ import * as Stream from "effect/Stream"
 import * as CountingTransport from "./CountingTransport.js"
 import * as FollowStreams from "./FollowStreams.js"
 import type { StreamSpec } from "./FollowStreams.js"
-import type { Label, Options } from "./Staleness.js"
+import type { Label, Options } from "./StalenessModel.js"
 import type * as StalenessStats from "./StalenessStats.js"
 
 const keyOf = (label: Label | "warmup") => {

@@ -4,7 +4,7 @@
  *
  * @since 0.2.0
  */
-import type { Result, Run } from "./Staleness.js"
+import type { Result, Run } from "./StalenessModel.js"
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 

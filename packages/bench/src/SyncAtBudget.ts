@@ -18,7 +18,7 @@ import * as CliProcess from "./CliProcess.js"
 import * as CompiledCli from "./CompiledCli.js"
 import * as ServiceLog from "./ServiceLog.js"
 import * as ServiceProcess from "./ServiceProcess.js"
-import type { BudgetRun } from "./SyncThroughput.js"
+import type { BudgetRun } from "./SyncModel.js"
 
 /**
  * The figures of `broker-history sync`'s summary line.

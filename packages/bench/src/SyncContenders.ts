@@ -22,7 +22,7 @@ import * as Metric from "effect/Metric"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Measure from "./Measure.js"
-import type { Options } from "./SyncThroughput.js"
+import type { Options } from "./SyncModel.js"
 
 const day = 86_400_000
 const endpoints = ["transferHistory", "depositHistory"]

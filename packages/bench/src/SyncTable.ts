@@ -6,7 +6,7 @@
  * @since 0.2.0
  */
 import * as Measure from "./Measure.js"
-import type { Result, Sample, Summary, Target } from "./SyncThroughput.js"
+import type { Result, Sample, Summary, Target } from "./SyncModel.js"
 
 /**
  * One summary per target and contender (in the order they first appear): medians over the rounds,
