@@ -115,9 +115,10 @@ export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logf
 const app = CommandLine.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
 
 /**
- * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does, with
- * the failures already reported on stderr and turned into a `CommandFailure` whose `code` is the
- * program's exit code (2 usage, 3 authentication, 4 network, 5 incomplete, 1 anything else).
+ * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does. A
+ * command's failure is already reported on stderr and is a `Failure` (tag `CommandFailure`) whose
+ * `code` is the program's exit code (2 usage, 3 authentication, 4 network, 5 incomplete, 1 anything
+ * else); arguments the parser refuses are its `ValidationError` (the program exits 2).
  *
  * @example
  * ```ts

@@ -16,6 +16,7 @@ import type { MigrationError } from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -380,9 +381,9 @@ export interface Counts {
  * import { SyncDatabase } from "@broker-history/cli"
  * import { Effect } from "effect"
  *
- * const [acme, globex] = await Effect.gen(function*() {
+ * const { acme, globex } = await Effect.gen(function*() {
  *   const database: SyncDatabase.Service = yield* SyncDatabase.SyncDatabase
- *   return [yield* database.forProfile("acme").counts, yield* database.forProfile("globex").streams]
+ *   return { acme: yield* database.forProfile("acme").counts, globex: yield* database.forProfile("globex").streams }
  * }).pipe(Effect.provide(SyncDatabase.layer(":memory:")), Effect.runPromise)
  * assert.deepStrictEqual(acme, { transfers: 0, deposits: 0 })
  * assert.strictEqual(globex.size, 0)
@@ -446,7 +447,7 @@ export class SyncDatabase extends Context.Tag("@broker-history/cli/SyncDatabase"
  * @since 0.2.0
  * @category errors
  */
-export { SyncSetupError } from "./internal/sync/store/Store.js"
+export class SyncSetupError extends Data.TaggedError("SyncSetupError")<{ readonly message: string }> {}
 
 const reader = (store: Store.Service): Service => ({
   profile: store.profile,
@@ -529,12 +530,15 @@ export const make: Effect.Effect<Service, MigrationError | SqlError, SqlClient.S
  * )
  * assert.ok(counts.deposits > 0)
  * // Master→master, master→sub001 and sub001→master for each of the 4 pairs of SPOT and FUTURES, and the deposits:
- * assert.ok(streams.has(SyncDatabase.depositStreamId) && streams.size <= 13)
+ * assert.strictEqual(streams.size, 13)
+ * assert.ok(streams.has(SyncDatabase.transferStreamId({ fromAccountType: "SPOT", toAccountType: "SPOT", toAccount: "sub001@broker.test" })))
  * Fs.rmSync(Path.dirname(db), { recursive: true })
  * ```
  *
  * @since 0.2.0
  * @category layers
  */
-export const layer = (db: string): Layer.Layer<SyncDatabase, Store.SyncSetupError> =>
-  Layer.project(Store.layer(db), Store.SyncStore, SyncDatabase, reader)
+export const layer = (db: string): Layer.Layer<SyncDatabase, SyncSetupError> =>
+  Layer.project(Store.layer(db), Store.SyncStore, SyncDatabase, reader).pipe(
+    Layer.mapError((error) => new SyncSetupError({ message: error.message }))
+  )
