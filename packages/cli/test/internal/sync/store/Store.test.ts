@@ -2,7 +2,6 @@
 // backfill's progress and its end, rows and checkpoints kept per profile, upserts that duplicate
 // nothing, the schema migrated once, and the sentence of a database that cannot be opened.
 import { DepositRecord } from "@broker-history/domain"
-import { Seed, WireFormat } from "@broker-history/server"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it } from "@effect/vitest"
@@ -67,9 +66,17 @@ describe("Store", () => {
   it.effect("rows and checkpoints are kept per profile; applying records again duplicates nothing", () =>
     Effect.gen(function*() {
       const store = yield* Store.SyncStore
-      const deposits = Schema.decodeUnknownSync(DepositRecord.DepositPage)(
-        Seed.deposits({ seed: 1, transfers: 0, deposits: 3 }).map(WireFormat.deposit)
-      )
+      const deposits = Schema.decodeUnknownSync(DepositRecord.DepositPage)([1, 2, 3].map((n) => ({
+        amount: `${n}.5`,
+        coin: "USDT",
+        network: "TRC20",
+        status: 5,
+        address: `T${n}`,
+        txId: `0x${n}`,
+        unlockConfirm: 20,
+        confirmTimes: 20,
+        insertTime: 1654064568000 + n
+      })))
       const acme = store.forProfile("acme")
       yield* acme.applyDeposits(Plan.depositStreamId, deposits, { _tag: "Checkpoint", checkpoint, coveredSince: 0 })
       yield* acme.applyDeposits(Plan.depositStreamId, deposits, undefined)
