@@ -47,7 +47,9 @@ try {
   if (deposits === 0) fail("the deposits stream returned nothing for the last 60 days")
   const ready = await Effect.runPromise(Effect.provide(program, BrokerHistory.layerConfig()))
   if (ready.page !== page || ready.deposits !== deposits) {
-    fail(`BrokerHistory.layerConfig() read ${ready.page} transfers and ${ready.deposits} deposits, the layer over fetch ${page} and ${deposits}`)
+    fail(
+      `BrokerHistory.layerConfig() read ${ready.page} transfers and ${ready.deposits} deposits, the layer over fetch ${page} and ${deposits}`
+    )
   }
   console.log(
     `neutral-runtime (${runtime}): OK: transferHistory page of ${page}, deposits stream took ${deposits}, the same through BrokerHistory.layerConfig()`

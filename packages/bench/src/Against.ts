@@ -13,7 +13,6 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type * as Memory from "./Memory.js"
 
 /**
  * A prepared copy of another revision.
@@ -41,7 +40,8 @@ export type Modules =
   & Pick<typeof ClientModule, "BrokerConfig" | "BrokerHistory">
   & Pick<typeof EffectModule, "Chunk" | "Effect" | "Layer" | "ManagedRuntime" | "Redacted" | "Stream">
 
-const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
+/** The bench package's directory. */
+export const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 /** Written last: a copy without it was interrupted and is made again. */
 const marker = ".prepared"
 const pnpm = ["--yes", "pnpm@10.34.9", "install", "--frozen-lockfile", "--ignore-scripts"]
@@ -127,83 +127,3 @@ const pickEffect = ({ Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream }: 
   Redacted,
   Stream
 })
-
-/**
- * What a memory process is told to do (its command-line argument, as JSON): the current client when
- * `against` is absent.
- *
- * @example
- * import type { Against } from "@broker-history/bench"
- * const job: Against.MemoryJob = { options: { records: 20_000, checkpoint: 10_000, rounds: 1 } }
- */
-export interface MemoryJob {
-  readonly options: Memory.Options
-  readonly against?: Copy | undefined
-}
-
-/**
- * What a memory process says: log lines, then its result (or why it failed).
- *
- * @example
- * import type { Against } from "@broker-history/bench"
- * const line = (m: Against.MemoryMessage) => (m.type === "log" ? m.line : undefined)
- */
-export type MemoryMessage =
-  | { readonly type: "log"; readonly line: string }
-  | { readonly type: "done"; readonly result: Memory.Result }
-  | { readonly type: "failed"; readonly message: string }
-
-/**
- * The memory part with the current client and with the copy's, each in a fresh process of its own
- * (`MemoryMain.ts`), one after the other, so that neither shares a heap with the other or with the
- * harness.
- *
- * @example
- * import type { Against } from "@broker-history/bench"
- * const grew = (m: Against.MemoryVersus) => m.against.medianStreamAtEnd - m.current.medianStreamAtEnd
- */
-export interface MemoryVersus {
-  readonly rev: string
-  readonly current: Memory.Result
-  readonly against: Memory.Result
-}
-
-const memoryProcess = (job: MemoryJob, log: (line: string) => void): Promise<Memory.Result> =>
-  new Promise((resolve, reject) => {
-    const child = ChildProcess.fork(Path.join(packageDir, "src", "MemoryMain.ts"), [JSON.stringify(job)], {
-      cwd: packageDir,
-      execArgv: ["--expose-gc", "--import", "tsx"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
-    const who = job.against === undefined ? "current" : `@${job.against.rev}`
-    let result: Memory.Result | undefined
-    let failure: string | undefined
-    child.once("error", reject)
-    child.on("message", (message: MemoryMessage) => {
-      if (message.type === "log") log(`${who}: ${message.line}`)
-      else if (message.type === "done") result = message.result
-      else failure = message.message
-    })
-    child.once("exit", (code, signal) => {
-      if (result !== undefined) resolve(result)
-      else reject(new Error(`memory process (${who}) failed: ${failure ?? `exited with ${code ?? signal}`}`))
-    })
-  })
-
-/**
- * Runs the memory part once with the current client and once with the copy's, each in its own process.
- *
- * @example
- * import { Against } from "@broker-history/bench"
- * const copy = Against.prepare("HEAD~1")
- * const both = await Against.memory({ records: 20_000, checkpoint: 10_000, rounds: 1 }, copy)
- */
-export const memory = async (
-  options: Memory.Options,
-  copy: Copy,
-  log: (line: string) => void = () => {}
-): Promise<MemoryVersus> => {
-  const current = await memoryProcess({ options }, log)
-  const against = await memoryProcess({ options, against: copy }, log)
-  return { rev: copy.rev, current, against }
-}

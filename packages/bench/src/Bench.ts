@@ -8,10 +8,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Os from "node:os"
-import * as Against from "./Against.js"
+import type * as Against from "./Against.js"
 import * as Clustered from "./Clustered.js"
 import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
+import * as MemoryAgainst from "./MemoryAgainst.js"
 import * as Saturation from "./Saturation.js"
 import * as Soak from "./Soak.js"
 import * as SoakOutage from "./SoakOutage.js"
@@ -170,7 +171,7 @@ export interface Results {
   readonly startup?: StartupLatency.Result | undefined
   /** `--against`: the other revision's copy, and its memory figures beside the current client's. */
   readonly against?: Against.Copy | undefined
-  readonly memoryAgainst?: Against.MemoryVersus | undefined
+  readonly memoryAgainst?: MemoryAgainst.MemoryVersus | undefined
 }
 
 /**
@@ -232,7 +233,7 @@ export const run = async (
   if (only.includes("throughput")) results.throughput = await Throughput.run({ ...sizes.throughput, against }, log)
   if (only.includes("memory")) results.memory = await Memory.run(sizes.memory, log)
   if (only.includes("memory") && against !== undefined) {
-    results.memoryAgainst = await Against.memory(sizes.memory, against, log)
+    results.memoryAgainst = await MemoryAgainst.memory(sizes.memory, against, log)
   }
   if (only.includes("saturation")) results.saturation = await Effect.runPromise(Saturation.run(sizes.saturation, log))
   if (only.includes("soak")) results.soak = await Effect.runPromise(Soak.run(sizes.soak, log))

@@ -6,7 +6,6 @@
  *
  * @since 0.2.0
  */
-import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { ApiKeys, ReferenceServer, Seed, Store } from "@broker-history/server"
 import Database from "better-sqlite3"
@@ -23,6 +22,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Path from "node:path"
+import { Progress, SyncPlan, SyncRun, SyncStore } from "./CliInternals.js"
 import * as TempDir from "./TempDir.js"
 
 const day = 86_400_000

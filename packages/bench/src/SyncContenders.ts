@@ -6,10 +6,6 @@
  *
  * @since 0.2.0
  */
-import * as Progress from "@broker-history/cli/Progress"
-import * as SyncPlan from "@broker-history/cli/SyncPlan"
-import * as SyncRun from "@broker-history/cli/SyncRun"
-import * as SyncStore from "@broker-history/cli/SyncStore"
 import { BrokerConfig, BrokerHistory, BrokerHttpClient, HttpProxy } from "@broker-history/client"
 import type { Checkpoint } from "@broker-history/client"
 import * as NodeTransport from "@broker-history/client/NodeTransport"
@@ -21,6 +17,8 @@ import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import type { SyncSettings } from "./CliInternals.js"
+import { Progress, SyncPlan, SyncRun, SyncStore } from "./CliInternals.js"
 import * as Measure from "./Measure.js"
 import type { Options } from "./SyncModel.js"
 
@@ -184,7 +182,7 @@ export const syncInto = (db: string, baseUrl: string, p: Plan, options: Pick<Opt
       Progress.layer({ label: "sync", endpoints, live: false }),
       client(baseUrl, unboundedClientBudget)
     ))
-    const settings: SyncRun.Settings = {
+    const settings: SyncSettings = {
       transferStreams: p.transferStreams,
       since: p.since,
       reset: undefined,

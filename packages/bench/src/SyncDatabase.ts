@@ -5,7 +5,7 @@
  *
  * @since 0.2.0
  */
-import * as SyncStore from "@broker-history/cli/SyncStore"
+import { SyncDatabase } from "@broker-history/cli"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Path from "node:path"
@@ -67,4 +67,4 @@ export const fresh = (
  * import { Effect } from "effect"
  * const created = Effect.runPromise(SyncDatabase.migrate("/tmp/bench/raw-0.db"))
  */
-export const migrate = (db: string) => Effect.scoped(Layer.build(SyncStore.layer(db)))
+export const migrate = (db: string) => Effect.scoped(Layer.build(SyncDatabase.layer(db)))

@@ -5,10 +5,10 @@
  *
  * @since 0.2.0
  */
-import * as SyncStore from "@broker-history/cli/SyncStore"
 import Database from "better-sqlite3"
 import * as Effect from "effect/Effect"
 import Pg from "pg"
+import { SyncColumns } from "./CliInternals.js"
 import * as Measure from "./Measure.js"
 import type { Batch } from "./SyncContenders.js"
 import { type Shape, statementRows, upsertSql, values } from "./SyncUpsertSql.js"
@@ -22,7 +22,7 @@ interface Loop {
 
 /** Row `i` of a batch as the sync's store writes it (column name to value). */
 const rowAt = (batch: Batch) => (i: number): Record<string, unknown> =>
-  batch.kind === "transfers" ? SyncStore.transferRow(batch.records[i]!) : SyncStore.depositRow(batch.records[i]!)
+  batch.kind === "transfers" ? SyncColumns.transferRow(batch.records[i]!) : SyncColumns.depositRow(batch.records[i]!)
 
 /** The raw SQLite loop: one transaction per batch, multi-row upserts through prepared statements. */
 const rawSqlite = (file: string, batches: ReadonlyArray<Batch>): Loop => {

@@ -1,8 +1,8 @@
 // The sync benchmark's other pure parts: reading the CLI's summary line and the service's request log,
 // the medians and per-round ratios, the table's rows, and the resolve hook that starts the compiled CLI.
-import * as SyncSummary from "@broker-history/cli/SyncSummary"
 import { describe, expect, it } from "@effect/vitest"
 import * as ChildProcess from "node:child_process"
+import { SyncSummary } from "../src/CliInternals.js"
 import * as CompiledCli from "../src/CompiledCli.js"
 import * as SyncAtBudget from "../src/SyncAtBudget.js"
 import * as SyncTable from "../src/SyncTable.js"
@@ -122,14 +122,19 @@ describe("SyncTable", () => {
 describe("CompiledCli", () => {
   it("distPreload maps the workspace's packages to their dist/ files and leaves other specifiers alone", () => {
     const preload = `data:text/javascript,${encodeURIComponent(CompiledCli.distPreload("/x/packages"))}`
-    const specifiers = ["@broker-history/cli/SyncRun", "@broker-history/client", "@broker-history/domain", "node:fs"]
+    const specifiers = [
+      "@broker-history/cli/SyncDatabase",
+      "@broker-history/client",
+      "@broker-history/domain",
+      "node:fs"
+    ]
     const script = `console.log(JSON.stringify(${JSON.stringify(specifiers)}.map((s) => import.meta.resolve(s))))`
     const child = ChildProcess.spawnSync(process.execPath, ["--import", preload, "--input-type=module", "-e", script], {
       encoding: "utf8"
     })
     expect(child.stderr).toBe("")
     expect(JSON.parse(child.stdout)).toEqual([
-      "file:///x/packages/cli/dist/SyncRun.js",
+      "file:///x/packages/cli/dist/SyncDatabase.js",
       "file:///x/packages/client/dist/index.js",
       "file:///x/packages/domain/dist/index.js",
       "node:fs"

@@ -1,15 +1,16 @@
 /**
- * The `broker-history` command tree.
+ * The `broker-history` command: its command tree, and the command line run in-process, as the
+ * `broker-history` program runs it.
  *
  * @since 0.1.0
  */
 import * as CommandLine from "@broker-history/server/CommandLine"
 import * as Command from "@effect/cli/Command"
 import * as Logger from "effect/Logger"
-import * as Demo from "./Demo.js"
-import * as Export from "./Export.js"
-import * as Serve from "./Serve.js"
-import * as Sync from "./Sync.js"
+import * as Demo from "./internal/demo/Command.js"
+import * as Export from "./internal/export/Command.js"
+import * as Serve from "./internal/serve/Command.js"
+import * as Sync from "./internal/sync/Command.js"
 
 /**
  * The root `broker-history` command with every subcommand: `transfers`, `deposits`, `sync`, `serve`
@@ -114,8 +115,10 @@ export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logf
 const app = CommandLine.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
 
 /**
- * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does, with
- * the failures already reported on stderr and turned into `ExitCode.Failure`.
+ * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does. A
+ * command's failure is already reported on stderr and is a `Failure` (tag `CommandFailure`) whose
+ * `code` is the program's exit code (2 usage, 3 authentication, 4 network, 5 incomplete, 1 anything
+ * else); arguments the parser refuses are its `ValidationError` (the program exits 2).
  *
  * @example
  * ```ts

@@ -12,7 +12,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as Cli from "./Cli.js"
-import * as ExitCode from "./ExitCode.js"
+import * as ExitCode from "./internal/shared/ExitCode.js"
 
 // The parser's own errors read like every other failure: `broker-history: …`, one line each.
 const program = Cli.run(process.argv).pipe(

@@ -41,13 +41,13 @@ describe("the published bin (bundle)", () => {
     const dir = Url.pathToFileURL(bundle.dir).href + "/"
     expect(urls.filter((url) => !url.startsWith("node:") && !url.startsWith(dir))).toEqual([])
     const loaded = inputs(urls)
-    expect(loaded.some((input) => input === "src/Export.ts")).toBe(true)
+    expect(loaded.some((input) => input === "src/internal/export/Command.ts")).toBe(true)
     expect(loaded.filter((input) => heavy.test(input) || syncRun.test(input) || /opentelemetry/.test(input)))
       .toEqual([])
     // The check sees what it looks for: a dry run of sync loads the chunk of its run.
     const dry = recordLoads(bundle.bin, ["sync", "--db", "history.db", "--dry-run", ...unreachable], temp.dir)
     expect(dry.code, dry.stderr).toBe(4)
-    expect(inputs(dry.urls).some((input) => input === "src/internal/SyncProgram.ts")).toBe(true)
+    expect(inputs(dry.urls).some((input) => input === "src/internal/sync/Program.ts")).toBe(true)
   }, 60_000)
 
   it("writes what the workspace bin writes, and the same --help", async () => {

@@ -4,8 +4,8 @@ import { parse as parseCsv } from "csv-parse/sync"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import * as Csv from "../src/Csv.js"
-import * as Export from "../src/Export.js"
+import * as Csv from "../src/internal/export/Csv.js"
+import * as Encoding from "../src/internal/export/Encoding.js"
 import { cli, cliEnv, depositOf, shell, startServer, transferOf, useReferenceServer } from "./support/Harness.js"
 
 const { running, temp } = useReferenceServer({
@@ -52,9 +52,9 @@ describe("transfers", () => {
     expect(result.code).toBe(0)
     expect(result.stderr).toBe("")
     const rows = parseCsv(result.stdout) as Array<Array<string>>
-    expect(rows[0]).toEqual(Export.transferColumns)
+    expect(rows[0]).toEqual(Encoding.transferColumns)
     expect(rows.slice(1)).toEqual(
-      expected.map((r) => Export.transferColumns.map((c) => String(r[c])))
+      expected.map((r) => Encoding.transferColumns.map((c) => String(r[c])))
     )
     expect(result.stdout.endsWith("\r\n")).toBe(true)
   })
@@ -72,7 +72,7 @@ describe("transfers", () => {
     const args = ["transfers", ...transferArgs, "--since", "2000-01-01", "--until", "2000-01-02"]
     expect((await cli([...args, "--format", "json"], env)).stdout).toBe("[]\n")
     expect((await cli(args, env)).stdout).toBe("")
-    expect((await cli([...args, "--format", "csv"], env)).stdout).toBe(Csv.row(Export.transferColumns))
+    expect((await cli([...args, "--format", "csv"], env)).stdout).toBe(Csv.row(Encoding.transferColumns))
   })
 })
 
@@ -98,8 +98,8 @@ describe("deposits", () => {
     )
     expect(result.code).toBe(0)
     const parsed = parseCsv(result.stdout) as Array<Array<string>>
-    expect(parsed[0]).toEqual(Export.depositColumns)
-    const expected = rows.map((r) => Export.depositColumns.map((c) => String(r[c])))
+    expect(parsed[0]).toEqual(Encoding.depositColumns)
+    const expected = rows.map((r) => Encoding.depositColumns.map((c) => String(r[c])))
     const byKey = (a: Array<string>, b: Array<string>) => a.join("\u0000") < b.join("\u0000") ? -1 : 1
     expect(parsed.slice(1).sort(byKey)).toEqual(expected.sort(byKey))
   })

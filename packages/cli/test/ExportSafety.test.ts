@@ -6,7 +6,7 @@ import { parse as parseCsv } from "csv-parse/sync"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import * as Export from "../src/Export.js"
+import * as Encoding from "../src/internal/export/Encoding.js"
 import type { Running } from "./support/Harness.js"
 import { cli, cliEnv, depositOf, killChildren, spawn, startServer, tempDir, until } from "./support/Harness.js"
 
@@ -162,7 +162,7 @@ describe("CSV never carries a spreadsheet formula unless asked", () => {
     expect(result.code, result.stderr).toBe(0)
     const rows = parseCsv(result.stdout, { columns: true }) as Array<Record<string, string>>
     const expected = hostile.map(depositOf)
-    expect(rows).toEqual(expected.map((d) => Object.fromEntries(Export.depositColumns.map((c) => [c, String(d[c])]))))
+    expect(rows).toEqual(expected.map((d) => Object.fromEntries(Encoding.depositColumns.map((c) => [c, String(d[c])]))))
   })
 })
 

@@ -1,15 +1,19 @@
-// `SyncRun` with `follow`, in this process against the reference service: the catch-up rides out a
+// The sync run (`Run`) with `follow`, in this process against the reference service: the catch-up rides out a
 // service outage (each stream run again from its committed position: a backfill from its committed
 // progress, never from the run's start) and transient database failures (the batch written again),
 // each outage logged once when it starts and once when it ends; permanent failures (a refused key, a
 // database error that is not about availability) still end the run.
-import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { DepositRecord } from "@broker-history/domain"
 import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, HashMap, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import * as Progress from "../src/internal/shared/Progress.js"
+import * as Plan from "../src/internal/sync/plan/Plan.js"
+import * as Run from "../src/internal/sync/run/Run.js"
+import type { Settings } from "../src/internal/sync/run/Settings.js"
+import * as Store from "../src/internal/sync/store/Store.js"
 
 const day = 86_400_000
 const subAccounts = 3
@@ -29,19 +33,19 @@ const keyOf = (record: unknown): string =>
 
 /** The store with `before` run ahead of every write, recording each write that committed. */
 const watched = (
-  inner: SyncStore.Service,
-  before: (write: number, stream: string, position: SyncStore.Position | undefined) => Effect.Effect<void, SqlError>,
+  inner: Store.Service,
+  before: (write: number, stream: string, position: Store.Position | undefined) => Effect.Effect<void, SqlError>,
   writes: Array<Write>
-): SyncStore.Service => {
+): Store.Service => {
   let n = 0
   const wrap = <A>(
     apply: (
       stream: string,
       records: ReadonlyArray<A>,
-      position: SyncStore.Position | undefined
+      position: Store.Position | undefined
     ) => Effect.Effect<void, SqlError>
   ) =>
-  (stream: string, records: ReadonlyArray<A>, position: SyncStore.Position | undefined) =>
+  (stream: string, records: ReadonlyArray<A>, position: Store.Position | undefined) =>
     Effect.zipRight(
       Effect.suspend(() => before(++n, stream, position)),
       Effect.tap(apply(stream, records, position), () =>
@@ -55,9 +59,9 @@ const watched = (
   }
 }
 
-const settings = (since: number, more: Partial<SyncRun.Settings> = {}): SyncRun.Settings => ({
-  transferStreams: SyncPlan.transferStreams(
-    SyncPlan.defaultPairs(Seed.subAccountNames(subAccounts)),
+const settings = (since: number, more: Partial<Settings> = {}): Settings => ({
+  transferStreams: Plan.transferStreams(
+    Plan.defaultPairs(Seed.subAccountNames(subAccounts)),
     ["SPOT", "FUTURES"]
   ),
   since: { transfers: since, deposits: since },
@@ -105,17 +109,17 @@ const capture = (seen: (line: string) => void = () => {}) => {
  * log lines captured.
  */
 const followUntilCaughtUp = (
-  run: SyncRun.Settings,
-  store: (inner: SyncStore.Service) => SyncStore.Service,
+  run: Settings,
+  store: (inner: Store.Service) => Store.Service,
   secretKey?: string,
   seen?: (line: string) => void
 ) =>
   Effect.gen(function*() {
     const server = yield* ReferenceServer.ReferenceServer
-    const inner = yield* SyncStore.SyncStore
+    const inner = yield* Store.SyncStore
     const caughtUp = yield* Deferred.make<void>()
     const { layer, lines } = capture(seen)
-    const fiber = yield* SyncRun.run({
+    const fiber = yield* Run.run({
       ...run,
       follow: 1_000,
       log: (line) => {
@@ -125,7 +129,7 @@ const followUntilCaughtUp = (
       Effect.scoped,
       Effect.provide(Layer.mergeAll(
         client(server.baseUrl, secretKey),
-        Layer.succeed(SyncStore.SyncStore, store(inner)),
+        Layer.succeed(Store.SyncStore, store(inner)),
         Progress.layer({ label: "sync", endpoints: [], live: false }),
         layer
       )),
@@ -140,23 +144,23 @@ const followUntilCaughtUp = (
   })
 
 /** The same sync without follow and without any fault, into a store of its own: what it holds. */
-const reference = (run: SyncRun.Settings) =>
+const reference = (run: Settings) =>
   Effect.gen(function*() {
     const server = yield* ReferenceServer.ReferenceServer
-    return yield* SyncRun.run(run).pipe(
+    return yield* Run.run(run).pipe(
       Effect.scoped,
       Effect.provide(Layer.mergeAll(
         client(server.baseUrl),
-        SyncStore.layer(":memory:"),
+        Store.layer(":memory:"),
         Progress.layer({ label: "sync", endpoints: [], live: false })
       )),
       Effect.map((o) => o.counts)
     )
   })
 
-const inService = <A, E>(program: Effect.Effect<A, E, SyncStore.SyncStore | ReferenceServer.ReferenceServer>) =>
+const inService = <A, E>(program: Effect.Effect<A, E, Store.SyncStore | ReferenceServer.ReferenceServer>) =>
   program.pipe(
-    Effect.provide(SyncStore.layer(":memory:")),
+    Effect.provide(Store.layer(":memory:")),
     Effect.provide(ReferenceServer.layer({ seed })),
     Effect.scoped
   )
@@ -167,7 +171,7 @@ const failure = <E>(exit: Exit.Exit<unknown, E> | undefined): E | undefined =>
 
 const matching = (lines: ReadonlyArray<string>, pattern: RegExp) => lines.filter((l) => pattern.test(l))
 
-describe("SyncRun following: outages while catching up", () => {
+describe("Run following: outages while catching up", () => {
   it.live(
     "a backfill cut by a service outage resumes from its committed progress: no record is backfilled twice",
     () =>
@@ -191,9 +195,9 @@ describe("SyncRun following: outages while catching up", () => {
         // The service fails every request (5xx) from the deposit stream's first backfill batch on,
         // until the deposit stream's next request has failed (in the middle of its backfill) and the
         // outage is logged.
-        const before = (_: number, stream: string, position: SyncStore.Position | undefined) =>
+        const before = (_: number, stream: string, position: Store.Position | undefined) =>
           Effect.suspend(() => {
-            if (cut || stream !== SyncPlan.depositStreamId || position?._tag !== "Backfill") return Effect.void
+            if (cut || stream !== Plan.depositStreamId || position?._tag !== "Backfill") return Effect.void
             cut = true
             return Effect.zipRight(
               server.setFaults({ seed: 1, serverError: 1 }),
@@ -216,7 +220,7 @@ describe("SyncRun following: outages while catching up", () => {
         const backfilled = writes.filter((w) => w.tag === "Backfill")
         expect(cut).toBe(true)
         expect([yield* Deferred.isDone(depositFailed), yield* Deferred.isDone(announced)]).toEqual([true, true])
-        expect(backfilled.filter((w) => w.stream === SyncPlan.depositStreamId).length).toBeGreaterThan(2)
+        expect(backfilled.filter((w) => w.stream === Plan.depositStreamId).length).toBeGreaterThan(2)
         // Each stream's backfill wrote each record once: after the outage it went on from its last
         // committed batch, not from the range's start.
         for (const stream of new Set(backfilled.map((w) => w.stream))) {

@@ -6,10 +6,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Either, Layer, Logger, Metric, MetricState } from "effect"
 import * as Http from "node:http"
 import * as Net from "node:net"
-import { UsageError } from "../src/ExitCode.js"
-import * as HealthServer from "../src/internal/HealthServer.js"
-import * as SyncFlags from "../src/internal/SyncFlags.js"
-import * as SyncHealth from "../src/internal/SyncHealth.js"
+import { UsageError } from "../src/internal/shared/ExitCode.js"
+import * as Flags from "../src/internal/sync/Flags.js"
+import * as Health from "../src/internal/sync/health/Health.js"
+import * as HealthServer from "../src/internal/sync/health/HealthServer.js"
 
 const get = (port: number, path: string, method = "GET", body?: string) =>
   new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
@@ -25,7 +25,7 @@ const get = (port: number, path: string, method = "GET", body?: string) =>
     request.end(body)
   })
 
-const options: SyncHealth.Options = {
+const options: Health.Options = {
   interval: 1_000,
   retry: { baseDelay: "5 millis", maxDelay: "20 millis" },
   profiles: ["acme", "globex"]
@@ -34,10 +34,10 @@ const options: SyncHealth.Options = {
 /** The endpoints on a free port of 127.0.0.1 with their SyncHealth, for the scope. */
 const serving = Effect.gen(function*() {
   const context = yield* Layer.build(
-    Layer.provideMerge(HealthServer.layer({ host: "127.0.0.1", port: 0 }, "--health"), SyncHealth.layer(options))
+    Layer.provideMerge(HealthServer.layer({ host: "127.0.0.1", port: 0 }, "--health"), Health.layer(options))
   )
   return {
-    health: Context.get(context, SyncHealth.SyncHealth),
+    health: Context.get(context, Health.SyncHealth),
     port: Context.get(context, HealthServer.HealthServer).address.port
   }
 })
@@ -68,13 +68,13 @@ describe("--health", () => {
   })
 
   it("refused without --follow; none given, none served", () => {
-    expect(SyncFlags.health({ health: ":9464", follow: false })).toEqual(
+    expect(Flags.health({ health: ":9464", follow: false })).toEqual(
       Either.left(
         "--health needs --follow: the endpoints supervise a process that keeps running; run the sync with --follow, or drop --health"
       )
     )
-    expect(SyncFlags.health({ health: undefined, follow: true })).toEqual(Either.right(undefined))
-    expect(SyncFlags.health({ health: "[::1]:1", follow: true })).toEqual(Either.right({ host: "::1", port: 1 }))
+    expect(Flags.health({ health: undefined, follow: true })).toEqual(Either.right(undefined))
+    expect(Flags.health({ health: "[::1]:1", follow: true })).toEqual(Either.right({ host: "::1", port: 1 }))
   })
 
   it("the answers: /livez and /readyz with the report, anything else 404", () => {
@@ -165,8 +165,8 @@ describe("the endpoints", () => {
 describe("SyncHealth", () => {
   it.live("the ready gauge, tagged by profile: 1 while ready, else 0", () =>
     Effect.gen(function*() {
-      const health = yield* SyncHealth.make({ ...options, profiles: ["gauged"] })
-      const gauge = Metric.tagged(SyncHealth.readyGauge, "profile", "gauged")
+      const health = yield* Health.make({ ...options, profiles: ["gauged"] })
+      const gauge = Metric.tagged(Health.readyGauge, "profile", "gauged")
       yield* health.profile("gauged").attach(
         Effect.sync(() => ({ lastSuccess: Date.now(), unavailableSince: undefined, lastFailure: undefined }))
       )
@@ -180,7 +180,7 @@ describe("SyncHealth", () => {
 
   it.live("a database operation is tried again while the database is unavailable; the outage is logged twice", () =>
     Effect.gen(function*() {
-      const health = yield* SyncHealth.make(options)
+      const health = yield* Health.make(options)
       const lines: Array<string> = []
       const logger = Logger.make(({ logLevel, message }) => {
         lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)

@@ -2,7 +2,7 @@
 // cut its work short (its own module state, hence a file of its own).
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as ExitCode from "../src/ExitCode.js"
+import * as ExitCode from "../src/internal/shared/ExitCode.js"
 
 describe("ExitCode.interruptedCode", () => {
   it("0 until a command says its work was cut short; then 130 (SIGINT), 143 (SIGTERM), 1 without a signal", () => {

@@ -10,8 +10,8 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import * as DatabaseFailure from "../src/internal/DatabaseFailure.js"
-import * as SyncStore from "../src/SyncStore.js"
+import * as DatabaseFailure from "../src/internal/sync/store/DatabaseFailure.js"
+import * as Store from "../src/internal/sync/store/Store.js"
 import { buildBundle } from "./support/Bundle.js"
 import { expectTablesFrom, killDuringBackfill, syncSince, year } from "./support/Coverage.js"
 import type { Running } from "./support/Harness.js"
@@ -221,14 +221,14 @@ if (url === undefined || url === "") {
         const relayed = Object.assign(new URL(url), { port: String(port) }).toString()
         try {
           const outcome = await Effect.gen(function*() {
-            const store = yield* SyncStore.SyncStore
+            const store = yield* Store.SyncStore
             yield* store.counts
             frozen = true
             for (const socket of sockets) socket.destroy()
             // The pool notices its connection closed and drops it: the next query needs a new one.
             yield* Effect.sleep("300 millis")
             return yield* Effect.either(store.counts)
-          }).pipe(Effect.provide(SyncStore.layer(relayed)), Effect.runPromise)
+          }).pipe(Effect.provide(Store.layer(relayed)), Effect.runPromise)
           expect(Either.isLeft(outcome)).toBe(true)
           const failure = Either.getLeft(outcome).pipe(Option.getOrUndefined)
           expect(DatabaseFailure.isTransient(failure)).toBe(true)

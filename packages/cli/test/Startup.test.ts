@@ -44,7 +44,7 @@ describe("lazy loading", () => {
       "0"
     ])
     expect(dry.code, dry.stderr).toBe(4)
-    expect(dry.urls.some((url) => /cli\/src\/internal\/SyncProgram\./.test(url) && syncRun.test(url))).toBe(true)
+    expect(dry.urls.some((url) => /cli\/src\/internal\/sync\/Program\./.test(url) && syncRun.test(url))).toBe(true)
     expect(dry.urls.filter((url) => heavy.test(url))).toEqual([])
   }, 60_000)
 

@@ -2,7 +2,7 @@
 // found before anything is opened or sent.
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import * as Profiles from "../src/Profiles.js"
+import * as Profiles from "../src/internal/sync/plan/Profiles.js"
 
 const env = { ACME_KEY: "key-a", ACME_SECRET: "secret-a", GLOBEX_KEY: "key-g", GLOBEX_SECRET: "secret-g" }
 

@@ -1,19 +1,23 @@
-// How `SyncRun` writes, seen from the store: a failed write fails the sync with its SqlError, and an
+// How the sync run (`Run`) writes, seen from the store: a failed write fails the sync with its SqlError, and an
 // interrupted sync (writes slowed, several streams at once) leaves only
 // whole batches, each stream's checkpoint that of its last committed batch; a restart then completes
 // exactly. The service runs in this process; the database is SQLite in memory.
-import { Progress, SyncPlan, SyncRun, SyncStore } from "@broker-history/cli"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { ApiKeys, ReferenceServer, Seed } from "@broker-history/server"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, Layer, Redacted } from "effect"
+import * as Progress from "../src/internal/shared/Progress.js"
+import * as Plan from "../src/internal/sync/plan/Plan.js"
+import * as Run from "../src/internal/sync/run/Run.js"
+import type { Settings } from "../src/internal/sync/run/Settings.js"
+import * as Store from "../src/internal/sync/store/Store.js"
 
 interface Committed {
   readonly stream: string
   readonly kind: "transfers" | "deposits"
   readonly records: number
-  readonly position: SyncStore.Position | undefined
+  readonly position: Store.Position | undefined
 }
 
 /**
@@ -21,20 +25,20 @@ interface Committed {
  * committed: the write and its record are one uninterruptible step, so the record is exact.
  */
 const watched = (
-  inner: SyncStore.Service,
+  inner: Store.Service,
   before: (write: number) => Effect.Effect<void, SqlError>,
   committed: Array<Committed>
-): SyncStore.Service => {
+): Store.Service => {
   let writes = 0
   const wrap = <A>(
     kind: Committed["kind"],
     apply: (
       stream: string,
       records: ReadonlyArray<A>,
-      position: SyncStore.Position | undefined
+      position: Store.Position | undefined
     ) => Effect.Effect<void, SqlError>
   ) =>
-  (stream: string, records: ReadonlyArray<A>, position: SyncStore.Position | undefined) =>
+  (stream: string, records: ReadonlyArray<A>, position: Store.Position | undefined) =>
     Effect.zipRight(
       Effect.suspend(() => before(++writes)),
       Effect.uninterruptible(
@@ -53,9 +57,9 @@ const watched = (
 const subAccounts = 3
 // Ten weeks of history, so that a year of deposits is a few requests.
 const seed = { seed: 5, transfers: 3000, deposits: 400, subAccounts, years: 0.2 }
-const settings: SyncRun.Settings = {
-  transferStreams: SyncPlan.transferStreams(
-    SyncPlan.defaultPairs(Seed.subAccountNames(subAccounts)),
+const settings: Settings = {
+  transferStreams: Plan.transferStreams(
+    Plan.defaultPairs(Seed.subAccountNames(subAccounts)),
     ["SPOT", "FUTURES"]
   ),
   since: { transfers: 0, deposits: Date.now() - 365 * 86_400_000 },
@@ -70,21 +74,21 @@ const settings: SyncRun.Settings = {
 }
 
 /** Runs the sync against the in-process service, with the store changed by `store`. */
-const syncWith = (store: (inner: SyncStore.Service) => SyncStore.Service) =>
+const syncWith = (store: (inner: Store.Service) => Store.Service) =>
   Effect.gen(function*() {
     const server = yield* ReferenceServer.ReferenceServer
-    const inner = yield* SyncStore.SyncStore
+    const inner = yield* Store.SyncStore
     const history = BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
       baseUrl: server.baseUrl,
       apiKey: Redacted.make(ApiKeys.demo.apiKey),
       secretKey: Redacted.make(ApiKeys.demo.secretKey),
       rateLimit: { limit: 10_000, interval: "1 second" }
     })))
-    return yield* SyncRun.run(settings).pipe(
+    return yield* Run.run(settings).pipe(
       Effect.scoped,
       Effect.provide(Layer.mergeAll(
         history,
-        Layer.succeed(SyncStore.SyncStore, store(inner)),
+        Layer.succeed(Store.SyncStore, store(inner)),
         Progress.layer({ label: "sync", endpoints: [], live: false })
       ))
     )
@@ -102,21 +106,21 @@ const expectedFrom = (committed: ReadonlyArray<Committed>) => {
 }
 
 const stored = Effect.gen(function*() {
-  const store = yield* SyncStore.SyncStore
+  const store = yield* Store.SyncStore
   const streams = yield* store.streams
   const checkpoints = new Map<string, unknown>()
   for (const [id, s] of streams) checkpoints.set(id, Either.getOrThrow(s.checkpoint))
   return { counts: yield* store.counts, checkpoints }
 })
 
-const fresh = (program: Effect.Effect<void, unknown, SyncStore.SyncStore | ReferenceServer.ReferenceServer>) =>
+const fresh = (program: Effect.Effect<void, unknown, Store.SyncStore | ReferenceServer.ReferenceServer>) =>
   program.pipe(
-    Effect.provide(SyncStore.layer(":memory:")),
+    Effect.provide(Store.layer(":memory:")),
     Effect.provide(ReferenceServer.layer({ seed })),
     Effect.scoped
   )
 
-describe("SyncRun: what a failed or interrupted sync leaves", () => {
+describe("Run: what a failed or interrupted sync leaves", () => {
   it.live("a write that fails fails the sync with its SqlError; only the batches before it are stored", () =>
     fresh(Effect.gen(function*() {
       const committed: Array<Committed> = []
@@ -137,7 +141,7 @@ describe("SyncRun: what a failed or interrupted sync leaves", () => {
     fresh(Effect.gen(function*() {
       // The reference: the same sync, uninterrupted, into its own database.
       const complete = yield* syncWith((inner) => inner).pipe(
-        Effect.provide(SyncStore.layer(":memory:")),
+        Effect.provide(Store.layer(":memory:")),
         Effect.map((o) => o.counts)
       )
       expect(complete.transfers).toBeGreaterThan(settings.batchSize * 10)
@@ -176,7 +180,7 @@ describe("SyncRun: what a failed or interrupted sync leaves", () => {
       }
       expect(runs[0].reduce((n, c) => n + c.records, 0)).toBeGreaterThan(settings.batchSize * 10)
     }).pipe(
-      Effect.provide(SyncStore.layer(":memory:")),
+      Effect.provide(Store.layer(":memory:")),
       // Each answer takes longer than `batchWait`: a timer would cut a batch while the next page is on its way.
       Effect.provide(ReferenceServer.layer({ seed, faults: { latency: `${settings.batchWait * 2} millis` } })),
       Effect.scoped

@@ -6,15 +6,16 @@ import { parse as parseCsv } from "csv-parse/sync"
 import { ConfigError, ConfigProvider, Duration, Effect, Either, Exit, Layer, Stream } from "effect"
 import { Writable } from "node:stream"
 import { describe, expect, it } from "vitest"
-import * as Choices from "../src/Choices.js"
-import * as Csv from "../src/Csv.js"
-import * as Demo from "../src/Demo.js"
-import * as ExitCode from "../src/ExitCode.js"
-import * as Export from "../src/Export.js"
-import * as Output from "../src/Output.js"
-import * as Progress from "../src/Progress.js"
-import * as SyncPlan from "../src/SyncPlan.js"
-import * as TimeText from "../src/TimeText.js"
+import * as Demo from "../src/internal/demo/Command.js"
+import * as Export from "../src/internal/export/Command.js"
+import * as Csv from "../src/internal/export/Csv.js"
+import type * as Encoding from "../src/internal/export/Encoding.js"
+import * as Output from "../src/internal/export/Output.js"
+import * as Choices from "../src/internal/shared/Choices.js"
+import * as ExitCode from "../src/internal/shared/ExitCode.js"
+import * as Progress from "../src/internal/shared/Progress.js"
+import * as TimeText from "../src/internal/shared/TimeText.js"
+import * as Plan from "../src/internal/sync/plan/Plan.js"
 
 describe("Csv", () => {
   it("quotes only what needs it, doubling quotes", () => {
@@ -199,26 +200,26 @@ describe("TimeText", () => {
   })
 })
 
-describe("SyncPlan", () => {
+describe("Plan", () => {
   it("default plan: master→sub and sub→master per sub-account and type pair, plus the master's own", () => {
-    const streams = SyncPlan.transferStreams(SyncPlan.defaultPairs(["a@x", "b@x", "c@x"]), ["SPOT", "FUTURES"])
+    const streams = Plan.transferStreams(Plan.defaultPairs(["a@x", "b@x", "c@x"]), ["SPOT", "FUTURES"])
     expect(streams).toHaveLength((1 + 2 * 3) * 4)
     expect(new Set(streams.map((s) => s.id)).size).toBe(streams.length)
     expect(streams).toContainEqual(
-      SyncPlan.transferStream({ fromAccountType: "FUTURES", toAccountType: "SPOT", fromAccount: "b@x" })
+      Plan.transferStream({ fromAccountType: "FUTURES", toAccountType: "SPOT", fromAccount: "b@x" })
     )
     expect(streams.filter((s) => s.query.fromAccount === undefined && s.query.toAccount === undefined)).toHaveLength(4)
   })
 
   it("reads a pairs file and refuses a bad line with its number", () => {
-    expect(SyncPlan.parsePairs("# c\n- a@x\nmaster b@x SPOT FUTURES\n a@x b@x # sub→sub\n")).toEqual(Either.right([
+    expect(Plan.parsePairs("# c\n- a@x\nmaster b@x SPOT FUTURES\n a@x b@x # sub→sub\n")).toEqual(Either.right([
       { fromAccount: undefined, toAccount: "a@x" },
       { fromAccount: undefined, toAccount: "b@x", fromAccountType: "SPOT", toAccountType: "FUTURES" },
       { fromAccount: "a@x", toAccount: "b@x" }
     ]))
-    expect(SyncPlan.parsePairs("a b\na b c")).toEqual(Either.left(expect.stringContaining("line 2")))
-    expect(Either.isLeft(SyncPlan.parsePairs("# nothing\n"))).toBe(true)
-    expect(SyncPlan.names("a@x, b@x\n#c\n\nb@x")).toEqual(["a@x", "b@x"])
+    expect(Plan.parsePairs("a b\na b c")).toEqual(Either.left(expect.stringContaining("line 2")))
+    expect(Either.isLeft(Plan.parsePairs("# nothing\n"))).toBe(true)
+    expect(Plan.names("a@x, b@x\n#c\n\nb@x")).toEqual(["a@x", "b@x"])
   })
 })
 
@@ -289,7 +290,7 @@ describe("Progress", () => {
 })
 
 describe("Export", () => {
-  const collect = (format: Export.Format, records: ReadonlyArray<{ a: number; b: string }>) =>
+  const collect = (format: Encoding.Format, records: ReadonlyArray<{ a: number; b: string }>) =>
     Effect.gen(function*() {
       let text = ""
       const output = Layer.succeed(

@@ -12,7 +12,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Url from "node:url"
 import { afterAll, afterEach, beforeAll } from "vitest"
-import * as SyncStore from "../../src/SyncStore.js"
+import * as Columns from "../../src/internal/sync/store/Columns.js"
 
 export const packageDir = Path.resolve(Path.dirname(Url.fileURLToPath(import.meta.url)), "../..")
 export const bin = Path.join(packageDir, "bin/broker-history.mjs")
@@ -182,12 +182,12 @@ export const depositOf = (row: Store.DepositRow) => decodeDeposit(WireFormat.dep
 /** The service's transfers that the default sync plan covers (any transfer touching the master). */
 export const expectedTransferRows = (rows: ReadonlyArray<Store.TransferRow>, since: number) =>
   rows.filter((t) => (t.fromAccount === null || t.toAccount === null) && t.timestamp >= since)
-    .map((t) => normalize(SyncStore.transferRow(transferOf(t))))
+    .map((t) => normalize(Columns.transferRow(transferOf(t))))
     .sort(byKey)
 
 /** The service's deposits from `since`. */
 export const expectedDepositRows = (rows: ReadonlyArray<Store.DepositRow>, since: number) =>
-  rows.filter((d) => d.insertTime >= since).map((d) => normalize(SyncStore.depositRow(depositOf(d)))).sort(byKey)
+  rows.filter((d) => d.insertTime >= since).map((d) => normalize(Columns.depositRow(depositOf(d)))).sort(byKey)
 
 /** Numbers as numbers (PostgreSQL returns BIGINT as text), every other value as text. */
 export const normalize = (row: Record<string, unknown>): Record<string, unknown> =>

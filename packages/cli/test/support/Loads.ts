@@ -14,10 +14,10 @@ import { packageDir } from "./Harness.js"
 export const heavy =
   /better-sqlite3|sql-sqlite-node|sql-pg|\/pg@|server\/(src|dist)\/(ReferenceServer|Seed|internal\/(?!(settings\/|limit\/|Accounts\.|Migrations\.))[\w/]+)\./
 
-// What `sync` runs once its flags are read: its program, store, migrations, run and follower, and
-// `@effect/sql`'s migrator.
+// What `sync` runs once its flags are read: its program, plans, run and follower, store and
+// migrations, and `@effect/sql`'s migrator.
 export const syncRun =
-  /cli\/(src|dist)\/(SyncRun|SyncStore|SyncMigrations|internal\/(SyncProgram|SyncFollow|SyncStreams))\.|@effect\/sql\/dist\/esm\/Migrator/
+  /cli\/(src|dist)\/internal\/sync\/(Program|Summary|plan\/\w+|run\/\w+|store\/(Store|Columns|Migrations))\.|@effect\/sql\/dist\/esm\/Migrator/
 
 /**
  * Runs `program args…` (a CLI entry point) under plain Node with every resolved module recorded

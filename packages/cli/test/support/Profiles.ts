@@ -4,7 +4,7 @@
 import type { Store } from "@broker-history/server"
 import { ApiKeys } from "@broker-history/server"
 import { expect } from "vitest"
-import * as SyncStore from "../../src/SyncStore.js"
+import * as Columns from "../../src/internal/sync/store/Columns.js"
 import type { Running } from "./Harness.js"
 import { cliEnv, expectedDepositRows, normalize, transferOf } from "./Harness.js"
 import { subAccounts } from "./Scenario.js"
@@ -66,7 +66,7 @@ export const expectProfile = async (
   const tables = await readTables(db, profile)
   const transfers = (await running.run(running.server.store.allTransfers()))
     .filter((t) => routes(t) && t.timestamp >= since)
-    .map((t) => normalize(SyncStore.transferRow(transferOf(t))))
+    .map((t) => normalize(Columns.transferRow(transferOf(t))))
   const deposits = expectedDepositRows(await running.run(running.server.store.allDeposits()), since)
   expect(transfers.length).toBeGreaterThan(0)
   expect(tables.transfers.map((t) => t.tran_id).sort()).toEqual(transfers.map((t) => t.tran_id).sort())

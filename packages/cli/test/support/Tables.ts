@@ -5,8 +5,8 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Layer } from "effect"
 import { Effect, Redacted } from "effect"
-import * as SyncMigrations from "../../src/SyncMigrations.js"
-import * as SyncStore from "../../src/SyncStore.js"
+import * as DatabaseName from "../../src/internal/sync/store/DatabaseName.js"
+import * as Migrations from "../../src/internal/sync/store/Migrations.js"
 import { byKey, normalize } from "./Harness.js"
 
 export interface Tables {
@@ -16,11 +16,11 @@ export interface Tables {
 }
 
 const client = (db: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  SyncStore.isPostgres(db)
+  DatabaseName.isPostgres(db)
     ? PgClient.layer({ url: Redacted.make(db), maxConnections: 1 })
     : SqliteClient.layer({ filename: db, disableWAL: true })
 
-/** A row without its `profile` column: the shape `SyncStore.transferRow` / `depositRow` give. */
+/** A row without its `profile` column: the shape `Columns.transferRow` / `depositRow` give. */
 const withoutProfile = ({ profile: _, ...row }: Record<string, unknown>) => row
 
 /** One profile's rows (default: the profile of the single-key flags). */
@@ -127,7 +127,7 @@ export const legacyCopy = async (from: string, to: string, migrations = 1): Prom
   await Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* Migrator.make({})({
-      loader: Migrator.fromRecord(Object.fromEntries(Object.entries(SyncMigrations.migrations).slice(0, migrations))),
+      loader: Migrator.fromRecord(Object.fromEntries(Object.entries(Migrations.migrations).slice(0, migrations))),
       table: "sync_migrations"
     })
     for (const [table, list] of Object.entries(rows)) {
