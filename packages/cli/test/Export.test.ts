@@ -162,7 +162,7 @@ describe("failures: one sentence, exit code by kind", () => {
       })
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(/^broker-history: .*33333 Param is error/)
-      expect(result.stderr).toContain("set maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)")
+      expect(result.stderr).toContain("set BROKER_TRANSFER_MAX_WINDOW to a window it always accepts")
     } finally {
       await strict.close()
     }

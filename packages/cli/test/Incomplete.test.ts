@@ -49,7 +49,7 @@ describe("a crowded millisecond the service does not page through", () => {
       `broker-history: transferHistory (window ${new Date(T).toISOString()}..${new Date(T).toISOString()}, page 3): ` +
         `the millisecond ${new Date(T).toISOString()} holds more records than were served: 1000 records in 2 pages, ` +
         "then page 3 came back empty. Records of that millisecond may be missing; the service does not page through " +
-        `this millisecond; report it to the service, or set onIncomplete to "warn" (BROKER_ON_INCOMPLETE) to go on ` +
+        `this millisecond; report it to the service, or set BROKER_ON_INCOMPLETE to "warn" to go on ` +
         "without them; on the command line: --on-incomplete warn.\n"
     )
   })
