@@ -100,9 +100,16 @@ describe("OpenTelemetry export", () => {
         })
       )
       const gets = spans.filter((s: any) => s.name === "BrokerHttpClient.get transferHistory")
-      const attempts = spans.filter((s: any) => s.name === "BrokerHttpClient.attempt")
+      const getIds = new Set(gets.map((s: any) => s.spanId))
+      const attempts = spans.filter((s: any) => s.name === "BrokerHttpClient.attempt" && getIds.has(s.parentSpanId))
       expect(gets.length).toBeGreaterThan(0)
       expect(attempts.length).toBe(gets.length)
+      // The server's now, read once through the same pipeline: its own span with its attempt.
+      const syncs = spans.filter((s: any) => s.name === "ServerClock.sync")
+      expect(syncs.length).toBe(1)
+      expect(spans.filter((s: any) => s.parentSpanId === syncs[0].spanId).map((s: any) => s.name)).toEqual([
+        "BrokerHttpClient.attempt"
+      ])
       expect(gets.reduce((n: number, s: any) => n + Number(attribute(s, "broker.records")?.intValue), 0))
         .toBe(records)
 
