@@ -476,8 +476,7 @@ const resolveRetry = (
  * import { Either, Redacted, Schedule } from "effect"
  *
  * // The default backoff, but giving up 30 seconds after the first failure.
- * const schedule = Schedule.intersect(
- *   BrokerConfig.retrySchedule({ maxRetries: 10, baseDelay: "100 millis", maxDelay: "5 seconds" }),
+ * const schedule = BrokerConfig.retrySchedule({ maxRetries: 10, baseDelay: "100 millis", maxDelay: "5 seconds" }).pipe(
  *   Schedule.upTo("30 seconds")
  * )
  * const credentials = { apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }
