@@ -11,15 +11,14 @@
  * @since 0.2.0
  */
 import { TransferPlan } from "@broker-history/client"
-import type { Checkpoint } from "@broker-history/client"
 import type { MigrationError } from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import type * as Columns from "./internal/sync/store/Columns.js"
 import * as Store from "./internal/sync/store/Store.js"
 
 /**
@@ -345,13 +344,7 @@ export const transferStreamId = (query: {
  * @since 0.2.0
  * @category models
  */
-export interface StoredStream {
-  readonly checkpoint: Either.Either<Checkpoint.Checkpoint, Checkpoint.CheckpointError>
-  /** Where the stream's stored history starts (Unix ms); `undefined` for a row of the first schema. */
-  readonly coveredSince: number | undefined
-  /** A backfill under way: every record from `since` up to `checkpoint` is stored. */
-  readonly backfill: { readonly since: number; readonly checkpoint: Checkpoint.Checkpoint } | undefined
-}
+export interface StoredStream extends Columns.StoredStream {}
 
 /**
  * One profile's rows in each table.

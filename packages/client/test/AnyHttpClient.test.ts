@@ -8,15 +8,9 @@ import { HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
-import { historyLayerSyncSigning, mockService } from "./support/MockService.js"
+import { historyLayerSyncSigning, mockService, transfersPage } from "./support/MockService.js"
 
-const transfers = {
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
-  startTime: 1000,
-  endTime: 2000,
-  page: 1
-} as const
+const transfers = transfersPage
 
 /** One page call through `client`, with the TestClock moved on until it ends. */
 const call = (client: Layer.Layer<HttpClient.HttpClient>) =>

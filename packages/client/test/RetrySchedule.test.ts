@@ -6,15 +6,9 @@ import { Endpoint, TransferRecord } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either, Fiber, Layer, Metric, Schedule, TestClock } from "effect"
 import type { Answer } from "./support/MockService.js"
-import { historyLayerSyncSigning, mockService, testOptions } from "./support/MockService.js"
+import { historyLayerSyncSigning, mockService, testOptions, transfersPage } from "./support/MockService.js"
 
-const transfers = {
-  fromAccountType: "SPOT",
-  toAccountType: "FUTURES",
-  startTime: 1000,
-  endTime: 2000,
-  page: 1
-} as const
+const transfers = transfersPage
 
 /** `use` over the mock service with `options`, the TestClock moved on until it ends. */
 const over = <A>(

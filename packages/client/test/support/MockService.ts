@@ -112,6 +112,15 @@ export const historyLayerSyncSigning = (
     Layer.provide(mock.client)
   )
 
+/** A transfer page query of one window, as the page-call tests send it. */
+export const transfersPage = {
+  fromAccountType: "SPOT",
+  toAccountType: "FUTURES",
+  startTime: 1000,
+  endTime: 2000,
+  page: 1
+} as const
+
 export const transferWire = (tranId: string, timestamp: number) => ({
   tranId,
   fromAccount: "master@test.com",
