@@ -10,6 +10,7 @@ import * as Logger from "effect/Logger"
 import * as Demo from "./internal/demo/Command.js"
 import * as Export from "./internal/export/Command.js"
 import * as Serve from "./internal/serve/Command.js"
+import type * as ExitCode from "./internal/shared/ExitCode.js"
 import * as Sync from "./internal/sync/Command.js"
 
 /**
@@ -110,15 +111,33 @@ export const stderrLogger: Logger.Logger<unknown, void> = Logger.map(Logger.logf
   process.stderr.write(line + "\n")
 })
 
+/**
+ * How a command run by `run` fails once it has reported why on stderr: `code` is the exit code the
+ * `broker-history` program gives it (2 usage, 3 authentication, 4 network, 5 incomplete, 1 anything
+ * else).
+ *
+ * @example
+ * ```ts
+ * import type { Cli } from "@broker-history/cli"
+ *
+ * const exitCodeOf = (failure: Cli.CommandFailure): number => failure.code
+ * const failure = { _tag: "CommandFailure", code: 3 } as Cli.CommandFailure
+ * assert.strictEqual(exitCodeOf(failure), 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type CommandFailure = ExitCode.Failure
+
 // `@effect/cli`'s runner with plain help off a terminal, a usage error for a flag without its value,
 // and no wizard without a terminal (shared with the server program).
 const app = CommandLine.run(command, { name: "broker-history", version: "0.1.0", executable: "broker-history" })
 
 /**
  * Runs the command line (`argv` as in `process.argv`): what the `broker-history` program does. A
- * command's failure is already reported on stderr and is a `Failure` (tag `CommandFailure`) whose
- * `code` is the program's exit code (2 usage, 3 authentication, 4 network, 5 incomplete, 1 anything
- * else); arguments the parser refuses are its `ValidationError` (the program exits 2).
+ * command's failure is already reported on stderr and is a `CommandFailure` whose `code` is the
+ * program's exit code; arguments the parser refuses are its `ValidationError` (the program exits 2).
  *
  * @example
  * ```ts
