@@ -8,7 +8,9 @@
  * contender: it builds the pages, checks its results once, warms up, then decodes every page of each
  * kind `passes` times after a full collection while its wall and CPU time are taken. Within a round
  * the contenders run one after the other, the first rotating from round to round; figures are medians
- * over rounds, and ratios are taken to the client's decoder of the same round.
+ * over rounds, and ratios of CPU time are taken to the client's decoder of the same round (the work is
+ * one thread's computing: CPU time, unlike wall time, leaves out the time other programs on the
+ * machine hold the core).
  *
  * @since 0.2.0
  */
@@ -118,7 +120,7 @@ export interface Sample extends Timing {
 
 /**
  * A contender's medians over the rounds for one kind of page, and the median of its per-round ratio
- * to the client's decoder.
+ * of CPU time to the client's decoder's.
  *
  * @example
  * import type * as Decoding from "@broker-history/bench/Decoding"
@@ -138,7 +140,7 @@ export interface Summary {
   readonly cpuNanosPerRecord: number
   /** Wall time per page, µs. */
   readonly microsPerPage: number
-  /** Wall time relative to the client's decoder in the same round (> 1: slower). */
+  /** CPU time relative to the client's decoder's in the same round (> 1: costs more). */
   readonly ratio: number
   /** Lowest and highest per-round ratio. */
   readonly ratioRange: readonly [number, number]
@@ -161,10 +163,11 @@ export interface Result {
 }
 
 const nanosPerRecord = (s: Timing) => s.wallMillis * 1e6 / s.records
+const cpuNanosPerRecord = (s: Timing) => s.cpuMillis * 1e6 / s.records
 
 /**
- * Summarises samples: per kind of page and contender, medians over rounds, ratios to the client's
- * decoder taken per round.
+ * Summarises samples: per kind of page and contender, medians over rounds, ratios of CPU time to the
+ * client's decoder's taken per round.
  *
  * @example
  * import * as Decoding from "@broker-history/bench/Decoding"
@@ -180,7 +183,7 @@ export const summarize = (samples: ReadonlyArray<Sample>, againstRev?: string): 
       if (mine.length === 0) return []
       const ratios = mine.flatMap((s) => {
         const base = samples.find((b) => b.kind === kind && b.name === "decoder" && b.round === s.round)
-        return base === undefined ? [] : [nanosPerRecord(s) / nanosPerRecord(base)]
+        return base === undefined ? [] : [cpuNanosPerRecord(s) / cpuNanosPerRecord(base)]
       })
       return [{
         name,
@@ -188,7 +191,7 @@ export const summarize = (samples: ReadonlyArray<Sample>, againstRev?: string): 
         kind,
         recordsPerPage: mine[0]!.records / mine[0]!.pages,
         nanosPerRecord: Measure.median(mine.map(nanosPerRecord)),
-        cpuNanosPerRecord: Measure.median(mine.map((s) => s.cpuMillis * 1e6 / s.records)),
+        cpuNanosPerRecord: Measure.median(mine.map(cpuNanosPerRecord)),
         microsPerPage: Measure.median(mine.map((s) => s.wallMillis * 1000 / s.pages)),
         ratio: Measure.median(ratios),
         ratioRange: [Math.min(...ratios), Math.max(...ratios)]
@@ -271,7 +274,7 @@ export const run = async (options: Options, log: (line: string) => void = () => 
       for (const timing of timings) samples.push({ ...timing, name, round, order })
       log(
         `decoding round ${round + 1}/${options.rounds} ${name}: ${
-          timings.map((t) => `${t.kind} ${Measure.fixed(nanosPerRecord(t), 0)} ns/record`).join(", ")
+          timings.map((t) => `${t.kind} ${Measure.fixed(cpuNanosPerRecord(t), 0)} CPU ns/record`).join(", ")
         }`
       )
     }
@@ -280,8 +283,8 @@ export const run = async (options: Options, log: (line: string) => void = () => 
 }
 
 /**
- * The rows of the benchmark's table: per kind of page, each contender's time per record and page and
- * its ratio to the client's decoder.
+ * The rows of the benchmark's table: per kind of page, each contender's CPU and wall time per record
+ * and page, and its ratio of CPU time to the client's decoder's.
  *
  * @example
  * import * as Decoding from "@broker-history/bench/Decoding"
@@ -296,12 +299,12 @@ export const rows = (result: Result): Array<[string, string, string]> =>
     `decoding ${s.kind === "broken" ? "transfers" : s.kind} (${s.recordsPerPage} a page${
       s.kind === "broken" ? ", one record broken" : ""
     }): ${s.label}`,
-    `${Measure.fixed(s.nanosPerRecord, 0)} ns/record (${Measure.fixed(s.microsPerPage, 0)} µs/page), CPU ${
-      Measure.fixed(s.cpuNanosPerRecord, 0)
-    } ns/record`,
+    `CPU ${Measure.fixed(s.cpuNanosPerRecord, 0)} ns/record; wall ${Measure.fixed(s.nanosPerRecord, 0)} ns/record (${
+      Measure.fixed(s.microsPerPage, 0)
+    } µs/page)`,
     s.name === "decoder"
       ? ""
-      : `${Measure.fixed(s.ratio, 2)}x the client's decoder's time (rounds ${
+      : `${Measure.fixed(s.ratio, 2)}x the client's decoder's CPU (rounds ${
         s.ratioRange.map((r) => Measure.fixed(r, 2)).join("–")
       })`
   ])
