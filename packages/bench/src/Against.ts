@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import type * as ClientModule from "@broker-history/client"
+import type * as DomainModule from "@broker-history/domain"
 import type * as EffectModule from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -116,6 +117,23 @@ export const load = async (copy: Copy | undefined): Promise<Modules> => {
     import(pathToFileURL(Path.join(Path.dirname(manifest), entry)).href) as Promise<typeof EffectModule>
   ])
   return { ...pick(client), ...pickEffect(effect) }
+}
+
+/**
+ * The record pages of a prepared copy's domain package (its sources, and the `effect` its domain
+ * package resolves): what the decoding part measures as `against`.
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * const { Field, TransferRecord } = await Against.loadDomain(Against.prepare("HEAD~1"))
+ */
+export const loadDomain = async (
+  copy: Copy
+): Promise<Pick<typeof DomainModule, "DepositRecord" | "Field" | "TransferRecord">> => {
+  const { DepositRecord, Field, TransferRecord } = await import(
+    pathToFileURL(Path.join(copy.dir, "packages", "domain", "src", "index.ts")).href
+  ) as typeof DomainModule
+  return { DepositRecord, Field, TransferRecord }
 }
 
 const pick = ({ BrokerConfig, BrokerHistory }: typeof ClientModule) => ({ BrokerConfig, BrokerHistory })

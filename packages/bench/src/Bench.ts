@@ -1,7 +1,7 @@
 /**
  * The whole benchmark: throughput, memory, rate-limit saturation, the fault soak, the sync, the window
- * planner on a bursty history, the follow at scale, the whole broker's first sync and the CLI's
- * start-up, one after the other, rendered as one table; the raw figures go to a JSON file (see
+ * planner on a bursty history, the follow at scale, the whole broker's first sync, the CLI's start-up
+ * and page decoding, one after the other, rendered as one table; the raw figures go to a JSON file (see
  * `main.ts`).
  *
  * @since 0.1.0
@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Os from "node:os"
 import type * as Against from "./Against.js"
 import * as Clustered from "./Clustered.js"
+import * as Decoding from "./Decoding.js"
 import * as Measure from "./Measure.js"
 import * as Memory from "./Memory.js"
 import * as MemoryAgainst from "./MemoryAgainst.js"
@@ -39,6 +40,7 @@ export interface Sizes {
   readonly staleness: Staleness.Options
   readonly broker: WholeBroker.Options
   readonly startup: StartupLatency.Options
+  readonly decoding: Decoding.Options
 }
 
 /** What `pnpm bench` runs. */
@@ -83,7 +85,8 @@ export const full: Sizes = {
     rounds: 2
   },
   broker: { seed: 22, subAccounts: 200, transfers: 20_000, deposits: 2_000, rate: 2_000 },
-  startup: { rounds: 7, warmupRounds: 1, transfers: 200 }
+  startup: { rounds: 7, warmupRounds: 1, transfers: 200 },
+  decoding: { rounds: 7, sizes: { transferPages: 40, depositPages: 20, brokenPages: 4 }, passes: 30, warmupPasses: 3 }
 }
 
 /** Tiny sizes: checks that the harness works (CI smoke test); the figures mean nothing. */
@@ -129,7 +132,8 @@ export const smoke: Sizes = {
     rounds: 1
   },
   broker: { seed: 1, subAccounts: 3, transfers: 200, deposits: 20, rate: 500 },
-  startup: { rounds: 1, warmupRounds: 0, transfers: 50 }
+  startup: { rounds: 1, warmupRounds: 0, transfers: 50 },
+  decoding: { rounds: 1, sizes: { transferPages: 1, depositPages: 1, brokenPages: 1 }, passes: 1, warmupPasses: 0 }
 }
 
 /**
@@ -169,6 +173,7 @@ export interface Results {
   readonly staleness?: Staleness.Result | undefined
   readonly broker?: WholeBroker.Result | undefined
   readonly startup?: StartupLatency.Result | undefined
+  readonly decoding?: Decoding.Result | undefined
   /** `--against`: the other revision's copy, and its memory figures beside the current client's. */
   readonly against?: Against.Copy | undefined
   readonly memoryAgainst?: MemoryAgainst.MemoryVersus | undefined
@@ -191,6 +196,7 @@ export type Part =
   | "staleness"
   | "broker"
   | "startup"
+  | "decoding"
 
 /** Every part, in the order they run. */
 export const parts: ReadonlyArray<Part> = [
@@ -202,7 +208,8 @@ export const parts: ReadonlyArray<Part> = [
   "clustered",
   "staleness",
   "broker",
-  "startup"
+  "startup",
+  "decoding"
 ]
 
 const machine = (): Machine => ({
@@ -242,6 +249,7 @@ export const run = async (
   if (only.includes("staleness")) results.staleness = await Effect.runPromise(Staleness.run(sizes.staleness, log))
   if (only.includes("broker")) results.broker = await Effect.runPromise(WholeBroker.run(sizes.broker, log))
   if (only.includes("startup")) results.startup = await Effect.runPromise(StartupLatency.run(sizes.startup, log))
+  if (only.includes("decoding")) results.decoding = await Decoding.run({ ...sizes.decoding, against }, log)
   return results
 }
 
@@ -376,6 +384,7 @@ export const table = (results: Results): string => {
   if (results.staleness !== undefined) rows.push(...Staleness.rows(results.staleness))
   if (results.broker !== undefined) rows.push(...WholeBroker.rows(results.broker))
   if (results.startup !== undefined) rows.push(...StartupLatency.rows(results.startup))
+  if (results.decoding !== undefined) rows.push(...Decoding.rows(results.decoding))
   const header: [string, string, string] = ["measure", "result", "vs raw undici / target"]
   const widths = [0, 1, 2].map((i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)))
   const line = (r: ReadonlyArray<string>) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`

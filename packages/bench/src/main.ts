@@ -1,10 +1,10 @@
 /**
  * `pnpm bench`: runs every part at full size, prints one table and writes the raw figures to
  * `.bench/results.json` (package directory). Flags: `--smoke` (tiny sizes), `--only a,b` (parts:
- * throughput, memory, saturation, soak, sync, clustered, staleness, broker, startup), `--out <file>`, `--cpu-prof <dir>` (every throughput contender
- * process writes a CPU profile there; summarise one with `src/ProfileMain.ts`), `--shape short|long|both`,
+ * throughput, memory, saturation, soak, sync, clustered, staleness, broker, startup, decoding), `--out <file>`, `--cpu-prof <dir>` (every throughput
+ * and decoding contender process writes a CPU profile there; summarise one with `src/ProfileMain.ts`), `--shape short|long|both`,
  * `--rounds <n>` and `--contenders a,b` (the throughput part's datasets, rounds and contenders), `--against <git-rev>`
- * (the page calls, the stream and memory also with the client of that revision; see `Against.ts`). Run with `node --expose-gc` (the package's
+ * (the page calls, the stream, memory and the page decoder also with the client of that revision; see `Against.ts`). Run with `node --expose-gc` (the package's
  * `bench` script does) so that memory is measured after full collections.
  *
  * @since 0.1.0
@@ -38,7 +38,8 @@ const sizes: Bench.Sizes = {
     ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
     ...(contenders === undefined ? {} : { only: contenders }),
     ...(profileDir === undefined ? {} : { profileDir: Path.resolve(profileDir) })
-  }
+  },
+  decoding: { ...chosen.decoding, ...(profileDir === undefined ? {} : { profileDir: Path.resolve(profileDir) }) }
 }
 const only = (flag("--only")?.split(",") ?? Bench.parts) as ReadonlyArray<Bench.Part>
 const unknown = only.filter((p) => !Bench.parts.includes(p))

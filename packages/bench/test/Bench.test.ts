@@ -5,6 +5,8 @@ import { Seed } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import * as Bench from "../src/Bench.js"
 import * as Contender from "../src/Contender.js"
+import * as DecodeContenders from "../src/DecodeContenders.js"
+import * as DecodePages from "../src/DecodePages.js"
 import * as Saturation from "../src/Saturation.js"
 
 describe("benchmark harness (smoke sizes)", () => {
@@ -71,9 +73,14 @@ describe("benchmark harness (smoke sizes)", () => {
       expect(way.firstRequest.median).toBeLessThanOrEqual(way.firstSigned.median)
     }
     expect(startup.installed.runs).toMatch(/^dist\/bin\/broker-history\.js \(compiled, installed: the published bin/)
+    // Decoding: every contender, each in its own process, decoded every kind of page (each process
+    // checks its results against the pages before it is measured).
+    expect(results.decoding!.summaries.map((d) => `${d.kind} ${d.name}`)).toEqual(
+      DecodePages.kinds.flatMap((kind) => DecodeContenders.names.map((name) => `${kind} ${name}`))
+    )
     const table = Bench.table(results)
     expect(table).toContain("| start-up: compiled CLI, process start → first request")
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 18 + 1 + 7 + 2 + 2 + 2 + 6)
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 3 + 18 + 1 + 7 + 2 + 2 + 2 + 6 + 9)
   }, 420_000)
 
   it(

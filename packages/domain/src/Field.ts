@@ -8,7 +8,6 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
-import * as Compiled from "./internal/CompiledDecoder.js"
 
 /**
  * Reads text: a string as is; `undefined` for anything else. The rule of `Schema.String`.
@@ -257,9 +256,9 @@ export const compareIds = (a: string, b: string): -1 | 0 | 1 => {
 export const CompiledDecoderId: unique symbol = Symbol.for("@broker-history/domain/Field/CompiledDecoder")
 
 /**
- * A compiled decoder: the schema's decoding as one plain function, written from the same field
- * rules. It returns the decoded value, or `undefined` when the input breaks any rule (the schema
- * then decodes it again to say which rule, where).
+ * A compiled decoder: the schema's decoding as one plain function that applies the same field rules
+ * (the `read…` functions) directly. It returns the decoded value, or `undefined` when the input
+ * breaks any rule (the schema then decodes it again to say which rule, where).
  *
  * @example
  * ```ts
@@ -292,47 +291,16 @@ export type CompiledDecoder<A> = (input: unknown) => A | undefined
  * @since 0.1.0
  * @category combinators
  */
-export const compiledArray: <A>(element: CompiledDecoder<A>) => CompiledDecoder<ReadonlyArray<A>> = Compiled.array
-
-/**
- * The field readers of a record: for each field, the rule that reads it from the wire value of the
- * same name (`undefined` when the value breaks the rule).
- *
- * @example
- * ```ts
- * import { Field } from "@broker-history/domain"
- *
- * const readers: Field.FieldReaders<{ readonly id: string; readonly time: number }> = {
- *   id: Field.readId,
- *   time: Field.readMillis
- * }
- * assert.strictEqual(readers.time("5"), 5)
- * ```
- *
- * @since 0.2.0
- * @category models
- */
-export type FieldReaders<A> = { readonly [K in keyof A]-?: (u: unknown) => A[K] | undefined }
-
-/**
- * The compiled decoder of a record: a plain object whose fields `readers` read, in one pass; the
- * result has exactly those fields, in that order. `undefined` for anything but a plain object, or
- * as soon as a field is rejected.
- *
- * @example
- * ```ts
- * import { Field } from "@broker-history/domain"
- *
- * const event = Field.compiledStruct({ id: Field.readId, note: Field.readOptionalText })
- * assert.deepStrictEqual(event({ id: 7, note: null, extra: true }), { id: "7", note: "" })
- * assert.strictEqual(event({ id: "" }), undefined)
- * assert.strictEqual(event([]), undefined)
- * ```
- *
- * @since 0.2.0
- * @category combinators
- */
-export const compiledStruct: <A>(readers: FieldReaders<A>) => CompiledDecoder<A> = Compiled.struct
+export const compiledArray = <A>(element: CompiledDecoder<A>): CompiledDecoder<ReadonlyArray<A>> => (u) => {
+  if (!Array.isArray(u)) return undefined
+  const out = new Array<A>(u.length)
+  for (let i = 0; i < u.length; i++) {
+    const decoded = element(u[i])
+    if (decoded === undefined) return undefined
+    out[i] = decoded
+  }
+  return out
+}
 
 /**
  * Attaches a compiled decoder to a schema. It must accept only what the schema accepts and return
