@@ -7,9 +7,8 @@
  * @since 0.2.0
  */
 import { Endpoint } from "@broker-history/domain"
-import * as Accounts from "@broker-history/server/Accounts"
-import * as Seed from "@broker-history/server/Seed"
-import * as WireFormat from "@broker-history/server/WireFormat"
+import { ReferenceServer, Seed } from "@broker-history/server"
+import { WireFormat } from "@broker-history/testing/ServerInternals"
 
 /**
  * How many pages of each kind.
@@ -93,7 +92,7 @@ export const make = (sizes: Sizes): Pages => {
     ...history,
     transfers: (sizes.transferPages + sizes.brokenPages) * transferSize,
     deposits: 0
-  }).map((row) => WireFormat.transfer(row, Accounts.masterAccount))
+  }).map((row) => WireFormat.transfer(row, ReferenceServer.defaultMasterAccount))
   const deposits = Seed.deposits({ ...history, transfers: 0, deposits: sizes.depositPages * depositSize })
     .map(WireFormat.deposit)
   const valid = transfers.slice(0, sizes.transferPages * transferSize)
