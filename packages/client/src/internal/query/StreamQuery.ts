@@ -38,10 +38,6 @@ export const ofStream = (index: number) => <E>(error: E): E | InvalidQuery =>
     ? invalid(error.endpoint, `streams[${index}].${error.parameter}`, error.rule, error.fix)
     : error
 
-// ---------------------------------------------------------------------------------------------------
-// Values
-// ---------------------------------------------------------------------------------------------------
-
 /**
  * One option's value: `read` gives what it decodes to, or the rule it breaks. The decoder takes any
  * input; the encoded side is typed as the public type `I` of the option.
@@ -57,7 +53,7 @@ const value = <A, I>(to: Schema.Schema<A>, read: (input: unknown) => Either.Eith
     encode: ParseResult.succeed
   }) as unknown as Schema.Schema<A, I>
 
-const dateTimeRule = "must be a date-time (Date, ISO text, DateTime or Unix ms)"
+const dateTimeRule = "must be a date-time (Date, ISO text, DateTime, date parts or Unix ms)"
 const partNames: ReadonlySet<string> = new Set(["millis", "seconds", "minutes", "hours", "day", "month", "year"])
 
 /** Date parts (`{ year: 2025, month: 1 }`): at least one, every one known and a whole number. */
@@ -125,15 +121,11 @@ const checkpoint = value<Checkpoint.Checkpoint, Checkpoint.Checkpoint>(
     )
 )
 
-// ---------------------------------------------------------------------------------------------------
-// Options
-// ---------------------------------------------------------------------------------------------------
-
 /** Most windows a stream fetches ahead. */
-export const maxConcurrency = 16
+const maxConcurrency = 16
 
 /** Most polls the follow scheduler has in flight. */
-export const maxPollsInFlight = 64
+const maxPollsInFlight = 64
 
 /** The range and reading options, decoded: date-times in Unix ms, with their defaults. */
 export interface RangeOptions {
@@ -251,7 +243,9 @@ const refusal = <A, I>(described: Options<A, I>, endpoint: string, error: ParseR
   const parameter = path.join(".")
   if (issue._tag === "Unexpected") {
     const level = path.slice(0, -1).join(".")
-    const other = level === "" ? described.elsewhere[parameter] : undefined
+    const other = level === "" && Object.hasOwn(described.elsewhere, parameter)
+      ? described.elsewhere[parameter]
+      : undefined
     if (other !== undefined) return invalid(endpoint, parameter, other.rule, other.fix)
     const names = (described.names[level] ?? []).join(", ")
     return level === ""
@@ -262,10 +256,6 @@ const refusal = <A, I>(described: Options<A, I>, endpoint: string, error: ParseR
     ? invalid(endpoint, parameter, "is required")
     : invalid(endpoint, parameter, issue.message)
 }
-
-// ---------------------------------------------------------------------------------------------------
-// The streams
-// ---------------------------------------------------------------------------------------------------
 
 /** A full-history stream's query, decoded: its filters, range options and `follow`. */
 export interface Decoded<F> {

@@ -5,6 +5,7 @@ import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const day = 86_400_000
+const dateTimeRule = "must be a date-time (Date, ISO text, DateTime, date parts or Unix ms)"
 const durationForms = `(a Duration, milliseconds as a number, or text such as "30 seconds")`
 
 const refusal = <E>(result: Either.Either<unknown, E>): E => {
@@ -73,6 +74,12 @@ describe("StreamQuery: the stream options, described once", () => {
         "remove it (the options: fromAccountType, toAccountType, fromAccount, toAccount, clientTranId, since, until, resume, limit, concurrency)"
       ],
       [
+        { ...base, toString: 1 },
+        "toString",
+        "is not an option of this stream",
+        "remove it (the options: fromAccountType, toAccountType, fromAccount, toAccount, clientTranId, since, until, resume, limit, concurrency)"
+      ],
+      [
         { ...base, follow: { interval: "1 second" } },
         "follow",
         "is an option of the change streams only",
@@ -93,23 +100,23 @@ describe("StreamQuery: the stream options, described once", () => {
       [
         { ...base, since: "yesterday-ish" },
         "since",
-        "must be a date-time (Date, ISO text, DateTime or Unix ms)",
+        dateTimeRule,
         undefined
       ],
-      [{ ...base, since: 1.5 }, "since", "must be a date-time (Date, ISO text, DateTime or Unix ms)", undefined],
-      [{ ...base, since: true }, "since", "must be a date-time (Date, ISO text, DateTime or Unix ms)", undefined],
-      [{ ...base, since: {} }, "since", "must be a date-time (Date, ISO text, DateTime or Unix ms)", undefined],
+      [{ ...base, since: 1.5 }, "since", dateTimeRule, undefined],
+      [{ ...base, since: true }, "since", dateTimeRule, undefined],
+      [{ ...base, since: {} }, "since", dateTimeRule, undefined],
       [
         { ...base, since: { time: 5, ids: [] } },
         "since",
-        "must be a date-time (Date, ISO text, DateTime or Unix ms)",
+        dateTimeRule,
         undefined
       ],
-      [{ ...base, since: null }, "since", "must be a date-time (Date, ISO text, DateTime or Unix ms)", undefined],
+      [{ ...base, since: null }, "since", dateTimeRule, undefined],
       [
         { ...base, until: new Date(Number.NaN) },
         "until",
-        "must be a date-time (Date, ISO text, DateTime or Unix ms)",
+        dateTimeRule,
         undefined
       ],
       [{ ...base, since: -5 }, "since", "must not be before 1970-01-01", undefined],
