@@ -100,7 +100,11 @@ const waitText = (millis: number): string => {
 }
 
 /**
- * A query broke a parameter rule. Nothing was sent. Fix the named parameter.
+ * A query or a stream's options broke a rule. Nothing was sent. Every one has the same fields:
+ * `parameter` names the option or parameter as the caller wrote it (`limit`, `since`,
+ * `follow.interval`, `streams[2].until`), `rule` says what is wrong with it, and `fix`, when the rule
+ * alone does not say it, what to do instead (otherwise: fix `parameter`). The rules of every query
+ * and option are in docs/streams.md ("Options and their rules") and docs/wire-contract.md.
  *
  * @example
  * ```ts
@@ -116,6 +120,18 @@ const waitText = (millis: number): string => {
  *   "Invalid transferHistory query: limit must be an integer from 1 to 500. Nothing was sent; fix limit."
  * )
  * assert.strictEqual(BrokerError.isRetryable(error), false)
+ *
+ * const unknown = new BrokerError.InvalidQuery({
+ *   endpoint: "depositHistory",
+ *   parameter: "pageSize",
+ *   rule: "is not an option of this stream",
+ *   fix: "remove it (the options: coin, status, since, until, resume, limit, concurrency)"
+ * })
+ * assert.strictEqual(
+ *   unknown.message,
+ *   "Invalid depositHistory query: pageSize is not an option of this stream. Nothing was sent; " +
+ *     "remove it (the options: coin, status, since, until, resume, limit, concurrency)."
+ * )
  * ```
  *
  * @since 0.1.0
@@ -123,10 +139,18 @@ const waitText = (millis: number): string => {
  */
 export class InvalidQuery extends Schema.TaggedError<InvalidQuery>("@broker-history/client/InvalidQuery")(
   "InvalidQuery",
-  { endpoint: Schema.String, parameter: Schema.String, rule: Schema.String }
+  {
+    endpoint: Schema.String,
+    parameter: Schema.String,
+    rule: Schema.String,
+    /** What to do, when the rule does not say it (default: fix `parameter`). Since 0.2.0. */
+    fix: Schema.optional(Schema.String)
+  }
 ) {
   override get message(): string {
-    return `Invalid ${this.endpoint} query: ${this.parameter} ${this.rule}. Nothing was sent; fix ${this.parameter}.`
+    return `Invalid ${this.endpoint} query: ${this.parameter} ${this.rule}. Nothing was sent; ${
+      this.fix ?? `fix ${this.parameter}`
+    }.`
   }
 }
 

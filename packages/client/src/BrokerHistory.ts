@@ -21,14 +21,15 @@ import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
 import type * as Checkpoint from "./Checkpoint.js"
-import * as FollowScheduler from "./FollowScheduler.js"
+import type * as FollowScheduler from "./FollowScheduler.js"
 import * as FullHistory from "./FullHistory.js"
 import * as HttpProxy from "./HttpProxy.js"
-import * as FollowSettings from "./internal/follow/FollowSettings.js"
 import * as RideOut from "./internal/follow/RideOut.js"
+import * as Scheduler from "./internal/follow/Scheduler.js"
 import * as HistoryKind from "./internal/query/HistoryKind.js"
 import * as QueryCheck from "./internal/query/QueryCheck.js"
 import * as Range from "./internal/query/Range.js"
+import * as StreamQuery from "./internal/query/StreamQuery.js"
 import * as SubAccountList from "./internal/query/SubAccountList.js"
 import * as SettingNames from "./internal/SettingNames.js"
 import * as Crowded from "./internal/walk/Crowded.js"
@@ -41,7 +42,6 @@ import type {
   SubAccountOptions,
   TransferStreamQuery
 } from "./StreamOptions.js"
-import { defaultSettlement } from "./StreamOptions.js"
 
 /**
  * A full-history stream of one endpoint (`BrokerHistory.transfers`, `BrokerHistory.deposits`): its
@@ -334,7 +334,7 @@ export const make = Effect.gen(function*() {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     return (query: Q) =>
       Effect.suspend(() => {
-        const valid = Either.mapLeft(history.validate(query), HistoryKind.invalid(history.endpoint.name))
+        const valid = Either.mapLeft(history.validate(query), StreamQuery.ofViolation(history.endpoint.name))
         if (Either.isLeft(valid)) return Effect.fail(valid.left)
         const { query: scope, request } = QueryCheck.ofPage(history.endpoint.name, valid.right, history)
         return tracker.track(http.get(history.endpoint, history.toParams(valid.right), history.page)).pipe(
@@ -348,30 +348,29 @@ export const make = Effect.gen(function*() {
   }
 
   /**
-   * A full-history stream: options validated first, then the walk of `FullHistory`, as changes (with
-   * checkpoints) or, for plain records without `follow`, the records alone. `setting` names the
-   * endpoint's `maxWindow` option and variable in the walk's errors.
+   * A full-history stream: its query decoded first (`StreamQuery`: nothing is sent when an option is
+   * wrong), then the walk of `FullHistory`, as changes (with checkpoints) or, for plain records
+   * without `follow`, the records alone. `setting` names the endpoint's `maxWindow` option and
+   * variable in the walk's errors.
    */
   const historyOf = <Q, A>(
     history: HistoryKind.HistoryKind<Q, A>,
     maxWindow: Duration.Duration | undefined,
     setting: string
   ) => {
-    const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
+    const endpoint = history.endpoint.name
+    const received = Metric.tagged(recordsReceived, "endpoint", endpoint)
     const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
     // One per endpoint for the layer, like the budget: what every stream of the endpoint learns of
     // the widest window the service accepts bounds the windows of all of them.
     const windowWidths = FullHistory.windowWidths()
     // A following stream's requests (pages and server-clock reads) ride out transient failures.
     const optionsFor = (
-      query: ChangeOptions,
-      options: ReadonlySet<string>,
+      query: StreamQuery.Decoded<HistoryKind.Filters<Q>>,
       following: boolean,
       at: typeof clock = following ? followClock : clock
     ) =>
-      Effect.gen(function*() {
-        const filters = yield* HistoryKind.filtersOf(history, query, options)
-        const range = yield* Range.resolve(history.endpoint, query, maxWindowMillis, at)
+      Effect.map(Range.resolve(endpoint, query, maxWindowMillis, at), (range) => {
         const request = following ? tracker.rideOut : tracker.track
         return {
           ...range,
@@ -379,7 +378,7 @@ export const make = Effect.gen(function*() {
             request(
               http.get(
                 history.endpoint,
-                history.toParams({ ...filters, startTime, endTime, page, limit }),
+                history.toParams({ ...query.filters, startTime, endTime, page, limit } as Q),
                 history.page
               )
             ).pipe(Effect.tap((records) => Metric.incrementBy(received, records.length))),
@@ -387,45 +386,50 @@ export const make = Effect.gen(function*() {
           key: history.key,
           compare: history.compare,
           fingerprint: history.fingerprint,
-          endpoint: history.endpoint.name,
-          filters: history.recordFilters(filters),
+          endpoint,
+          filters: history.recordFilters(query.filters),
           maxPagesPerMillisecond: config.maxPagesPerMillisecond,
           onIncomplete,
           windowWidths,
           maxWindowSetting: setting
         } satisfies FullHistory.Options<A>
       })
-    // Many streams: the schedule's options and every query checked before any request (the range is
-    // resolved on the local clock; each stream's first walk reads to the server's now when it starts).
+    // Many streams: the options and every query decoded before any request (the range is resolved
+    // on the local clock; each stream's first walk reads to the server's now when it starts).
     const followMany = <K>(
       streams: Iterable<FollowScheduler.Query<K, StreamOptions>>,
       options: FollowScheduler.FollowOptions = {}
     ): Stream.Stream<FollowScheduler.Change<K, A>, BrokerError> =>
       Stream.unwrap(Effect.gen(function*() {
-        yield* FollowSettings.settingsOf(history.endpoint.name, options)
-        const settlement = yield* FollowSettings.settlementOf(
-          history.endpoint.name,
-          options.settlement,
-          defaultSettlement
-        )
+        const { concurrency, maxInterval, minInterval, settlement } = yield* StreamQuery.decode(
+          StreamQuery.followMany,
+          endpoint
+        )(options)
+        const local = { ...clock, serverNow: clock.now }
+        const walkOf = (query: unknown) =>
+          Effect.flatMap(history.query.followed(query), (decoded) => optionsFor(decoded, true, local))
         const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
-          optionsFor(query, HistoryKind.streamOptionNames, true, { ...clock, serverNow: clock.now }).pipe(
-            Effect.mapError(FollowSettings.ofStream(i)),
+          walkOf(query).pipe(
+            Effect.mapError(StreamQuery.ofStream(i)),
             Effect.map((walk) => ({
               stream,
               options: { ...walk, follow: { interval: Duration.zero, settlement, now: followClock.serverNow } }
             }))
           ))
-        return FollowScheduler.changes(followed, options)
+        return Scheduler.run(followed, { minInterval, maxInterval, slots: concurrency })
       }))
     return {
       followMany,
       changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
         Stream.unwrap(
-          Effect.map(optionsFor(query, HistoryKind.changeOptionNames, query.follow !== undefined), FullHistory.changes)
+          Effect.flatMap(history.query.changes(query), (decoded) =>
+            Effect.map(optionsFor(decoded, decoded.follow !== undefined), FullHistory.changes))
         ),
       records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
-        Stream.unwrap(Effect.map(optionsFor(query, HistoryKind.streamOptionNames, false), FullHistory.records))
+        Stream.unwrap(
+          Effect.flatMap(history.query.records(query), (decoded) =>
+            Effect.map(optionsFor(decoded, false), FullHistory.records))
+        )
     }
   }
 

@@ -14,19 +14,14 @@
  *
  * @since 0.2.0
  */
-import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
-import * as Deferred from "effect/Deferred"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Queue from "effect/Queue"
-import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import { type BrokerError, InvalidQuery } from "./BrokerError.js"
+import type { BrokerError } from "./BrokerError.js"
 import type * as Checkpoint from "./Checkpoint.js"
-import * as FullHistory from "./FullHistory.js"
-import * as FollowSettings from "./internal/follow/FollowSettings.js"
-import * as PollSchedule from "./internal/follow/PollSchedule.js"
+import type * as FullHistory from "./FullHistory.js"
+import * as Scheduler from "./internal/follow/Scheduler.js"
+import * as StreamQuery from "./internal/query/StreamQuery.js"
 
 /**
  * When the streams poll: `minInterval` after a poll that brought records (default 1 second),
@@ -90,7 +85,7 @@ export const defaults: {
   readonly minInterval: Duration.Duration
   readonly maxInterval: Duration.Duration
   readonly concurrency: number
-} = FollowSettings.defaults
+} = StreamQuery.scheduleDefaults
 
 /**
  * One stream to follow: the caller's id for it (any value; it comes back on every change) and its query.
@@ -197,102 +192,16 @@ export const changes = <K, A>(
   streams: Iterable<Followed<K, A>>,
   options: Options = {}
 ): Stream.Stream<Change<K, A>, BrokerError> =>
-  Stream.unwrapScoped(Effect.gen(function*() {
-    const settings = yield* FollowSettings.settingsOf("follow", options)
+  Stream.unwrap(Effect.gen(function*() {
+    const { concurrency, maxInterval, minInterval } = yield* StreamQuery.decode(StreamQuery.schedule, "follow")(options)
     const list = Array.from(streams)
     const missing = list.findIndex((s) => s.options.follow === undefined)
     if (missing >= 0) {
-      return yield* new InvalidQuery({
-        endpoint: "follow",
-        parameter: `streams[${missing}].follow`,
-        rule: "must be given: its settlement window and the server's clock"
-      })
-    }
-    const start = yield* Clock.currentTimeMillis
-    const schedule = yield* Ref.make(PollSchedule.make(list.length, settings, start))
-    // The grant each stream waits for; a stream replaces its own when it asks for its next poll.
-    const grants = yield* Effect.forEach(list, () => Deferred.make<void>())
-    const wake = yield* Queue.sliding<void>(1)
-    yield* Effect.forkScoped(dispatch(schedule, grants, wake))
-    return Stream.mergeAll(
-      list.map((followed, i) => followOne(followed, i, settings, { schedule, grants, wake })),
-      { concurrency: "unbounded" }
-    )
-  }))
-
-interface Shared {
-  readonly schedule: Ref.Ref<PollSchedule.Schedule>
-  readonly grants: Array<Deferred.Deferred<void>>
-  readonly wake: Queue.Queue<void>
-}
-
-/** Grants the polls the schedule picks, then waits for the next due time or the end of a poll. */
-const dispatch = (
-  schedule: Ref.Ref<PollSchedule.Schedule>,
-  grants: ReadonlyArray<Deferred.Deferred<void>>,
-  wake: Queue.Queue<void>
-): Effect.Effect<never> =>
-  Effect.forever(Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const picked = yield* Ref.modify(schedule, (s) => {
-      const [next, streams] = PollSchedule.pick(s, now)
-      return [streams, next] as const
-    })
-    for (const i of picked) yield* Deferred.succeed(grants[i]!, undefined)
-    const due = PollSchedule.nextDue(yield* Ref.get(schedule))
-    // Due streams left over wait for a slot, that is for a poll to end.
-    yield* due === undefined || due <= now
-      ? Queue.take(wake)
-      : Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(due - now)))
-  }))
-
-/** What a stream's polls brought: records from the last `maxInterval` count as activity. */
-interface Activity {
-  readonly found: number
-  readonly recentFrom: number
-}
-
-/**
- * One stream: waits for its first grant, then follows with `follow.now` as the gate of every later
- * poll: the walk asks for the server's now when its last poll has ended and its changes were taken.
- */
-const followOne = <K, A>(
-  followed: Followed<K, A>,
-  index: number,
-  settings: PollSchedule.Settings,
-  shared: Shared
-): Stream.Stream<Change<K, A>, BrokerError> =>
-  Stream.unwrap(Effect.gen(function*() {
-    const options = followed.options
-    const follow = options.follow!
-    const activity = yield* Ref.make<Activity>({ found: 0, recentFrom: 0 })
-    const granted = Effect.flatMap(follow.now, (now) =>
-      Effect.as(Ref.set(activity, { found: 0, recentFrom: now - settings.maxInterval }), now))
-    yield* Deferred.await(shared.grants[index]!)
-    const until = Math.max(options.until, yield* granted)
-    const nextPoll = Effect.gen(function*() {
-      const grant = yield* Deferred.make<void>()
-      shared.grants[index] = grant
-      const { found } = yield* Ref.get(activity)
-      const now = yield* Clock.currentTimeMillis
-      yield* Ref.update(shared.schedule, (s) =>
-        PollSchedule.polled(s, index, found, now))
-      yield* Queue.offer(shared.wake, undefined)
-      yield* Deferred.await(grant)
-      return yield* granted
-    })
-    const stream = followed.stream
-    return FullHistory.changes({
-      ...options,
-      until,
-      follow: { interval: Duration.zero, settlement: follow.settlement, now: nextPoll }
-    }).pipe(Stream.mapChunksEffect((chunk) =>
-      Effect.as(
-        Ref.update(activity, (a) => ({
-          found: a.found + Chunk.reduce(chunk, 0, (n, c) => options.time(c.record) >= a.recentFrom ? n + 1 : n),
-          recentFrom: a.recentFrom
-        })),
-        Chunk.map(chunk, (c): Change<K, A> => ({ stream, kind: c.kind, record: c.record, checkpoint: c.checkpoint }))
+      return yield* StreamQuery.invalid(
+        "follow",
+        `streams[${missing}].follow`,
+        "must be given: its settlement window and the server's clock"
       )
-    ))
+    }
+    return Scheduler.run(list, { minInterval, maxInterval, slots: concurrency })
   }))

@@ -1,7 +1,9 @@
 /**
  * The options of the full-history streams (`BrokerHistory.transfers`, `deposits`, `transferChanges`,
  * `depositChanges`): the range, the reading options, the filters of each history and follow mode; and
- * the bound of the sub-account list's stream (`BrokerHistory.subAccounts`).
+ * the bound of the sub-account list's stream (`BrokerHistory.subAccounts`). Every option's rule, and
+ * the `InvalidQuery` that names an option breaking it before anything is sent: docs/streams.md,
+ * "Options and their rules".
  *
  * @since 0.1.0
  */

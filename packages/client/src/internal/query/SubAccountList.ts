@@ -15,12 +15,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { BrokerError, RequestContext } from "../../BrokerError.js"
-import { InvalidQuery, SubAccountListTooLong } from "../../BrokerError.js"
+import { SubAccountListTooLong } from "../../BrokerError.js"
 import type { SubAccountOptions } from "../../StreamOptions.js"
-import { defaultMaxSubAccounts, maxSubAccountsLimit } from "../../StreamOptions.js"
 import * as ServerText from "../request/ServerText.js"
-import * as HistoryKind from "./HistoryKind.js"
 import * as QueryCheck from "./QueryCheck.js"
+import * as StreamQuery from "./StreamQuery.js"
 
 /** One request of a page of the list through the layer's pipeline, the query already valid. */
 export type Fetch = (
@@ -99,29 +98,6 @@ export const reader = (limit: number, maxSubAccounts: number) => {
   }
 }
 
-/** The stream's options checked: an object of known options, `maxSubAccounts` a whole number in range. */
-export const optionsOf = (input: unknown): Either.Either<{ readonly maxSubAccounts: number }, InvalidQuery> => {
-  if (input === undefined) return Either.right({ maxSubAccounts: defaultMaxSubAccounts })
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return Either.left(new InvalidQuery({ endpoint, parameter: "options", rule: "must be an object of options" }))
-  }
-  for (const name of Object.keys(input)) {
-    if (name !== "maxSubAccounts") {
-      return Either.left(new InvalidQuery({ endpoint, parameter: name, rule: "is not an option of this stream" }))
-    }
-  }
-  const max = (input as SubAccountOptions).maxSubAccounts ?? defaultMaxSubAccounts
-  return Number.isSafeInteger(max) && max >= 1 && max <= maxSubAccountsLimit
-    ? Either.right({ maxSubAccounts: max })
-    : Either.left(
-      new InvalidQuery({
-        endpoint,
-        parameter: "maxSubAccounts",
-        rule: `must be a whole number from 1 to ${maxSubAccountsLimit}`
-      })
-    )
-}
-
 /** One page: one request, its answer checked against the query (`outside`). */
 const checked = (fetch: Fetch, query: SubAccountListQuery.SubAccountListQuery) =>
   Effect.flatMap(fetch(query), (records) => {
@@ -143,14 +119,18 @@ export const page = (fetch: Fetch) =>
 ): Effect.Effect<ReadonlyArray<SubAccount.SubAccount>, BrokerError> =>
   Effect.suspend(() =>
     Either.match(SubAccountListQuery.validate(query), {
-      onLeft: (violation) => Effect.fail(HistoryKind.invalid(endpoint)(violation)),
+      onLeft: (violation) => Effect.fail(StreamQuery.ofViolation(endpoint)(violation)),
       onRight: (valid) => checked(fetch, valid)
     })
   )
 
+/** The stream's options, decoded (`StreamQuery.subAccounts`); none given: the defaults. */
+const optionsOf = (options: SubAccountOptions | undefined) =>
+  StreamQuery.decode(StreamQuery.subAccounts, endpoint)(options === undefined ? {} : options)
+
 /**
- * The whole list as a lazy stream: the options checked first, then page 1, 2, … of `streamLimit`,
- * each run with a reader of its own; one page in memory besides the names read.
+ * The whole list as a lazy stream: the options decoded first (`StreamQuery.subAccounts`), then page 1,
+ * 2, … of `streamLimit`, each run with a reader of its own; one page in memory besides the names read.
  */
 export const stream = (fetch: Fetch) =>
 (

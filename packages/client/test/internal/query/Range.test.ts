@@ -1,9 +1,10 @@
-import { Endpoint } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as fc from "fast-check"
 import * as Range from "../../../src/internal/query/Range.js"
+import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
 import type * as ServerClock from "../../../src/ServerClock.js"
+import type * as StreamOptions from "../../../src/StreamOptions.js"
 
 const day = 86_400_000
 const NOW = Date.UTC(2026, 0, 1)
@@ -24,15 +25,25 @@ const clock = () => {
   return { service, asked: () => asked }
 }
 
-const resolve = (query: Parameters<typeof Range.resolve>[1], maxWindow?: number) => {
-  const c = clock()
-  return Effect.map(
-    Effect.either(Range.resolve(Endpoint.transferHistory, query, maxWindow, c.service)),
+const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
+
+/** The options decoded (`StreamQuery`), then resolved on a clock at NOW. */
+const resolve = (
+  query: StreamOptions.ChangeOptions,
+  maxWindow?: number,
+  c: { readonly service: ServerClock.ServerClock["Type"]; readonly asked: () => number } = clock()
+) =>
+  Effect.map(
+    Effect.either(
+      Effect.flatMap(
+        StreamQuery.transfers.changes({ ...base, ...query }),
+        (decoded) => Range.resolve("transferHistory", decoded, maxWindow, c.service)
+      )
+    ),
     (result) => ({ result, asked: c.asked() })
   )
-}
 
-describe("Range: a stream query's range and reading options", () => {
+describe("Range: a stream query's range, pinned on the server's clock", () => {
   it.effect("defaults: the endpoint's page size, one window at a time, a year back from the server's now", () =>
     Effect.gen(function*() {
       const { asked, result } = yield* resolve({})
@@ -64,14 +75,15 @@ describe("Range: a stream query's range and reading options", () => {
   it.effect("an until after the local estimate is checked against the server's time, which may be ahead", () =>
     Effect.gen(function*() {
       // The local estimate is an hour behind the server: an until 30 minutes after it is in the server's past.
-      const behind: ServerClock.ServerClock["Type"] = { ...clock().service, now: Effect.succeed(NOW - 3_600_000) }
-      const result = yield* Effect.either(
-        Range.resolve(Endpoint.transferHistory, { since: 0, until: NOW - 1_800_000 }, undefined, behind)
-      )
+      const behind = clock()
+      const { result } = yield* resolve({ since: 0, until: NOW - 1_800_000 }, undefined, {
+        ...behind,
+        service: { ...behind.service, now: Effect.succeed(NOW - 3_600_000) }
+      })
       expect(result).toMatchObject({ _tag: "Right", right: { since: 0, until: NOW - 1_800_000 } })
     }))
 
-  it.effect("until later than the server's now plus the allowance fails with InvalidQuery(until) naming both", () =>
+  it.effect("until later than the server's now plus the allowance fails with InvalidQuery(until) naming both, and what to do", () =>
     Effect.gen(function*() {
       const until = NOW + Range.untilAllowance + 1
       const { asked, result } = yield* resolve({ since: NOW - day, until: new Date(until) })
@@ -80,8 +92,9 @@ describe("Range: a stream query's range and reading options", () => {
       expect(result.left.parameter).toBe("until")
       expect(result.left.rule).toBe(
         "must not be after the server's now (2026-01-01T00:00:00.000Z) by more than 1 minute (allowed for clock " +
-          "skew); it is 2026-01-01T00:01:00.001Z: omit it to read up to the server's now"
+          "skew); it is 2026-01-01T00:01:00.001Z"
       )
+      expect(result.left.fix).toBe("omit it to read up to the server's now")
     }))
 
   it.effect("follow: the interval, the settlement (a day unless given) and the server's now", () =>
@@ -94,26 +107,19 @@ describe("Range: a stream query's range and reading options", () => {
 
   it.effect.each(
     [
-      [{ limit: 0 }, "limit", 0],
-      [{ limit: 501 }, "limit", 0],
-      [{ concurrency: 17 }, "concurrency", 0],
-      [{ resume: { time: -1, ids: [] } }, "resume", 0],
-      [{ follow: { interval: "0 millis" } }, "follow.interval", 0],
-      [{ follow: { interval: "1 second", settlement: "Infinity" } }, "follow.settlement", 0],
-      [{ since: "yesterday-ish" }, "since", 0],
-      [{ since: -5 }, "since", 0],
-      [{ since: 10, until: 5 }, "since", 0],
       // Only a `since` after the server's now needs the server's time to be found out.
       [{ since: NOW + 1 }, "since", 1],
       // An `until` after it, beyond the allowance for clock skew, is refused like such a `since`.
       [{ until: Date.UTC(2027, 0, 1) }, "until", 1],
-      [{ since: NOW + 2 * 60_000, until: NOW + 3 * 60_000 }, "until", 1]
+      [{ since: NOW + 2 * 60_000, until: NOW + 3 * 60_000 }, "until", 1],
+      // A checkpoint after `until`, without `since`: the stream would start after its end.
+      [{ until: 1_000, resume: { time: 2_000, ids: [] } }, "since", 0]
     ] as const
   )(
     "%j fails with InvalidQuery(%s), asking the server's time %d times",
     ([query, parameter, times]) =>
       Effect.gen(function*() {
-        const { asked, result } = yield* resolve(query as Parameters<typeof Range.resolve>[1])
+        const { asked, result } = yield* resolve(query)
         expect(result).toMatchObject({ _tag: "Left", left: { _tag: "InvalidQuery", parameter } })
         expect(asked).toBe(times)
       })
