@@ -85,6 +85,28 @@ describe("VirtualClock", () => {
       expect(yield* Clock.currentTimeMillis).toBe(10)
     })))
 
+  it.effect("a fiber waiting on promises that settle without time passing goes on before the time moves", () =>
+    VirtualClock.run(
+      Effect.gen(function*() {
+        const log: Array<string> = []
+        // Two turns of the event loop, then a mock Response's body.
+        const turn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        yield* Effect.fork(
+          Effect.sleep(10).pipe(
+            Effect.zipRight(turn),
+            Effect.zipRight(turn),
+            Effect.zipRight(Effect.promise(() => new Response("body").text())),
+            Effect.flatMap((text) => Effect.sync(() => log.push(`read ${text}`)))
+          )
+        )
+        yield* Effect.fork(Effect.sleep(11).pipe(Effect.zipRight(Effect.sync(() => log.push("at 11")))))
+        yield* VirtualClock.adjust(20)
+        expect(log).toEqual(["read body", "at 11"])
+        expect(yield* Clock.currentTimeMillis).toBe(1_000_020)
+      }),
+      { start: 1_000_000 }
+    ))
+
   it.effect("a fiber that never suspends is reported, not waited for", () =>
     Effect.gen(function*() {
       const stalled = yield* Effect.flip(VirtualClock.run(

@@ -1,14 +1,16 @@
 /**
- * A virtual clock for simulations of many fibers over minutes of time (the budget against a limiter).
- * Every fiber of `run` goes through one scheduler whose tasks run synchronously, so "every fiber is
- * suspended" is "no task is left", and `adjust` moves the time from one sleeper to the next, waking
- * each once those before it have run until suspended. The TestClock learns that every fiber is
- * suspended by polling them behind `setTimeout(0)` before each wake-up, which costs milliseconds of
- * real time per wake-up; here a wake-up costs the work it wakes.
+ * A virtual clock for simulations of many fibers over minutes of time (the budget against a limiter,
+ * streams through an outage). Every fiber of `run` goes through one scheduler whose tasks run
+ * synchronously, so "every fiber is suspended" is "no task is left, and none comes in a turn of the
+ * event loop", and `adjust` moves the time from one sleeper to the next, waking each once those before
+ * it have run until suspended. The TestClock learns that every fiber is suspended by polling them all
+ * behind `setTimeout(0)` several times before each wake-up, which costs milliseconds of real time per
+ * wake-up; here a wake-up costs the work it wakes.
  *
  * The order is the TestClock's, so a simulation comes out the same on either: sleepers by time, and
- * of those due at once the last to fall asleep first. Fibers in a simulation may wait only for the
- * virtual clock or for one another: a real timer, socket or promise is not waited for.
+ * of those due at once the last to fall asleep first. Fibers in a simulation may wait for the virtual
+ * clock, for one another and for promises that settle without time passing (a mock `Response`'s
+ * body), not for real timers, sockets or threads (WebCrypto): the time would move on without them.
  */
 import { Clock, Context, Data, Duration, Effect, FiberRef, Scheduler } from "effect"
 
@@ -37,6 +39,8 @@ export const adjust = (duration: Duration.DurationInput): Effect.Effect<void, St
   Effect.flatMap(VirtualClock, (clock) => clock.adjust(duration))
 
 export interface Options {
+  /** The time at the start, in ms (default 0). */
+  readonly start?: number | undefined
   /**
    * Scheduler tasks run without the time moving after which the simulation counts as stalled
    * (default 100,000: over a hundred times the most the budget's simulations run without it moving).
@@ -45,16 +49,16 @@ export interface Options {
 }
 
 /**
- * Runs `body` in a simulation starting at time 0: it and every fiber it forks sleep on the virtual
- * clock and run on its scheduler, and time moves only when `adjust` says. Fails with `Stalled` when
- * a fiber never suspends, instead of hanging.
+ * Runs `body` in a simulation: it and every fiber it forks sleep on the virtual clock and run on its
+ * scheduler, and time moves only when `adjust` says. Fails with `Stalled` when a fiber never
+ * suspends, instead of hanging.
  */
 export const run = <A, E, R>(
   body: Effect.Effect<A, E, R>,
   options: Options = {}
 ): Effect.Effect<A, E | Stalled, Exclude<R, VirtualClock>> =>
   Effect.flatMap(FiberRef.get(FiberRef.currentScheduler), (outer) => {
-    const simulation = new Simulation(outer, options.maxTasks ?? 100_000)
+    const simulation = new Simulation(options.start ?? 0, outer, options.maxTasks ?? 100_000)
     return body.pipe(
       Effect.provideService(VirtualClock, { adjust: (duration) => simulation.adjust(duration) }),
       Effect.withClock(simulation),
@@ -72,16 +76,21 @@ interface Sleeper {
 
 class Simulation implements Clock.Clock, Scheduler.Scheduler {
   readonly [Clock.ClockTypeId]: Clock.ClockTypeId = Clock.ClockTypeId
-  now = 0
   stalled: Stalled | undefined = undefined
   private readonly sleepers = new Set<Sleeper>()
   private asleep = 0
   /** Tasks by priority, lowest first, as Effect's schedulers order them. */
   private queue: Array<[number, Array<Scheduler.Task>]> = []
+  /** Tasks run so far. */
+  private ran = 0
   private drainScheduled = false
   private draining = false
 
-  constructor(private readonly outer: Scheduler.Scheduler, private readonly maxTasks: number) {}
+  constructor(
+    public now: number,
+    private readonly outer: Scheduler.Scheduler,
+    private readonly maxTasks: number
+  ) {}
 
   unsafeCurrentTimeMillis(): number {
     return this.now
@@ -130,19 +139,33 @@ class Simulation implements Clock.Clock, Scheduler.Scheduler {
         return Effect.dieMessage("VirtualClock.adjust: an infinite duration would wake sleepers for ever")
       }
       const end = this.now + millis
-      this.exclusively(() => {
-        this.runTasks()
-        for (let next = this.earliest(); next !== undefined && next.at <= end; next = this.earliest()) {
-          if (this.stalled !== undefined) return
-          this.sleepers.delete(next)
-          this.now = next.at
-          next.wake()
-          this.runTasks()
-        }
-        if (this.stalled === undefined) this.now = end
-      })
-      return this.stalled ?? Effect.void
+      return Effect.async<void, Stalled>((resume) => this.advance(end, () => resume(this.stalled ?? Effect.void)))
     })
+  }
+
+  /**
+   * Wakes the sleepers due by `end` one by one, each once every fiber is suspended: no task is left,
+   * and none ran during a turn of the event loop (a fiber waiting on a promise goes on in it).
+   */
+  private advance(end: number, done: () => void): void {
+    const settle = () => {
+      this.exclusively(() => this.runTasks())
+      const ran = this.ran
+      setImmediate(() => {
+        if (this.stalled !== undefined) return done()
+        if (this.ran !== ran || this.queue.some(([, queued]) => queued.length > 0)) return settle()
+        const next = this.earliest()
+        if (next === undefined || next.at > end) {
+          this.now = end
+          return done()
+        }
+        this.sleepers.delete(next)
+        this.now = next.at
+        next.wake()
+        settle()
+      })
+    }
+    settle()
   }
 
   /** Runs `f` as the one drain of the queue: tasks it queues wait for it, not for another drain. */
@@ -168,6 +191,7 @@ class Simulation implements Clock.Clock, Scheduler.Scheduler {
         this.queue = []
         return
       }
+      this.ran++
       bucket[1].shift()!()
     }
   }
