@@ -56,7 +56,7 @@ export const refusedShare = (outcome: Outcome): number =>
 
 /** Runs `setting` on a virtual clock from time 0 and returns what the service saw. */
 export const run = (setting: Setting): Effect.Effect<Outcome> =>
-  VirtualClock.run(Effect.gen(function*() {
+  Effect.gen(function*() {
     const latencyMillis = setting.latencyMillis ?? 150
     const offset = setting.offsetMillis ?? 0
     const limiterOf = (limit: number) => RateLimit.make({ limit, window: "1 second", shape: setting.shape })
@@ -99,4 +99,4 @@ export const run = (setting: Setting): Effect.Effect<Outcome> =>
     yield* VirtualClock.adjust(Duration.seconds(setting.seconds))
     yield* Effect.forEach(fibers, Fiber.interrupt)
     return { seen: seen.filter((s) => s.at < setting.seconds * 1000) }
-  })).pipe(Effect.orDie)
+  }).pipe(VirtualClock.run(), Effect.orDie)

@@ -13,6 +13,7 @@
  * body), not for real timers, sockets or threads (WebCrypto): the time would move on without them.
  */
 import { Clock, Context, Data, Duration, Effect, FiberRef, Scheduler } from "effect"
+import { dual } from "effect/Function"
 
 /**
  * The simulation's fibers ran `tasks` scheduler tasks at `at` ms without all suspending: some fiber
@@ -51,21 +52,26 @@ export interface Options {
 /**
  * Runs `body` in a simulation: it and every fiber it forks sleep on the virtual clock and run on its
  * scheduler, and time moves only when `adjust` says. Fails with `Stalled` when a fiber never
- * suspends, instead of hanging.
+ * suspends, instead of hanging. `body.pipe(VirtualClock.run({ start }))` or `run(body, options)`.
  */
-export const run = <A, E, R>(
-  body: Effect.Effect<A, E, R>,
-  options: Options = {}
-): Effect.Effect<A, E | Stalled, Exclude<R, VirtualClock>> =>
-  Effect.flatMap(FiberRef.get(FiberRef.currentScheduler), (outer) => {
-    const simulation = new Simulation(options.start ?? 0, outer, options.maxTasks ?? 100_000)
-    return body.pipe(
-      Effect.provideService(VirtualClock, { adjust: (duration) => simulation.adjust(duration) }),
-      Effect.withClock(simulation),
-      Effect.withScheduler(simulation),
-      Effect.zipLeft(Effect.suspend(() => simulation.stalled === undefined ? Effect.void : simulation.stalled))
-    )
-  })
+export const run: {
+  (
+    options?: Options
+  ): <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | Stalled, Exclude<R, VirtualClock>>
+  <A, E, R>(body: Effect.Effect<A, E, R>, options?: Options): Effect.Effect<A, E | Stalled, Exclude<R, VirtualClock>>
+} = dual(
+  (args) => Effect.isEffect(args[0]),
+  <A, E, R>(body: Effect.Effect<A, E, R>, options: Options = {}) =>
+    Effect.flatMap(FiberRef.get(FiberRef.currentScheduler), (outer) => {
+      const simulation = new Simulation(options.start ?? 0, outer, options.maxTasks ?? 100_000)
+      return body.pipe(
+        Effect.provideService(VirtualClock, { adjust: (duration) => simulation.adjust(duration) }),
+        Effect.withClock(simulation),
+        Effect.withScheduler(simulation),
+        Effect.zipLeft(Effect.suspend(() => simulation.stalled === undefined ? Effect.void : simulation.stalled))
+      )
+    })
+)
 
 interface Sleeper {
   readonly at: number

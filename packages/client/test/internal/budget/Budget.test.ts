@@ -59,7 +59,7 @@ const pipeline = (
  * service saw each request, when it refused, and the gauge of the allowed rate at the end.
  */
 const drive = (d: Drive) =>
-  VirtualClock.run(Effect.gen(function*() {
+  Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
     const { page, seen } = yield* pipeline(service.answer, d)
     const caller = Effect.forever(Effect.either(page))
@@ -72,7 +72,7 @@ const drive = (d: Drive) =>
     yield* Effect.forEach(fibers, Fiber.interrupt)
     const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
     return { seen, refusedAt: service.control.refusedAt, gauge: gauge.value }
-  }))
+  }).pipe(VirtualClock.run())
 
 /** Times in `[from, to)` seconds. */
 const between = (times: ReadonlyArray<number>, from: number, to: number) =>
@@ -138,7 +138,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
     }))
 
   it.effect("a request started in the millisecond a cut takes effect was sent at the old rate: it cuts nothing again", () =>
-    VirtualClock.run(Effect.gen(function*() {
+    Effect.gen(function*() {
       // A scripted service refuses the 21st request and the 23rd, accepts every other. 20 start about
       // 25 ms apart (the budget's 40 per 1,001 ms; four at 0); the 21st at 426 ms (refused, answered
       // after 150 ms) and the 22nd at 451 ms (accepted, answered after 125 ms) by a caller that always
@@ -162,10 +162,10 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       // is the level, and the refusal of the 23rd, sent before the cut took effect, does not lower it.
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(21)
-    })))
+    }).pipe(VirtualClock.run()))
 
   it.effect("acceptances after a cut raise the level only to what the service's own window held", () =>
-    VirtualClock.run(Effect.gen(function*() {
+    Effect.gen(function*() {
       // The service takes 20 per second; answers after 150 ms. 20 start about 12.5 ms apart (the
       // budget's 80 per second, four at 0), one at 999 ms (refused: the cut, when its answer arrives
       // at 1,149 ms) and one at 1,000 ms (accepted: the window of the four at 0 has passed). 21
@@ -189,7 +189,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       yield* VirtualClock.adjust("1 second")
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(20)
-    })))
+    }).pipe(VirtualClock.run()))
 
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
@@ -234,7 +234,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
     }))
 
   it.effect("the bound starts again with each busy period until a 429, and not after one", () =>
-    VirtualClock.run(Effect.gen(function*() {
+    Effect.gen(function*() {
       // Five busy seconds and a pause of two, twice. Against a service keeping the budget's 80 per
       // second the bound, grown to 16, is 4 again in the second busy period (the service's window
       // has emptied meanwhile, so its limit is as unknown as at first). Against one keeping 60, the
@@ -264,7 +264,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(refused.refusedAt.filter((t) => t < 4000)).toEqual([])
       expect(refused.refusedAt.filter((t) => t < 5000).length).toBeGreaterThan(0)
       expect(onTheirWay(refused.seen, 150, 7000, 8000)).toBeGreaterThanOrEqual(8)
-    })))
+    }).pipe(VirtualClock.run()))
 
   it.effect("requests bunched up on the way by more than the margin: the pacing widens, then the level steps down", () =>
     Effect.gen(function*() {
@@ -310,7 +310,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
 
 describe("Retry-After", () => {
   it.effect("a 418 (a ban) holds every request of the layer until it ends; a 429 holds only the refused one", () =>
-    VirtualClock.run(Effect.gen(function*() {
+    Effect.gen(function*() {
       const refusing = (status: number) => (seen: Seen): Answer =>
         seen.n === 1
           ? { status, body: { code: status, msg: "no" }, headers: { "retry-after": "5" } }
@@ -328,7 +328,7 @@ describe("Retry-After", () => {
         // to end, then for that.
         expect(seen.map((t) => t - seen[0]!)).toEqual(status === 418 ? [0, 5000, 6001] : [0, 1001, 5000])
       }
-    })))
+    }).pipe(VirtualClock.run()))
 })
 
 describe("rateLimit.adaptive", () => {
