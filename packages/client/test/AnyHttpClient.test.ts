@@ -6,13 +6,14 @@ import { BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, TestClock } from "effect"
+import { Effect, Either, Fiber, Layer } from "effect"
 import type { Answer } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService, transfersPage } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const transfers = transfersPage
 
-/** One page call through `client`, with the TestClock moved on until it ends. */
+/** One page call through `client`, with the clock moved on until it ends. */
 const call = (client: Layer.Layer<HttpClient.HttpClient>) =>
   Effect.gen(function*() {
     const fiber = yield* BrokerHistory.BrokerHistory.pipe(
@@ -21,9 +22,9 @@ const call = (client: Layer.Layer<HttpClient.HttpClient>) =>
       Effect.either,
       Effect.fork
     )
-    for (let i = 0; i < 30; i++) yield* TestClock.adjust("1 second")
+    yield* VirtualClock.adjust("30 seconds")
     return yield* Fiber.join(fiber)
-  })
+  }).pipe(VirtualClock.run())
 
 /** The mock service's client wrapped as an application wraps its own. */
 const statusOk = (answer: (n: number) => Answer) => {

@@ -3,9 +3,10 @@ import { BrokerConfig, BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
 import type { ConfigError } from "effect"
-import { Config, ConfigProvider, Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Fiber, Layer } from "effect"
 import type { Answer } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService, transferWire } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const transfers = {
   fromAccountType: "SPOT",
@@ -24,11 +25,11 @@ const call = (answer: (n: number) => Answer, overrides = {}) =>
       Effect.either,
       Effect.fork
     )
-    // Let every retry wait pass on the TestClock.
-    for (let i = 0; i < 30; i++) yield* TestClock.adjust("1 second")
+    // Let every retry wait pass.
+    yield* VirtualClock.adjust("30 seconds")
     const result = yield* Fiber.join(fiber)
     return { result, mock }
-  })
+  }).pipe(VirtualClock.run())
 
 const failure = (answer: (n: number) => Answer, overrides = {}) =>
   Effect.map(call(answer, overrides), ({ mock, result }) => {
@@ -193,7 +194,7 @@ describe("the error table of docs/wire-contract.md → tagged errors", () => {
       })
       const gaps = mock.seen.slice(1).map((s, i) => s.at - mock.seen[i]!.at)
       expect(gaps.length).toBe(4)
-      // 100, 200, 250 (capped), 250 (capped): each jittered to 50–100 %, within a 1 s TestClock step.
+      // 100, 200, 250 (capped), 250 (capped): each jittered to 50–100 %.
       const caps = [100, 200, 250, 250]
       gaps.forEach((gap, i) => {
         expect(gap).toBeLessThanOrEqual(1000)
@@ -252,10 +253,10 @@ describe("client rate limiter", () => {
         Effect.provide(historyLayerSyncSigning(mock, { rateLimit: { limit: 1, interval: "1 second" } })),
         Effect.fork
       )
-      for (let i = 0; i < 5; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("5 seconds")
       yield* Fiber.join(fiber)
       expect(mock.seen.map((s) => s.at)).toEqual([0, 1025, 2050])
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("spaces requests to the budget, shared by concurrent calls", () =>
     Effect.gen(function*() {
@@ -272,14 +273,14 @@ describe("client rate limiter", () => {
         ),
         Effect.fork
       )
-      yield* TestClock.adjust(Duration.millis(10))
+      yield* VirtualClock.adjust(Duration.millis(10))
       // 4 may start at once; the 5th waits until the first is 1 s old.
       expect(mock.seen.length).toBe(4)
-      yield* TestClock.adjust(Duration.millis(980))
+      yield* VirtualClock.adjust(Duration.millis(980))
       expect(mock.seen.length).toBe(4)
-      yield* TestClock.adjust(Duration.millis(20))
+      yield* VirtualClock.adjust(Duration.millis(20))
       expect(mock.seen.length).toBe(8)
-      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("10 seconds")
       yield* Fiber.join(fiber)
       expect(mock.seen.length).toBe(12)
       // Over any window of 1 s, no more than 4 requests start.
@@ -288,7 +289,7 @@ describe("client rate limiter", () => {
         expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(4)
       }
       expect(times[11]! - times[0]!).toBeGreaterThanOrEqual(2000)
-    }))
+    }).pipe(VirtualClock.run()))
 })
 
 // eslint-disable-next-line no-control-regex
@@ -450,10 +451,10 @@ describe("Retry-After beyond retry.maxRetryAfter, and absurd ones", () => {
         Effect.provide(historyLayerSyncSigning(mock, { retry })),
         Effect.fork
       )
-      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("10 seconds")
       const [banned, page] = yield* Fiber.join(fiber)
       expect(banned).toMatchObject({ _tag: "RateLimited", status: 418, retryAfterMillis: 100_000_000, attempts: 1 })
       expect(page).toEqual([])
       expect(mock.seen.length).toBe(2)
-    }))
+    }).pipe(VirtualClock.run()))
 })

@@ -1,24 +1,11 @@
 // Follow streams ride out transient failures: an outage longer than any request's retries, then
-// recovery, on the test clock. Every record inserted meanwhile comes once, and the outage is logged
+// recovery, on a virtual clock. Every record inserted meanwhile comes once, and the outage is logged
 // once when it starts and once when it ends, per layer.
 import { BrokerConfig, BrokerError, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client"
 import { Prng } from "@broker-history/testing/ServerInternals"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Clock,
-  Duration,
-  Effect,
-  Fiber,
-  HashMap,
-  Layer,
-  List,
-  Logger,
-  LogLevel,
-  Schema,
-  Stream,
-  TestClock
-} from "effect"
+import { Clock, Duration, Effect, Fiber, HashMap, Layer, List, Logger, LogLevel, Schema, Stream } from "effect"
 import type { Row } from "./support/MockHistory.js"
 import { transferService } from "./support/MockHistory.js"
 import type { Answer, Seen } from "./support/MockService.js"
@@ -29,6 +16,7 @@ import {
   secretKey,
   testOptions
 } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const T0 = 1_000_000
@@ -77,7 +65,6 @@ const options: Partial<BrokerConfig.Options> = { rateLimit: { limit: 1000, inter
 describe("follow streams ride out transient failures", () => {
   it.effect("transferChanges with follow: alive through 10 minutes of 503 and refused connections, every record once", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
       const down = { from: T0 + 30_000, to: T0 + 30_000 + 10 * minute }
       const mock = mockService(outage(down.from, down.to, transferService(rows)))
@@ -107,7 +94,7 @@ describe("follow streams ride out transient failures", () => {
       for (let s = 5; s <= 15 * 60; s += 5) {
         // A record every 5 s, before, during and after the outage.
         rows.push({ tranId: String(id++), timestamp: T0 + s * 1_000 - 1, status: "SUCCESS" })
-        yield* TestClock.adjust("5 seconds")
+        yield* VirtualClock.adjust("5 seconds")
       }
       expect(fiber.unsafePoll()).toBeNull()
       // Every record up to a poll's reach (the last minute is sure to be read) came once, in order, as new.
@@ -148,11 +135,10 @@ describe("follow streams ride out transient failures", () => {
       expect(availability.at(-1)).toMatchObject({ unavailableSince: undefined, lastFailure: undefined })
       expect(availability.at(-1)!.lastSuccess).toBeGreaterThan(down.to)
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("followTransfers: six streams through 10 minutes of outage, every record of every stream once, two log lines", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const names = ["a", "b", "c", "d", "e", "f"]
       const rows: Record<string, Array<Row>> = Object.fromEntries(names.map((n) => [n, []]))
       const services = Object.fromEntries(names.map((n) => [n, transferService(rows[n]!)]))
@@ -183,7 +169,7 @@ describe("follow streams ride out transient failures", () => {
           timestamp: T0 + s * 1_000 - 1,
           status: "SUCCESS"
         })
-        yield* TestClock.adjust("5 seconds")
+        yield* VirtualClock.adjust("5 seconds")
       }
       expect(fiber.unsafePoll()).toBeNull()
       for (const name of names) {
@@ -200,11 +186,10 @@ describe("follow streams ride out transient failures", () => {
       expect(ended).toBeGreaterThanOrEqual(down.to)
       expect(ended).toBeLessThanOrEqual(down.to + minute)
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("a follow stream started while the service is down (server time and pages refused) catches up when it is back", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const rows: Array<Row> = [
         { tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" },
         { tranId: "2", timestamp: T0 + 60_000, status: "SUCCESS" }
@@ -245,7 +230,7 @@ describe("follow streams ride out transient failures", () => {
         logged(lines),
         Effect.fork
       )
-      for (let s = 0; s < 7 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("7 minutes")
       expect(fiber.unsafePoll()).toBeNull()
       expect(seen).toEqual(["1", "2"])
       expect(mock.timeRequests.length).toBeGreaterThan(0)
@@ -253,11 +238,10 @@ describe("follow streams ride out transient failures", () => {
       expect(unavailable(lines)[0]!.annotations.error).toBe("TransportError")
       expect(availableAgain(lines)).toHaveLength(1)
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("a permanent failure (700001) mid-follow still ends the stream, during an outage too", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
       const revokedAt = T0 + 4 * minute
       // Down from 30 s, then the key is revoked at 4 minutes.
@@ -291,12 +275,12 @@ describe("follow streams ride out transient failures", () => {
         Effect.fork
       )
       // Within one capped retry interval (1 minute) of the revocation, both have ended.
-      for (let s = 0; s < 5 * 60 + 5; s += 5) yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("305 seconds")
       expect(yield* Fiber.join(changes)).toMatchObject({ _tag: "AuthenticationError", code: 700001 })
       expect(yield* Fiber.join(many)).toMatchObject({ _tag: "AuthenticationError", code: 700001 })
       expect(unavailable(lines)).toHaveLength(1)
       expect(availableAgain(lines)).toHaveLength(0)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 })
 
 /**
@@ -345,7 +329,6 @@ const longRetryAfter = new BrokerError.RateLimited({
 describe("a Retry-After beyond retry.maxRetryAfter", () => {
   it.effect("a follow stream waits it out (not the backoff) and logs the wait and its end", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
       const refusedAt = T0 + 30_000
       const requests: Array<number> = []
@@ -364,7 +347,7 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
         Effect.fork
       )
       rows.push({ tranId: "2", timestamp: T0 + 60_000, status: "SUCCESS" })
-      for (let s = 0; s < 8 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("8 minutes")
       expect(fiber.unsafePoll()).toBeNull()
       expect(seen).toEqual(["1", "2"])
       // The request after the refusal came exactly when the service asked.
@@ -384,11 +367,10 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
       expect(availableAgain(lines)).toHaveLength(1)
       expect(availableAgain(lines)[0]!.annotations.outageMillis).toBe(5 * minute)
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("without follow, the stream and a page call fail at once", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const requests: Array<number> = []
       const layer = refusingLayer(transferService([]), () => longRetryAfter, requests)
       const error = yield* BrokerHistory.BrokerHistory.pipe(
@@ -402,11 +384,10 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
       )
       expect(error).toMatchObject([{ _tag: "RateLimited" }, { _tag: "RateLimited" }])
       expect(requests).toEqual([T0, T0])
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("many streams refused at once during an outage: one line for the outage, one for the wait, one for the end", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const names = ["a", "b", "c", "d"]
       const rows: Record<string, Array<Row>> = Object.fromEntries(
         names.map((n) => [n, [{ tranId: `${n}1`, timestamp: T0 - 5_000, status: "SUCCESS" }]])
@@ -444,7 +425,7 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
         Effect.fork
       )
       for (const name of names) rows[name]!.push({ tranId: `${name}2`, timestamp: T0 + 2 * minute, status: "SUCCESS" })
-      for (let s = 0; s < 10 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("10 minutes")
       expect(fiber.unsafePoll()).toBeNull()
       expect([...seen].sort()).toEqual(names.flatMap((n) => [`${n}1`, `${n}2`]))
       expect(unavailable(lines)).toHaveLength(1)
@@ -460,11 +441,10 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
         expect(byStream.find((r) => r.stream === stream && r.at > at)?.at).toBe(at + 5 * minute)
       }
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 
   it.effect("over HTTP: a 429 asking for 5 minutes fails a page call at once, and a follow stream waits it out", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
       const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
       const refusedFrom = T0 + 30_000
       let refusals = 0
@@ -488,7 +468,7 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
         Effect.fork
       )
       rows.push({ tranId: "2", timestamp: T0 + 60_000, status: "SUCCESS" })
-      for (let s = 0; s < 8 * 60; s += 5) yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("8 minutes")
       expect(fiber.unsafePoll()).toBeNull()
       expect(seen).toEqual(["1", "2"])
       const refusedAt = mock.seen.find((s) => s.at >= refusedFrom)!.at
@@ -511,5 +491,5 @@ describe("a Retry-After beyond retry.maxRetryAfter", () => {
       )
       expect(error).toMatchObject({ _tag: "RateLimited", retryAfterMillis: 5 * minute, attempts: 1 })
       expect(once.seen).toHaveLength(1)
-    }))
+    }).pipe(VirtualClock.run({ start: T0 })))
 })

@@ -3,11 +3,12 @@ import { BrokerHistory } from "@broker-history/client"
 import { Prng } from "@broker-history/testing/ServerInternals"
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Stream, TestClock } from "effect"
+import { Effect, Fiber, Layer, Stream } from "effect"
 import type { Row } from "./support/MockHistory.js"
 import { transferService } from "./support/MockHistory.js"
 import type { Seen } from "./support/MockService.js"
 import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 /** Streams named by their `toAccount`; each has its own rows, served by the mock history. */
 const multiService = (rows: Record<string, Array<Row>>) => {
@@ -26,7 +27,6 @@ const requestTimes = (mock: ReturnType<typeof mockService>, name: string) =>
 describe("FollowScheduler", () => {
   it.effect("many streams merged: per stream in order, exactly once, with each stream's checkpoint", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(1_000_000)
       const names = ["a", "b", "c", "d"]
       const rows: Record<string, Array<Row>> = Object.fromEntries(names.map((n) => [n, []]))
       const next = Prng.mulberry32(7)
@@ -55,7 +55,7 @@ describe("FollowScheduler", () => {
         const now = 1_000_000 + s * 1_000
         if (s < 90 && next() < 0.5) insert(now)
         if (s < 90 && next() < 0.1) insert(now)
-        yield* TestClock.adjust("1 second")
+        yield* VirtualClock.adjust("1 second")
       }
       for (const name of names) {
         const mine = seen.filter((c) => c.stream === name)
@@ -67,11 +67,10 @@ describe("FollowScheduler", () => {
         expect(last.checkpoint.ids).toContain(last.record.tranId)
       }
       yield* Fiber.interrupt(fiber)
-    }))
+    }).pipe(VirtualClock.run({ start: 1_000_000 })))
 
   it.effect("a busy stream is polled more often than quiet ones, and no stream waits longer than maxInterval", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(1_000_000)
       const names = ["busy", "q1", "q2", "q3", "q4", "q5"]
       const rows: Record<string, Array<Row>> = Object.fromEntries(names.map((n) => [n, []]))
       const mock = mockService(multiService(rows))
@@ -85,7 +84,7 @@ describe("FollowScheduler", () => {
       let id = 1
       for (let s = 0; s < 300; s++) {
         rows.busy!.push({ tranId: String(id++), timestamp: 1_000_000 + s * 1_000, status: "SUCCESS" })
-        yield* TestClock.adjust("1 second")
+        yield* VirtualClock.adjust("1 second")
       }
       yield* Fiber.interrupt(fiber)
       const busy = requestTimes(mock, "busy")
@@ -97,17 +96,16 @@ describe("FollowScheduler", () => {
         // Backed off: after the first poll found nothing, every poll is maxInterval apart.
         expect(Math.min(...gaps)).toBe(30_000)
       }
-    }))
+    }).pipe(VirtualClock.run({ start: 1_000_000 })))
 
   it.effect("polls beyond the budget wait their turn, at most `concurrency` in flight", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(1_000_000)
       const names = Array.from({ length: 12 }, (_, i) => `s${i}`)
       const rows: Record<string, Array<Row>> = Object.fromEntries(names.map((n) => [n, []]))
       const inner = multiService(rows)
       let inFlight = 0
       let most = 0
-      // Each answer takes 500 ms of the test clock, so polls overlap as far as the scheduler lets them.
+      // Each answer takes 500 ms of the clock, so polls overlap as far as the scheduler lets them.
       const mock = mockService(inner)
       const slow = Layer.effect(
         HttpClient.HttpClient,
@@ -135,14 +133,14 @@ describe("FollowScheduler", () => {
         Effect.provide(historyLayer({ client: slow }, { rateLimit: { limit: 4, interval: "1 second" } })),
         Effect.fork
       )
-      for (let s = 0; s < 60; s++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("1 minute")
       yield* Fiber.interrupt(fiber)
       // 12 quiet streams at a 10 s maxInterval, 3 polls of 500 ms at a time: every stream gets its turn, round after round.
       const counts = names.map((n) => requestTimes(mock, n).length)
       expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1)
       expect(Math.min(...counts)).toBeGreaterThanOrEqual(5)
       expect(most).toBe(3)
-    }))
+    }).pipe(VirtualClock.run({ start: 1_000_000 })))
 
   it.effect.each(
     [

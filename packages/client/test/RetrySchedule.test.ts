@@ -4,13 +4,14 @@ import { BrokerConfig, BrokerHistory, BrokerHttpClient, ServerClock, Signer } fr
 import { ErrorBody } from "@broker-history/domain"
 import { Endpoint, TransferRecord } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Fiber, Layer, Metric, Schedule, TestClock } from "effect"
+import { Duration, Effect, Either, Fiber, Layer, Metric, Schedule } from "effect"
 import type { Answer } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService, testOptions, transfersPage } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const transfers = transfersPage
 
-/** `use` over the mock service with `options`, the TestClock moved on until it ends. */
+/** `use` over the mock service with `options`, the clock moved on until it ends. */
 const over = <A>(
   mock: ReturnType<typeof mockService>,
   options: Partial<BrokerConfig.Options>,
@@ -23,9 +24,9 @@ const over = <A>(
       Effect.either,
       Effect.fork
     )
-    for (let i = 0; i < 120; i++) yield* TestClock.adjust("1 second")
+    yield* VirtualClock.adjust("2 minutes")
     return yield* Fiber.join(fiber)
-  })
+  }).pipe(VirtualClock.run())
 
 const busy: Answer = { status: 503, body: { code: 503, msg: "busy" } }
 
@@ -122,12 +123,12 @@ describe("the clock's requests", () => {
         yield* clock.sync
         return yield* client.get(Endpoint.transferHistory, [["startTime", "1000"]], TransferRecord.TransferPage)
       }).pipe(Effect.provide(layer), Effect.either, Effect.fork)
-      for (let i = 0; i < 20; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("20 seconds")
       const result = yield* Fiber.join(fiber)
       expect(Either.isRight(result)).toBe(true)
       expect(mock.timeRequests.length).toBe(2)
       expect(mock.seen[0]!.at - mock.timeRequests[1]!).toBeGreaterThanOrEqual(2000)
       expect((yield* Metric.value(requests)).count - before.requests).toBe(2)
       expect((yield* Metric.value(retries)).count - before.retries).toBe(1)
-    }))
+    }).pipe(VirtualClock.run()))
 })

@@ -6,6 +6,7 @@ import * as fc from "fast-check"
 import type { Ordering, Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
 import { historyLayerSyncSigning as historyLayer, mockService, transferWire } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const depositWire = {
@@ -429,17 +430,16 @@ describe("full-history streams (mocked service)", () => {
         (h) => Effect.either(collect(h.transfers({ ...base, since: 0, until: 19, limit: 100 }))),
         { maxWindow: { transfers: "5 millis" }, retry: { maxRetries: 2, baseDelay: "10 millis" } }
       ).pipe(Effect.fork)
-      for (let i = 0; i < 10; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("10 seconds")
       const result = yield* Fiber.join(fiber)
       expect(result._tag).toBe("Left")
       const error = (result as any).left
       expect(error).toMatchObject({ _tag: "ServerError", attempts: 3, request: { startTime: 5, endTime: 9, page: 1 } })
       expect(error.message).toContain("page 1")
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("follow: new records and status updates appear within one interval", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(100_000)
       const rows: Array<Row> = [
         { tranId: "1", timestamp: 10_000, status: "SUCCESS" },
         { tranId: "2", timestamp: 99_000, status: "PENDING" }
@@ -452,19 +452,19 @@ describe("full-history streams (mocked service)", () => {
             Effect.sync(() => seen.push(`${c.kind}:${c.record.tranId}:${c.record.status}`))
           )
         )).pipe(Effect.fork)
-      yield* TestClock.adjust("1 millis")
+      yield* VirtualClock.adjust("1 millis")
       expect(seen).toEqual(["new:1:SUCCESS", "new:2:PENDING"])
       rows.push({ tranId: "3", timestamp: 105_000, status: "SUCCESS" })
       rows[1]!.status = "SUCCESS"
-      yield* TestClock.adjust("10 seconds")
+      yield* VirtualClock.adjust("10 seconds")
       expect(seen.slice(2)).toEqual(["update:2:SUCCESS", "new:3:SUCCESS"])
-      yield* TestClock.adjust("10 seconds")
+      yield* VirtualClock.adjust("10 seconds")
       expect(seen.length).toBe(4)
       const before = mock.seen.length
       yield* Fiber.interrupt(fiber)
-      yield* TestClock.adjust("1 minute")
+      yield* VirtualClock.adjust("1 minute")
       expect(mock.seen.length).toBe(before)
-    }))
+    }).pipe(VirtualClock.run({ start: 100_000 })))
 
   it.effect("several concurrent streams from one layer share one budget", () =>
     Effect.gen(function*() {
@@ -485,7 +485,7 @@ describe("full-history streams (mocked service)", () => {
         Effect.provide(historyLayer(mock, { rateLimit: { limit: 5, interval: "1 second" } })),
         Effect.fork
       )
-      for (let i = 0; i < 120; i++) yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("2 minutes")
       const [a, b, c] = yield* Fiber.join(fiber)
       expect(ids(a)).toEqual(expected(rows, 0, 60_000))
       expect(ids(b)).toEqual(ids(a))
@@ -495,7 +495,7 @@ describe("full-history streams (mocked service)", () => {
       const times = mock.seen.map((s) => s.at)
       expect(times.length).toBeGreaterThan(15)
       for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(5)
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("checkpoints encode and decode: a change stream's checkpoint, stored as text, resumes it", () =>
     Effect.gen(function*() {

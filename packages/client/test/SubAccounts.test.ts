@@ -4,9 +4,10 @@ import type { BrokerError } from "@broker-history/client"
 import { BrokerHistory } from "@broker-history/client"
 import { ErrorBody } from "@broker-history/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Fiber, Metric, Stream, TestClock } from "effect"
+import { Chunk, Effect, Either, Fiber, Metric, Stream } from "effect"
 import type { Answer, Seen } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const listPath = "/api/v3/broker/sub-account/list"
 
@@ -42,10 +43,10 @@ const run = <A, E>(
       Effect.either,
       Effect.fork
     )
-    // Let every retry wait pass on the TestClock.
-    for (let i = 0; i < 30; i++) yield* TestClock.adjust("1 second")
+    // Let every retry wait pass.
+    yield* VirtualClock.adjust("30 seconds")
     return { result: yield* Fiber.join(fiber), mock }
-  })
+  }).pipe(VirtualClock.run())
 
 const failure = <A>(
   answer: (seen: Seen) => Answer,

@@ -1,14 +1,16 @@
 /**
  * The client's request pipeline (budget, retries, `Retry-After`) against the reference service's
- * limiter (`RateLimit.make`, any shape) on the TestClock: callers that always want another page, as
+ * limiter (`RateLimit.make`, any shape) on a virtual clock: callers that always want another page, as
  * streams fetching ahead do, each request reaching the service when it starts (plus a seeded jitter)
- * and answered `latencyMillis` later. Time jumps from one wake-up to the next, so a minute of traffic
- * takes well under a second and every start is at the millisecond the client chose.
+ * and answered `latencyMillis` later. Time jumps from one wake-up to the next (VirtualClock), so a
+ * minute of traffic takes a fraction of a second and every start is at the millisecond the client
+ * chose.
  */
 import { RateLimit } from "@broker-history/testing/ServerInternals"
-import { Chunk, Clock, Duration, Effect, Fiber, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 import * as RetryWait from "../../src/internal/request/RetryWait.js"
 import * as TestPipeline from "./TestPipeline.js"
+import * as VirtualClock from "./VirtualClock.js"
 
 export interface Setting {
   readonly shape: RateLimit.Shape
@@ -52,19 +54,16 @@ export const refusals = (outcome: Outcome, from: number, to: number): number =>
 export const refusedShare = (outcome: Outcome): number =>
   outcome.seen.filter((s) => !s.accepted).length / Math.max(1, outcome.seen.length)
 
-/** Runs `setting` from TestClock time 0 and returns what the service saw. */
+/** Runs `setting` on a virtual clock from time 0 and returns what the service saw. */
 export const run = (setting: Setting): Effect.Effect<Outcome> =>
   Effect.gen(function*() {
     const latencyMillis = setting.latencyMillis ?? 150
-    // Times are counted from the run's start (the TestClock may have moved before it).
-    const origin = yield* Clock.currentTimeMillis
     const offset = setting.offsetMillis ?? 0
     const limiterOf = (limit: number) => RateLimit.make({ limit, window: "1 second", shape: setting.shape })
     let limiter = limiterOf(setting.serviceLimit)
     let raised = false
     const seen: Array<{ at: number; accepted: boolean }> = []
-    const page = yield* TestPipeline.make((now) => {
-      const at = now - origin
+    const page = yield* TestPipeline.make((at) => {
       if (!raised && setting.raisedTo !== undefined && at >= setting.raisedTo.at * 1000) {
         raised = true
         limiter = limiterOf(setting.raisedTo.limit)
@@ -97,16 +96,7 @@ export const run = (setting: Setting): Effect.Effect<Outcome> =>
         ))).pipe(Effect.map((forks) =>
           forks.flat()
         ))
-    // From one wake-up to the next until the end.
-    const end = origin + setting.seconds * 1000
-    for (;;) {
-      yield* Effect.yieldNow()
-      const now = yield* Clock.currentTimeMillis
-      if (now >= end) break
-      const sleeps = yield* TestClock.sleeps()
-      const wake = Chunk.reduce(sleeps, end, (min, at) => Math.min(min, at))
-      yield* TestClock.adjust(Duration.millis(Math.max(1, wake - now)))
-    }
+    yield* VirtualClock.adjust(Duration.seconds(setting.seconds))
     yield* Effect.forEach(fibers, Fiber.interrupt)
     return { seen: seen.filter((s) => s.at < setting.seconds * 1000) }
-  }).pipe(Effect.orDie)
+  }).pipe(VirtualClock.run(), Effect.orDie)

@@ -1,8 +1,8 @@
 /**
- * The client's request pipeline (budget, retries, `Retry-After`) over an in-process exchange on the
- * TestClock: one page request whose every attempt is answered by `answer`, after the latency it
- * gives, with no real I/O, so the TestClock alone decides every time. The budget and limiter tests
- * (Budget.test, LimiterRun) drive it with callers that always want another page.
+ * The client's request pipeline (budget, retries, `Retry-After`) over an in-process exchange: one
+ * page request whose every attempt is answered by `answer`, after the latency it gives, with no real
+ * I/O, so the clock alone decides every time. The budget and limiter tests (Budget.test, LimiterRun)
+ * drive it on a virtual clock (VirtualClock) with callers that always want another page.
  */
 import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
 import { Endpoint } from "@broker-history/domain"

@@ -2,9 +2,9 @@
  * JSON bodies read from their bytes.
  *
  * A full page is over 128 KB of JSON. Decoded as one string, that string is a large object of V8's
- * heap (its own memory mapping, allocated and released for every page), which the bench showed to
- * cost about as much as parsing the page (packages/bench/README.md). So a large top-level array is
- * parsed in parts of at most `partBytes`, each decoded to a regular string:
+ * heap (its own memory mapping, allocated and released for every page), which costs about as much
+ * as parsing the page. So a large top-level array is parsed in parts of at most `partBytes`, each
+ * decoded to a regular string:
  *
  * - a part ends at a `},{` between two elements: its `,` is read as `]` for this part and as `[`
  *   for the next (the byte is restored at once; the bytes are this answer's own copy);
@@ -15,9 +15,9 @@
  *   always exactly those of `JSON.parse` on the whole text.
  *
  * Text that is not ASCII is decoded through Node's `transcode` to UTF-16 when it is valid UTF-8: V8's
- * own UTF-8 decoding of non-ASCII text cost several times more than the parse of it (the bench's long
- * records, packages/bench/README.md). Anything else (ASCII, invalid UTF-8, a runtime without Node's
- * buffer module) is decoded as before, so the text is always that of a UTF-8 decoding.
+ * own UTF-8 decoding of non-ASCII text costs several times the parse of it. Anything else (ASCII,
+ * invalid UTF-8, a runtime without Node's buffer module) is decoded with `toString`, so the text is
+ * always that of a UTF-8 decoding.
  *
  * @internal
  */

@@ -1,7 +1,7 @@
 /**
  * The undici carrier of `Exchange`, for Node: one `request` per attempt settled from its promise,
  * instead of the platform client's per-request fibers, scope, URL object and cached body effect,
- * which together cost more per page than parsing the page (see packages/bench/README.md).
+ * which together cost more per page than parsing the page.
  *
  * @internal
  */
@@ -18,8 +18,8 @@ const headerText = (value: string | Array<string> | undefined): string | undefin
 
 /**
  * Deadlines of the attempts in flight, checked by one repeating timer (running only while attempts
- * are in flight) instead of a timer per attempt, which cost a noticeable share of each page
- * request (packages/bench/README.md). A deadline fires within `granularity` after it passes.
+ * are in flight) instead of a timer per attempt, which costs a noticeable share of each page
+ * request. A deadline fires within `granularity` after it passes.
  */
 const makeDeadlines = (granularity: number) => {
   const inFlight = new Set<{ readonly at: number; readonly expire: () => void }>()

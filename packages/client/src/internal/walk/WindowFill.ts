@@ -22,8 +22,7 @@ export interface State {
 }
 
 const minFill = 0.5
-// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift
-// (packages/bench/README.md has the request counts of the caps that were tried).
+// The cap: when a history's density drifts, a fill closer to 100 % overflows on every drift.
 const maxFill = 0.98
 // Slow enough that one surprising window does not swing the fill for the next twenty; the first
 // windows are averaged with the prior as equals, so that a regular history leaves it quickly.

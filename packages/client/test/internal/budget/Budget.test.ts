@@ -1,9 +1,10 @@
 import { BrokerConfig, BrokerHttpClient } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, ConfigProvider, Effect, Either, Fiber, Metric, TestClock } from "effect"
+import { Clock, ConfigProvider, Duration, Effect, Either, Fiber, Metric } from "effect"
 import type { Answer, Seen } from "../../support/MockService.js"
 import { limited, testOptions } from "../../support/MockService.js"
 import * as TestPipeline from "../../support/TestPipeline.js"
+import * as VirtualClock from "../../support/VirtualClock.js"
 
 interface Drive {
   /** The client's budget per second. */
@@ -54,7 +55,7 @@ const pipeline = (
 
 /**
  * Callers that always want another page (as a stream fetching ahead does) through the pipeline
- * against a service that enforces its limit, for `seconds` of TestClock time. Returns when the
+ * against a service that enforces its limit, for `seconds` on a virtual clock. Returns when the
  * service saw each request, when it refused, and the gauge of the allowed rate at the end.
  */
 const drive = (d: Drive) =>
@@ -63,14 +64,15 @@ const drive = (d: Drive) =>
     const { page, seen } = yield* pipeline(service.answer, d)
     const caller = Effect.forever(Effect.either(page))
     const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => Effect.fork(caller))
-    for (let step = 0; step < d.seconds * 10; step++) {
-      if (d.raisedTo !== undefined && step === d.raisedTo.at * 10) service.control.limit = d.raisedTo.limit
-      yield* TestClock.adjust("100 millis")
+    if (d.raisedTo !== undefined) {
+      yield* VirtualClock.adjust(Duration.seconds(d.raisedTo.at))
+      service.control.limit = d.raisedTo.limit
     }
+    yield* VirtualClock.adjust(Duration.seconds(d.seconds - (d.raisedTo?.at ?? 0)))
     yield* Effect.forEach(fibers, Fiber.interrupt)
     const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
     return { seen, refusedAt: service.control.refusedAt, gauge: gauge.value }
-  })
+  }).pipe(VirtualClock.run())
 
 /** Times in `[from, to)` seconds. */
 const between = (times: ReadonlyArray<number>, from: number, to: number) =>
@@ -151,16 +153,16 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
         { budget: 40, latencyMillis: (n) => n === 22 ? 125 : 150, onTheirWayAtFirst: Infinity }
       )
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
-      yield* TestClock.adjust("100 millis")
+      yield* VirtualClock.adjust("100 millis")
       yield* Effect.fork(Effect.either(page))
       yield* Effect.fork(Effect.forever(Effect.either(page)))
-      yield* TestClock.adjust("700 millis")
+      yield* VirtualClock.adjust("700 millis")
       expect(seen.slice(19, 23)).toEqual([401, 426, 451, 576])
       // The service accepted 21 within one interval (20 from 0 to 401 ms, the 22nd at 451 ms): that
       // is the level, and the refusal of the 23rd, sent before the cut took effect, does not lower it.
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(21)
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("acceptances after a cut raise the level only to what the service's own window held", () =>
     Effect.gen(function*() {
@@ -176,18 +178,18 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
         onTheirWayAtFirst: Infinity
       })
       yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
-      yield* TestClock.adjust("999 millis")
+      yield* VirtualClock.adjust("999 millis")
       yield* Effect.fork(Effect.either(page))
-      yield* TestClock.adjust("1 millis")
+      yield* VirtualClock.adjust("1 millis")
       yield* Effect.fork(Effect.either(page))
-      yield* TestClock.adjust("200 millis")
+      yield* VirtualClock.adjust("200 millis")
       expect([seen.slice(19), service.control.refusedAt]).toEqual([[201, 999, 1000], [999]])
       // The next request reports the rate allowed then.
       yield* Effect.fork(Effect.either(page))
-      yield* TestClock.adjust("1 second")
+      yield* VirtualClock.adjust("1 second")
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(20)
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("slots reserved at the old rate are taken again at the new one when the first 429 arrives", () =>
     Effect.gen(function*() {
@@ -248,9 +250,9 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
               Array.from({ length: 16 }),
               () => Effect.fork(Effect.forever(Effect.either(page)))
             )
-            for (let step = 0; step < 50; step++) yield* TestClock.adjust("100 millis")
+            yield* VirtualClock.adjust("5 seconds")
             yield* Effect.forEach(fibers, Fiber.interrupt)
-            yield* TestClock.adjust("2 seconds")
+            yield* VirtualClock.adjust("2 seconds")
           }
           return { seen: seen.map((t) => t - origin), refusedAt: service.control.refusedAt.map((t) => t - origin) }
         })
@@ -262,7 +264,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
       expect(refused.refusedAt.filter((t) => t < 4000)).toEqual([])
       expect(refused.refusedAt.filter((t) => t < 5000).length).toBeGreaterThan(0)
       expect(onTheirWay(refused.seen, 150, 7000, 8000)).toBeGreaterThanOrEqual(8)
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("requests bunched up on the way by more than the margin: the pacing widens, then the level steps down", () =>
     Effect.gen(function*() {
@@ -316,9 +318,9 @@ describe("Retry-After", () => {
       for (const status of [418, 429]) {
         const { page, seen } = yield* pipeline(refusing(status), { budget: 100 })
         const first = yield* Effect.fork(page)
-        yield* TestClock.adjust("1 millis")
+        yield* VirtualClock.adjust("1 millis")
         const second = yield* Effect.fork(page)
-        yield* TestClock.adjust("10 seconds")
+        yield* VirtualClock.adjust("10 seconds")
         yield* Fiber.join(first)
         yield* Fiber.join(second)
         // The refused request is retried after 5 s either way. Nothing was seen accepted, so the cut
@@ -326,7 +328,7 @@ describe("Retry-After", () => {
         // to end, then for that.
         expect(seen.map((t) => t - seen[0]!)).toEqual(status === 418 ? [0, 5000, 6001] : [0, 1001, 5000])
       }
-    }))
+    }).pipe(VirtualClock.run()))
 })
 
 describe("rateLimit.adaptive", () => {

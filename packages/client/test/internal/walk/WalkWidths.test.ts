@@ -1,24 +1,12 @@
 // The walk against services that refuse windows wider than a maximum they do not publish: widths
 // learned from the refusals, shared by the walks given the same `windowWidths`.
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Cause,
-  Chunk,
-  Clock,
-  Duration,
-  Effect,
-  Fiber,
-  HashMap,
-  Logger,
-  LogLevel,
-  Option,
-  Stream,
-  TestClock
-} from "effect"
+import { Cause, Chunk, Clock, Duration, Effect, Fiber, HashMap, Logger, LogLevel, Option, Stream } from "effect"
 import * as fc from "fast-check"
 import { ApiError } from "../../../src/BrokerError.js"
 import * as FullHistory from "../../../src/FullHistory.js"
 import * as WindowLimit from "../../../src/internal/walk/WindowLimit.js"
+import * as VirtualClock from "../../support/VirtualClock.js"
 
 interface R {
   readonly id: string
@@ -238,8 +226,8 @@ describe("Walk: window widths learned from the service's refusals", () => {
         const fiber = yield* FullHistory.changes(
           options(fetch, { limit: 10, concurrency, until, follow, windowWidths: FullHistory.windowWidths() })
         ).pipe(Stream.runForEach((c) => Effect.sync(() => void seen.push(c))), Effect.fork)
-        yield* TestClock.adjust("1 millis")
-        for (let i = 0; i < polls; i++) yield* TestClock.adjust("1 second")
+        yield* VirtualClock.adjust("1 millis")
+        for (let i = 0; i < polls; i++) yield* VirtualClock.adjust("1 second")
         const exit = yield* Fiber.interrupt(fiber)
         // Interrupted while it waits for its next poll: it did not fail (nor die at the request cap).
         if (exit._tag === "Failure") expect(Cause.isInterruptedOnly(exit.cause), Cause.pretty(exit.cause)).toBe(true)
@@ -252,7 +240,7 @@ describe("Walk: window widths learned from the service's refusals", () => {
         expect(records).toEqual(ascending(history.rows.filter((r) => r.t <= lastUntil)))
         expect(counts.refused).toBeLessThanOrEqual(refusalBound(range, max, counts.mostInFlight))
         expect(counts.requests).toBeLessThanOrEqual(cap)
-      }),
+      }).pipe(VirtualClock.run()),
     { fastCheck: { numRuns: 40 } }
   )
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as UndiciExchange from "../../../src/internal/request/UndiciExchange.js"
+import * as UndiciExchange from "../../src/internal/request/UndiciExchange.js"
 
 /** A server on 127.0.0.1 answering every request with an empty page. */
 const server = Effect.acquireRelease(
