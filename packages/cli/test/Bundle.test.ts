@@ -11,7 +11,7 @@ import * as Url from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Bundle } from "./support/Bundle.js"
 import { buildBundle } from "./support/Bundle.js"
-import { cli, cliEnv, useReferenceServer } from "./support/Harness.js"
+import { bin, cli, cliEnv, useReferenceServer } from "./support/Harness.js"
 import { heavy, recordLoads, syncRun } from "./support/Loads.js"
 import { expectTablesEqualService, syncArgs } from "./support/Scenario.js"
 
@@ -52,14 +52,17 @@ describe("the published bin (bundle)", () => {
 
   it("writes what the workspace bin writes, and the same --help", async () => {
     const args = ["deposits", "--since", "2y"]
-    const [bundled, workspace] = await Promise.all([cli(args, env(), 60_000, bundle.bin), cli(args, env())])
+    const [bundled, workspace] = await Promise.all([
+      cli(args, env(), 60_000, bundle.bin),
+      cli(args, env(), 60_000, bin)
+    ])
     expect(bundled.stderr).toBe("")
     expect(bundled.code).toBe(0)
     expect(bundled.stdout.split("\n").length).toBeGreaterThan(100)
     expect(bundled.stdout).toBe(workspace.stdout)
     const [help, workspaceHelp] = await Promise.all([
       cli(["--help"], env(), 60_000, bundle.bin),
-      cli(["--help"], env())
+      cli(["--help"], env(), 60_000, bin)
     ])
     expect(help.code).toBe(0)
     expect(help.stdout).toBe(workspaceHelp.stdout)

@@ -10,7 +10,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { Child, Result, Running } from "./support/Harness.js"
-import { bin, cli, cliEnv, killChildren, shell, spawn, startServer, until } from "./support/Harness.js"
+import { bundled, cli, cliEnv, killChildren, shell, spawn, startServer, until } from "./support/Harness.js"
 
 let running: Running
 let env: Record<string, string>
@@ -63,7 +63,7 @@ const freshDir = (owner?: { uid: number; gid: number }) => {
 /** `broker-history args…` run as `user` (root only), bounded in time and killed after the test. */
 const cliAs = (user: { uid: number; gid: number }, args: ReadonlyArray<string>) =>
   new Promise<Result>((resolve) => {
-    const child = ChildProcess.spawn(process.execPath, [bin, ...args], {
+    const child = ChildProcess.spawn(process.execPath, [bundled, ...args], {
       env: { ...env, HOME: root },
       stdio: ["ignore", "pipe", "pipe"],
       uid: user.uid,
@@ -173,7 +173,7 @@ describe("--out follows symlinks and writes straight into what is not a regular 
     const log = Path.join(dir, "appended.ndjson")
     Fs.writeFileSync(log, previous)
     const args = exportArgs("/dev/fd/3").map((a) => `'${a}'`).join(" ")
-    const result = await shell(`exec 3>>'${log}'; '${process.execPath}' '${bin}' ${args}`, env)
+    const result = await shell(`exec 3>>'${log}'; '${process.execPath}' '${bundled}' ${args}`, env)
     expect(result.code, result.stderr).toBe(0)
     const text = Fs.readFileSync(log, "utf8")
     expect(text.startsWith(previous)).toBe(true)

@@ -9,7 +9,7 @@ import * as Net from "node:net"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
 import { syncSince, year } from "./support/Coverage.js"
-import { bin, cli, cliEnv, shell, useReferenceServer } from "./support/Harness.js"
+import { bundled, cli, cliEnv, shell, useReferenceServer } from "./support/Harness.js"
 import { subAccounts } from "./support/Scenario.js"
 
 const { running, temp } = useReferenceServer({
@@ -33,7 +33,7 @@ const emptyDir = () => {
 /** `broker-history sync --db "$DB" …` run inside `dir`, so that a file it creates by mistake shows there. */
 const syncIn = (dir: string, db: string | undefined, args: ReadonlyArray<string>, env: Record<string, string>) =>
   shell(
-    `cd "$RUN_DIR" && exec "${process.execPath}" "${bin}" sync ${db === undefined ? "" : "--db \"$RUN_DB\""} ${
+    `cd "$RUN_DIR" && exec "${process.execPath}" "${bundled}" sync ${db === undefined ? "" : "--db \"$RUN_DB\""} ${
       args.map((a) => `'${a}'`).join(" ")
     }`,
     { ...env, RUN_DIR: dir, ...(db === undefined ? {} : { RUN_DB: db }) }

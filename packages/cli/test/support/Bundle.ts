@@ -5,7 +5,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Url from "node:url"
-import { packageDir } from "./Harness.js"
+import { packageDir } from "./PackageDir.js"
 
 export interface Bundle {
   /** The bundle's entry point: what `publishConfig.bin` names once built into `dist/bin/`. */
@@ -21,6 +21,8 @@ export interface Bundle {
 export const buildBundle = (): Bundle => {
   Fs.mkdirSync(Path.join(packageDir, "build"), { recursive: true })
   const root = Fs.mkdtempSync(Path.join(packageDir, "build", "bundle-test-"))
+  // Readable by every user: some tests run the CLI as another user.
+  Fs.chmodSync(root, 0o755)
   const dir = Path.join(root, "bin")
   const metafile = Path.join(root, "meta.json")
   const built = ChildProcess.spawnSync(

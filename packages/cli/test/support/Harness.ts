@@ -10,12 +10,15 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import * as Url from "node:url"
-import { afterAll, afterEach, beforeAll } from "vitest"
+import { afterAll, afterEach, beforeAll, inject } from "vitest"
 import * as Columns from "../../src/internal/sync/store/Columns.js"
+import { packageDir } from "./PackageDir.js"
 
-export const packageDir = Path.resolve(Path.dirname(Url.fileURLToPath(import.meta.url)), "../..")
+export { packageDir }
+/** The workspace bin: the sources through tsx (what the tests of module loading run). */
 export const bin = Path.join(packageDir, "bin/broker-history.mjs")
+/** The published bin, built once for the run (`BundleOnce`): the program `cli` and `spawn` run. */
+export const bundled = inject("cliBundle")
 
 export interface Running {
   readonly server: ReferenceServer.Service
@@ -106,12 +109,12 @@ export interface Child {
   readonly done: Promise<Result>
 }
 
-/** Starts `broker-history args…` (`program`: the workspace bin unless given); killed with SIGKILL after `timeoutMs`. */
+/** Starts `broker-history args…` (`program`: the published bin unless given); killed with SIGKILL after `timeoutMs`. */
 export const spawn = (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
   timeoutMs = 60_000,
-  program = bin
+  program = bundled
 ): Child => {
   const child = ChildProcess.spawn(process.execPath, [program, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
   children.add(child)
@@ -130,8 +133,8 @@ export const spawn = (
   return { process: child, stdout: () => stdout, stderr: () => stderr, done }
 }
 
-/** Runs `broker-history args…` to the end (`program`: the workspace bin unless given). */
-export const cli = (args: ReadonlyArray<string>, env: Record<string, string>, timeoutMs = 60_000, program = bin) =>
+/** Runs `broker-history args…` to the end (`program`: the published bin unless given). */
+export const cli = (args: ReadonlyArray<string>, env: Record<string, string>, timeoutMs = 60_000, program = bundled) =>
   spawn(args, env, timeoutMs, program).done
 
 /** Runs a shell pipeline (bash), bounded in time. */
