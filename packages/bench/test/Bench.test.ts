@@ -1,6 +1,6 @@
-// CI smoke run of the whole benchmark at tiny sizes: the harness works end to end (page server child
-// process, every contender, memory, saturation against a child-process service, soak). No timings
-// are asserted: the figures of a smoke run mean nothing.
+// CI smoke run of the benchmark at tiny sizes: the harness works end to end (page server child
+// process, every contender, memory, soak, the whole broker, start-up, decoding; saturation and
+// staleness in their own files). No timings are asserted: the figures of a smoke run mean nothing.
 import { Seed } from "@broker-history/server"
 import { describe, expect, it } from "@effect/vitest"
 import * as Bench from "../src/Bench.js"
