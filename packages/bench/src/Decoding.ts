@@ -14,10 +14,9 @@
  *
  * @since 0.2.0
  */
-import * as ChildProcess from "node:child_process"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import type * as Against from "./Against.js"
+import * as ContenderProcess from "./ContenderProcess.js"
 import * as DecodeContenders from "./DecodeContenders.js"
 import * as DecodePages from "./DecodePages.js"
 import * as Measure from "./Measure.js"
@@ -199,21 +198,10 @@ export const summarize = (samples: ReadonlyArray<Sample>, againstRev?: string): 
     })
   )
 
-const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
-
 /** Forks one contender process, lets it check and warm up, and takes its timings; kills it on failure. */
 const measureOne = (job: Job, profile: string | undefined): Promise<ReadonlyArray<Timing>> =>
   new Promise((resolve, reject) => {
-    const child = ChildProcess.fork(Path.join(packageDir, "src", "DecodeMain.ts"), [JSON.stringify(job)], {
-      cwd: packageDir,
-      execArgv: [
-        "--expose-gc",
-        "--import",
-        "tsx",
-        ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`])
-      ],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
+    const child = ContenderProcess.fork("DecodeMain.ts", job, profile)
     let timings: ReadonlyArray<Timing> | undefined
     const fail = (error: Error) => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")

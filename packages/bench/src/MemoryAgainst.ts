@@ -2,10 +2,8 @@
  * The memory part of the bench against an earlier revision: the current client and the copy's, each
  * in a fresh process of its own (`MemoryMain.ts`).
  */
-import * as ChildProcess from "node:child_process"
-import * as Path from "node:path"
 import type { Copy } from "./Against.js"
-import { packageDir } from "./Against.js"
+import * as ContenderProcess from "./ContenderProcess.js"
 import type * as Memory from "./Memory.js"
 
 /**
@@ -50,11 +48,7 @@ export interface MemoryVersus {
 
 const memoryProcess = (job: MemoryJob, log: (line: string) => void): Promise<Memory.Result> =>
   new Promise((resolve, reject) => {
-    const child = ChildProcess.fork(Path.join(packageDir, "src", "MemoryMain.ts"), [JSON.stringify(job)], {
-      cwd: packageDir,
-      execArgv: ["--expose-gc", "--import", "tsx"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
+    const child = ContenderProcess.fork("MemoryMain.ts", job)
     const who = job.against === undefined ? "current" : `@${job.against.rev}`
     let result: Memory.Result | undefined
     let failure: string | undefined

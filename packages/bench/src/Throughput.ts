@@ -12,11 +12,10 @@
  *
  * @since 0.1.0
  */
-import * as ChildProcess from "node:child_process"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import type * as Against from "./Against.js"
 import * as Contender from "./Contender.js"
+import * as ContenderProcess from "./ContenderProcess.js"
 import * as Measure from "./Measure.js"
 import * as PageServer from "./PageServer.js"
 
@@ -251,8 +250,6 @@ export const versus = (samples: ReadonlyArray<Sample>): ReadonlyArray<Versus> =>
     }]
   })
 
-const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
-
 /**
  * Forks one contender process, lets it warm up, and measures its reading of the whole dataset. The
  * page server's counters are zeroed between its warm-up and its reading. The process is killed if
@@ -264,17 +261,7 @@ const measureOne = (
   profile: string | undefined
 ): Promise<{ records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }> =>
   new Promise((resolve, reject) => {
-    const child = ChildProcess.fork(Path.join(packageDir, "src", "ContenderMain.ts"), [JSON.stringify(job)], {
-      cwd: packageDir,
-      execArgv: [
-        "--expose-gc",
-        "--import",
-        "tsx",
-        // A directory per process: its main thread and tsx's loader thread each write a profile there.
-        ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`])
-      ],
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
-    })
+    const child = ContenderProcess.fork("ContenderMain.ts", job, profile)
     let outcome:
       | { records: number; requests: number; signed: number; wallMillis: number; cpuMillis: number }
       | undefined
