@@ -65,3 +65,19 @@ export const spotToFutures = {
   query: { fromAccountType: "SPOT", toAccountType: "FUTURES" },
   filter: { fromAccount: null, toAccount: null, fromAccountType: "SPOT", toAccountType: "FUTURES" }
 } as const
+
+/** A master SPOT → FUTURES transfer as the service stores it: id `tranId`, at `timestamp`. */
+export const transferRow = (tranId: number, timestamp: number): Store.TransferRow => ({
+  tranId: String(tranId),
+  clientTranId: null,
+  fromAccount: null,
+  toAccount: null,
+  asset: "USDT",
+  amount: `${tranId}.10000000`,
+  fromAccountType: "SPOT",
+  toAccountType: "FUTURES",
+  fromSymbol: "",
+  toSymbol: "",
+  status: "SUCCESS",
+  timestamp
+})
