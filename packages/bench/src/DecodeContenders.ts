@@ -131,25 +131,11 @@ const transferWire = closures({
   timestamp: Field.readMillis
 })
 
-// The record a wire record stands for, as `TransferRecord` maps it: the other symbol spelling when
-// the sample's is empty.
+// The record a wire record stands for, as `TransferRecord` maps it (`fromFields`: the other symbol
+// spelling when the sample's is empty).
 const transferRecord = (u: unknown): TransferRecord.TransferRecord | undefined => {
   const w = transferWire(u)
-  if (w === undefined) return undefined
-  return {
-    tranId: w.tranId,
-    clientTranId: w.clientTranId,
-    fromAccount: w.fromAccount,
-    toAccount: w.toAccount,
-    asset: w.asset,
-    amount: w.amount,
-    fromAccountType: w.fromAccountType,
-    toAccountType: w.toAccountType,
-    fromSymbol: w.fromSymbol !== "" ? w.fromSymbol : w.fromsymbol,
-    toSymbol: w.toSymbol !== "" ? w.toSymbol : w.tosymbol,
-    status: w.status,
-    timestamp: w.timestamp
-  } as TransferRecord.TransferRecord
+  return w === undefined ? undefined : TransferRecord.fromFields(w as unknown as TransferRecord.WireFields)
 }
 
 const depositRecord = closures({
