@@ -4,7 +4,9 @@
  * small adapter (`lines/`), which builds the line's ready undici layer from `Settings` and turns its
  * streams and typed failures into arrays and `Failure`s.
  */
-import type { DepositRecord, SubAccount, TransferRecord } from "@broker-history/domain"
+import type * as DepositRecord from "@broker-history/core/record/DepositRecord"
+import type * as SubAccount from "@broker-history/core/record/SubAccount"
+import type * as TransferRecord from "@broker-history/core/record/TransferRecord"
 
 /** A duration as both lines read it. */
 export type Duration = `${number} millis` | `${number} second` | `${number} seconds`

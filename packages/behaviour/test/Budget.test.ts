@@ -1,6 +1,6 @@
 // The request budget on every line: a client given the service's own limit stays inside it, under
 // each of the service's limiter shapes, and still reads everything.
-import { TransferRecord } from "@broker-history/domain"
+import * as TransferRecord from "@broker-history/core/record/TransferRecord"
 import { describe, expect, it } from "vitest"
 import { success } from "../src/Line.js"
 import * as Lines from "../src/Lines.js"

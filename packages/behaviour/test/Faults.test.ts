@@ -1,7 +1,7 @@
 // Faults on every line: with the service failing, dropping, truncating, rate-limiting and hanging
 // requests at random, the streams are still exact; a permanent failure ends them at once; a transient
 // one that outlasts the retries ends them with its own typed error.
-import { TransferRecord } from "@broker-history/domain"
+import * as TransferRecord from "@broker-history/core/record/TransferRecord"
 import { describe, expect, it } from "vitest"
 import { failure, success } from "../src/Line.js"
 import * as Lines from "../src/Lines.js"

@@ -1,7 +1,8 @@
 // The full-history streams against the reference service on every line: for any seeded history and
 // range, every record of the range exactly once, ascending by time then id; a change stream resumed
 // from any checkpoint goes on exactly where it stopped; the sub-account list whole, in order.
-import { DepositRecord, TransferRecord } from "@broker-history/domain"
+import * as DepositRecord from "@broker-history/core/record/DepositRecord"
+import * as TransferRecord from "@broker-history/core/record/TransferRecord"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { success } from "../src/Line.js"

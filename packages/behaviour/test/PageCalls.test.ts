@@ -1,6 +1,6 @@
 // One request per call, against the reference service over 127.0.0.1, on every line: the records as
 // the service holds them, the service's refusals as the same typed errors, bad input refused first.
-import { DepositRecord } from "@broker-history/domain"
+import * as DepositRecord from "@broker-history/core/record/DepositRecord"
 import { ApiKeys } from "@broker-history/server"
 import { describe, expect, it } from "vitest"
 import { failure, type Outcome, success } from "../src/Line.js"
