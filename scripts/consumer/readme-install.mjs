@@ -1,23 +1,26 @@
-// The install line of README.md's Install section, as the consumer test runs it: the arguments of
-// its first `npm install` (not the --global one), one per line, with each @broker-history package
-// replaced by its packed tarball in PACKS_DIR and the packed packages it does not name appended, so
-// the README's own line (its Effect versions included) is what the fresh project installs.
-// Usage: node readme-install.mjs README.md PACKS_DIR
+// The install line of a README section (README.md's Install by default), as the consumer test runs
+// it: the arguments of the first `npm install` of its first sh block (not a --global one; a line
+// ending in `\` goes on), one per line, with each @broker-history package replaced by its packed
+// tarball in PACKS_DIR and the packed packages it does not name appended, so the README's own line
+// (its Effect versions included) is what the fresh project installs.
+// Usage: node readme-install.mjs README.md PACKS_DIR [SECTION]
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
-const [readmePath, packs] = process.argv.slice(2)
+const [readmePath, packs, heading = "Install"] = process.argv.slice(2)
 const fail = (message) => {
   console.error(`readme-install: ${message}`)
   process.exit(1)
 }
 const readme = readFileSync(readmePath, "utf8")
-const section = /^## Install\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1]
-if (section === undefined) fail(`${readmePath} has no "## Install" section`)
+const section = readme.split(/^## /m).find((part) => part.startsWith(`${heading}\n`))
+if (section === undefined) fail(`${readmePath} has no "## ${heading}" section`)
 const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1]
-if (block === undefined) fail(`the Install section of ${readmePath} has no sh block`)
-const line = block.split("\n").find((l) => /^npm install /.test(l) && !/\s(--global|-g)\b/.test(l))
-if (line === undefined) fail(`the Install section's sh block has no "npm install" line without --global`)
+if (block === undefined) fail(`the ${heading} section of ${readmePath} has no sh block`)
+const line = block.replace(/\\\n/g, " ").split("\n").find((l) =>
+  /^npm install /.test(l) && !/\s(--global|-g)\b/.test(l)
+)
+if (line === undefined) fail(`the ${heading} section's sh block has no "npm install" line without --global`)
 
 // Words as the shell reads this line: separated by spaces, "…" and '…' quoted, # starts a comment.
 const words = []

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Consumer test: the five public packages as a user gets them. Builds and packs them, installs the
 # tarballs into a fresh project outside the repository with npm, by README.md's own install line
-# (the tarballs standing in for the @broker-history packages it names), and checks there that:
+# and the CLI README's line for its library modules (the tarballs standing in for the
+# @broker-history packages they name), and checks there that:
 #   - publint and attw find no packaging or type-resolution problem in any tarball;
-#   - a TypeScript consumer type-checks under nodenext and bundler resolution (every .d.ts checked);
+#   - a TypeScript consumer type-checks under nodenext and bundler resolution (every .d.ts checked),
+#     and the CLI's library modules load;
 #   - plain Node reads full histories through the installed client (undici and fetch agree) and the
 #     installed CLI exports the same deposits (read-history.mjs);
 #   - the client's neutral path (layer + FetchHttpClient) loads no Node-only module (neutral.mjs);
 #   - the same path works on Bun and Deno (neutral-runtime.mjs);
+#   - the CLI installs and runs in a fresh project whose `effect` is 4.x and globally, never loading
+#     the project's Effect (cli-anywhere.sh);
 # and prints tarball sizes, the install time and CLI start-up times. Any failure fails the script.
 # Needs Node 20+ and npm (pnpm via npx), the repository's dependencies installed, and the npm
 # registry; all other traffic goes to 127.0.0.1. Usage, from anywhere: bash scripts/consumer/run.sh
@@ -117,16 +121,21 @@ npm pkg set type=module
 # bun and deno link their platform binaries. Older npm ignores the field.
 npm pkg set allowScripts.better-sqlite3=true allowScripts.bun=true allowScripts.deno=true --json
 # The README's own install line (read out of README.md, so the two cannot drift), the tarballs in
-# place of the @broker-history packages it names and the other packed ones added; then the tools.
+# place of the @broker-history packages it names and the other packed ones added, with the line the
+# CLI's README gives for its library modules (the CLI installs none of their Effect 3 packages);
+# then the tools.
 mapfile -t README_INSTALL < <(node "$HERE/readme-install.mjs" "$ROOT/README.md" "$PACKS")
 [[ ${#README_INSTALL[@]} -gt 0 ]] || { echo "no install line read from README.md" >&2; exit 1; }
 echo "   README.md's install line: npm install ${README_INSTALL[*]#"$PACKS/"}"
+mapfile -t LIBRARY_INSTALL < <(node "$HERE/readme-install.mjs" "$ROOT/packages/cli/README.md" "$PACKS" "In a program")
+[[ ${#LIBRARY_INSTALL[@]} -gt 0 ]] || { echo "no install line read from packages/cli/README.md" >&2; exit 1; }
+echo "   packages/cli/README.md's line for the library modules: npm install ${LIBRARY_INSTALL[*]#"$PACKS/"}"
 T_INSTALL=$(now_ms)
-bounded 600 npm install --no-audit --no-fund "${README_INSTALL[@]}"
+bounded 600 npm install --no-audit --no-fund "${README_INSTALL[@]}" "${LIBRARY_INSTALL[@]}"
 bounded 300 npm install --no-audit --no-fund --save-dev \
   "typescript@~5.9" "@types/node@^20" publint "@arethetypeswrong/cli"
 INSTALL_MS=$(($(now_ms) - T_INSTALL))
-echo "   scratch install (the README's line with 5 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
+echo "   scratch install (the READMEs' lines with 5 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
 cp "$HERE"/{read-history.mjs,neutral.mjs,neutral-runtime.mjs,record-loads.mjs,record-loads-register.mjs} .
 cp "$HERE"/{consumer.ts,consumer-node.ts,tsconfig.nodenext.json,tsconfig.bundler.json} .
 
@@ -146,11 +155,16 @@ step "tsc --noEmit: nodenext (consumer.ts, consumer-node.ts) and bundler (consum
 bounded 300 node_modules/.bin/tsc -p tsconfig.nodenext.json
 bounded 300 node_modules/.bin/tsc -p tsconfig.bundler.json
 echo "   type-check OK"
+# consumer-node.ts only type-checks the CLI's library modules: load them too (every static import).
+bounded 60 node --input-type=module -e '
+  import { Cli, SyncDatabase } from "@broker-history/cli"
+  if (typeof Cli.run !== "function" || SyncDatabase.tables.transfers.name !== "transfers") process.exit(1)'
+echo "   the CLI's library modules load (Cli, SyncDatabase)"
 
 step "plain Node: full histories through the installed client and CLI (read-history.mjs)"
 bounded 300 node read-history.mjs
 
-step "reference service for the neutrality and runtime checks (installed CLI, under Node)"
+step "reference service for the neutrality, runtime and CLI-anywhere checks (installed CLI, under Node)"
 "$PROJECT/node_modules/.bin/broker-history" serve --port 0 --transfers 2000 --deposits 500 --sub-accounts 3 \
   --seed 7 --no-log >"$WORK/serve.log" 2>&1 </dev/null &
 SERVER_PID=$!
@@ -189,6 +203,9 @@ DO_NOT_TRACK=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0 \
 DENO_DIR="$WORK/deno-dir" DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
   bounded 120 node_modules/.bin/deno run --node-modules-dir=manual --cached-only --no-prompt \
   --allow-net=127.0.0.1 --allow-env --allow-read=. neutral-runtime.mjs
+
+step "the CLI anywhere: in a fresh Effect 4 project and installed globally (cli-anywhere.sh)"
+bounded 600 bash "$HERE/cli-anywhere.sh" "$PACKS" "$WORK/anywhere" "$PROJECT"
 stop_server
 
 step "CLI start-up: installed (the bundle, plain node) vs workspace (tsx)"

@@ -2,6 +2,11 @@
  * `@broker-history/cli`: the `broker-history` command, to run in-process, and what a program reading
  * the database it syncs needs.
  *
+ * Effect 3 modules, for Effect 3 programs: they import the program's `effect` and Effect 3 packages,
+ * which installing the package does not bring (its `broker-history` bin is a bundle with its own
+ * copies, so it runs anywhere, Effect 4 projects included). The package's README, "In a program",
+ * has the line that installs them.
+ *
  * @since 0.1.0
  */
 // docgen reads the first statement's leading comment as the module's; this erased type-only import

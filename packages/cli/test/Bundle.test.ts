@@ -3,7 +3,8 @@
 // Node's built-in modules, none of the lazy chunks of sync, serve, demo or OpenTelemetry; it writes
 // what the workspace bin writes; and each lazy chunk works when its command runs: sync into SQLite
 // (the native driver resolved from the package's dependencies, or a sentence saying it is missing),
-// telemetry to a loopback OTLP receiver, and the demo (the reference service).
+// telemetry to a loopback OTLP receiver, and the demo (the reference service). What it imports from
+// outside is Node's and the native addons only, and the package declares no other dependency.
 import * as Fs from "node:fs"
 import * as NodeHttp from "node:http"
 import * as Path from "node:path"
@@ -11,7 +12,7 @@ import * as Url from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Bundle } from "./support/Bundle.js"
 import { buildBundle } from "./support/Bundle.js"
-import { bin, cli, cliEnv, useReferenceServer } from "./support/Harness.js"
+import { bin, cli, cliEnv, packageDir, useReferenceServer } from "./support/Harness.js"
 import { heavy, recordLoads, syncRun } from "./support/Loads.js"
 import { expectTablesEqualService, syncArgs } from "./support/Scenario.js"
 
@@ -34,6 +35,21 @@ const env = (extra: Record<string, string> = {}) => {
 const inputs = (urls: ReadonlyArray<string>) => urls.flatMap((url) => bundle.inputsOf(url))
 
 describe("the published bin (bundle)", () => {
+  it("imports only Node's modules and native addons from outside; the package installs nothing else", () => {
+    // The addons esbuild cannot bundle (scripts/bundle.mjs): the SQLite driver, and the helpers of ws
+    // and pg that they load only when present.
+    expect(bundle.externalPackages).toEqual(["better-sqlite3", "bufferutil", "pg-native", "utf-8-validate"])
+    // Everything else is inside: declaring any of it would install a second copy that nothing loads,
+    // and an Effect 3 package there would meet a project's Effect 4 (ERESOLVE, or hoisted onto it).
+    const manifest = JSON.parse(Fs.readFileSync(Path.join(packageDir, "package.json"), "utf8")) as Record<
+      string,
+      Record<string, string> | undefined
+    >
+    expect(manifest.dependencies).toBeUndefined()
+    expect(manifest.peerDependencies).toBeUndefined()
+    expect(Object.keys(manifest.optionalDependencies ?? {})).toEqual(["better-sqlite3"])
+  })
+
   it("an export loads the bundle's files and Node's built-in modules only, none of the other commands' chunks", () => {
     const unreachable = ["--base-url", "http://127.0.0.1:1", "--max-retries", "0"]
     const { code, stderr, urls } = recordLoads(bundle.bin, ["deposits", ...unreachable], temp.dir)

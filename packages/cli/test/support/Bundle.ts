@@ -3,6 +3,7 @@
 // leaves out (better-sqlite3) from the package's own dependencies, as it does when installed.
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Module from "node:module"
 import * as Path from "node:path"
 import * as Url from "node:url"
 import { packageDir } from "./PackageDir.js"
@@ -14,6 +15,8 @@ export interface Bundle {
   readonly dir: string
   /** The source files bundled into a loaded file (a `file:` URL), or none for a file not in the bundle. */
   readonly inputsOf: (url: string) => ReadonlyArray<string>
+  /** The packages some output file imports from outside the bundle (Node's built-in modules aside), sorted. */
+  readonly externalPackages: ReadonlyArray<string>
   readonly cleanup: () => void
 }
 
@@ -35,9 +38,17 @@ export const buildBundle = (): Bundle => {
     throw new Error(`scripts/bundle.mjs exited ${built.status}: ${built.stderr}${built.stdout}`)
   }
   // The metafile names its outputs relative to the package directory (esbuild's working directory).
-  const outputs = (JSON.parse(Fs.readFileSync(metafile, "utf8")) as {
-    readonly outputs: Record<string, { readonly inputs: Record<string, unknown> }>
-  }).outputs
+  const { outputs } = JSON.parse(Fs.readFileSync(metafile, "utf8")) as {
+    readonly outputs: Record<string, {
+      readonly inputs: Record<string, unknown>
+      readonly imports: ReadonlyArray<{ readonly path: string; readonly external?: boolean }>
+    }>
+  }
+  const externalPackages = new Set(
+    Object.values(outputs).flatMap((output) =>
+      output.imports.filter((i) => i.external === true && !isNodes(i.path)).map((i) => packageName(i.path))
+    )
+  )
   return {
     bin: Path.join(dir, "broker-history.js"),
     dir,
@@ -46,6 +57,13 @@ export const buildBundle = (): Bundle => {
       const relative = Path.relative(packageDir, Url.fileURLToPath(url)).split(Path.sep).join("/")
       return Object.keys(outputs[relative]?.inputs ?? {})
     },
+    externalPackages: [...externalPackages].sort(),
     cleanup: () => Fs.rmSync(root, { recursive: true, force: true })
   }
 }
+
+/** A module of Node's own: `node:` ones (`node:sqlite` too, which Node 20 lacks) and the bare built-in names. */
+const isNodes = (specifier: string) => specifier.startsWith("node:") || Module.isBuiltin(specifier)
+
+/** The package a bare specifier names: `@scope/name` or `name`, without the subpath. */
+const packageName = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")
