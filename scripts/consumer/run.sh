@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Consumer test: the four public packages as a user gets them. Builds and packs them, installs the
+# Consumer test: the five public packages as a user gets them. Builds and packs them, installs the
 # tarballs into a fresh project outside the repository with npm, by README.md's own install line
 # (the tarballs standing in for the @broker-history packages it names), and checks there that:
 #   - publint and attw find no packaging or type-resolution problem in any tarball;
@@ -17,7 +17,7 @@ HERE="$ROOT/scripts/consumer"
 cd "$ROOT"
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 export CI="${CI:-true}" NO_COLOR=1 FORCE_COLOR=0
-PACKAGES=(domain client server cli)
+PACKAGES=(core domain client server cli)
 DEMO_KEY=mx0vglDEMOKEY0000000000000000000
 DEMO_SECRET=45d0b3c26f2644f19bfb98b07741b2f5
 
@@ -126,7 +126,7 @@ bounded 600 npm install --no-audit --no-fund "${README_INSTALL[@]}"
 bounded 300 npm install --no-audit --no-fund --save-dev \
   "typescript@~5.9" "@types/node@^20" publint "@arethetypeswrong/cli"
 INSTALL_MS=$(($(now_ms) - T_INSTALL))
-echo "   scratch install (the README's line with 4 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
+echo "   scratch install (the README's line with 5 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
 cp "$HERE"/{read-history.mjs,neutral.mjs,neutral-runtime.mjs,record-loads.mjs,record-loads-register.mjs} .
 cp "$HERE"/{consumer.ts,consumer-node.ts,tsconfig.nodenext.json,tsconfig.bundler.json} .
 
@@ -134,8 +134,9 @@ step "publint --strict and attw --profile esm-only on each tarball"
 for p in "${PACKAGES[@]}"; do
   tgz=$(echo "$PACKS"/broker-history-"$p"-*.tgz)
   bounded 120 node_modules/.bin/publint run --strict "$tgz"
-  # attw skips wildcard exports ("./*"): name every public module (dist/*.d.ts, not internal/).
-  mapfile -t entries < <(tar -tzf "$tgz" | sed -n 's#^package/dist/\([A-Za-z0-9_]*\)\.d\.ts$#./\1#p' | grep -v '^\./index$')
+  # attw skips wildcard exports ("./*"): name every public module (dist/**/*.d.ts, not internal/).
+  mapfile -t entries < <(tar -tzf "$tgz" | sed -n 's#^package/dist/\([A-Za-z0-9_/]*\)\.d\.ts$#./\1#p' |
+    grep -v -e '^\./index$' -e '^\./internal/')
   # ESM-only packages: the CommonJS and node10 resolutions are out of scope, every other problem fails.
   bounded 120 node_modules/.bin/attw "$tgz" --profile esm-only --no-color --no-emoji --format table-flipped \
     --include-entrypoints "${entries[@]}"

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as NodeSignature from "@broker-history/domain/NodeSignature"
+import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import * as ApiKeys from "@broker-history/server/ApiKeys"
 import * as Undici from "undici"
 import * as Against from "./Against.js"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as Crowded from "@broker-history/core/walk/Crowded"
 import type { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -32,7 +33,6 @@ import * as Range from "./internal/query/Range.js"
 import * as StreamQuery from "./internal/query/StreamQuery.js"
 import * as SubAccountList from "./internal/query/SubAccountList.js"
 import * as SettingNames from "./internal/SettingNames.js"
-import * as Crowded from "./internal/walk/Crowded.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
 import type {

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as Core from "@broker-history/core/walk/Checkpoint"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 
@@ -48,7 +49,7 @@ export const Checkpoint = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type Checkpoint = typeof Checkpoint.Type
+export type Checkpoint = Core.Checkpoint
 
 /**
  * The checkpoint as JSON text, to store.
@@ -63,7 +64,7 @@ export type Checkpoint = typeof Checkpoint.Type
  * @since 0.1.0
  * @category encoding
  */
-export const encode = (checkpoint: Checkpoint): string => JSON.stringify(checkpoint)
+export const encode: (checkpoint: Checkpoint) => string = Core.encode
 
 /**
  * A stored checkpoint could not be read: `message` says in one sentence what is wrong with the
@@ -85,48 +86,8 @@ export class CheckpointError extends Schema.TaggedError<CheckpointError>("@broke
   { text: Schema.String, problem: Schema.String }
 ) {
   override get message(): string {
-    return `the checkpoint ${quote(this.text)} ${this.problem}`
+    return `the checkpoint ${Core.quote(this.text)} ${this.problem}`
   }
-}
-
-/** The damaged text on one line, shortened: a message stays one readable sentence. */
-const quote = (text: string): string => {
-  const line = text.replace(/\s+/g, " ").trim()
-  return line === "" ? "(empty text)" : line.length > 80 ? `${line.slice(0, 80)}… (${text.length} characters)` : line
-}
-
-const kindOf = (value: unknown): string =>
-  value === null
-    ? "null"
-    : Array.isArray(value)
-    ? "an array"
-    : typeof value === "string"
-    ? "a string"
-    : typeof value === "object"
-    ? "an object"
-    : `a ${typeof value}`
-
-const problemOf = (text: string): string | undefined => {
-  if (text.trim() === "") return "is not JSON { time, ids }"
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return "is not JSON: expected { time, ids } as Checkpoint.encode writes it"
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return `is ${kindOf(value)}, not an object { time, ids }`
-  }
-  const record = value as Record<string, unknown>
-  if (!("time" in record)) return "has no time (Unix ms)"
-  const time = record.time
-  if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0) {
-    return `has time ${JSON.stringify(time)}, which is not a Unix time in ms (an integer from 0)`
-  }
-  if (!("ids" in record)) return "has no ids (the ids of the records at its time)"
-  const ids = record.ids
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) return "has ids that are not a list of texts"
-  return undefined
 }
 
 const decodeJson = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
@@ -150,7 +111,7 @@ const decodeJson = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
  * @category decoding
  */
 export const decode = (json: string): Either.Either<Checkpoint, CheckpointError> => {
-  const problem = problemOf(json)
+  const problem = Core.problem(json)
   if (problem !== undefined) return Either.left(new CheckpointError({ text: json, problem }))
   // The checks above are the schema's rules; the schema still has the last word.
   return Either.mapLeft(
@@ -189,8 +150,4 @@ export const decode = (json: string): Either.Either<Checkpoint, CheckpointError>
  * @since 0.1.0
  * @category models
  */
-export interface Change<A> {
-  readonly kind: "new" | "update"
-  readonly record: A
-  readonly checkpoint: Checkpoint
-}
+export type Change<A> = Core.Change<A>

@@ -22,15 +22,14 @@
  *
  * @since 0.1.0
  */
-import type * as Chunk from "effect/Chunk"
+import type * as QueryCheck from "@broker-history/core/query/QueryCheck"
+import * as Boundary from "@broker-history/core/walk/Boundary"
+import * as Emission from "@broker-history/core/walk/Emission"
+import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
 import type * as Stream from "effect/Stream"
 import type { BrokerError } from "./BrokerError.js"
 import type { Change } from "./Checkpoint.js"
-import type * as QueryCheck from "./internal/query/QueryCheck.js"
-import * as Boundary from "./internal/walk/Boundary.js"
-import * as Emission from "./internal/walk/Emission.js"
 import * as Walk from "./internal/walk/Walk.js"
-import * as WindowLimit from "./internal/walk/WindowLimit.js"
 
 /**
  * A filter of the query that every record of an answer must match, besides the time window: the
@@ -258,18 +257,18 @@ export const records = <A>(options: Options<A>): Stream.Stream<A, BrokerError> =
       : Emission.changes(configOf(options), (_kind, record) => record)
   )
 
-// The parts, each a function of values with its own tests: `internal/walk/WindowPlan` (window widths,
-// with `internal/walk/WindowFill` for the fill to aim at), `internal/query/QueryCheck` (an answer holds only what
-// its request asked for), `internal/walk/Crowded` (the pages of a crowded millisecond), `internal/walk/PageOrder`
-// (a page in order, each record once), `internal/walk/Boundary` (what was emitted: the dedup state and the checkpoint),
-// `internal/walk/Settlement` (follow mode: new or updated), `internal/walk/WindowLimit` (the widest window the
-// service accepts, learned from its refusals) and `internal/walk/Emission` (the fold of those over the
+// The parts, each a function of values with its own tests, in `@broker-history/core`: `walk/WindowPlan`
+// (window widths, with `walk/WindowFill` for the fill to aim at), `query/QueryCheck` (an answer holds
+// only what its request asked for), `walk/Crowded` (the pages of a crowded millisecond), `walk/PageOrder`
+// (a page in order, each record once), `walk/Boundary` (what was emitted: the dedup state and the
+// checkpoint), `walk/Settlement` (follow mode: new or updated), `walk/WindowLimit` (the widest window
+// the service accepts, learned from its refusals) and `walk/Emission` (the fold of those over the
 // walk's events). `internal/walk/Walk` sequences the requests and emits the events.
 
 /** The walk's events folded into elements by `step`. */
 const walkWith = <A, E>(
   options: Options<A>,
-  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
+  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, ReadonlyArray<E>]
 ): Stream.Stream<E, BrokerError> => {
   const boundary = Boundary.start(options.since, options.resume)
   return Walk.run(options, boundary.time, Emission.initial(boundary), step)

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import * as NodeSignature from "@broker-history/domain/NodeSignature"
+import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import type * as ConfigError from "effect/ConfigError"

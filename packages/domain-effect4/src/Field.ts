@@ -40,7 +40,7 @@ const accepted = <I>(read: (u: unknown) => unknown, expected: string) =>
 // fails with `expected`. Encoding gives the value back unchanged.
 const fromReader = <A extends I, I>(to: Schema.Codec<A>, read: (u: unknown) => A | undefined, expected: string) =>
   accepted<I>(read, expected).pipe(
-    Schema.decodeTo(to, SchemaTransformation.transform({ decode: (i: I) => read(i)!, encode: (a: A): I => a }))
+    Schema.decodeTo(to, SchemaTransformation.transform({ decode: (i: I) => read(i) as A, encode: (a: A): I => a }))
   )
 
 // The same for a field that may be missing: `read(undefined)` stands for the missing value.

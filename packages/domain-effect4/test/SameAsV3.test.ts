@@ -9,8 +9,11 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { anyValue, depositFields, mutated, page, transferFields, validDeposit, validTransfer } from "./arbitraries.js"
 
+/** A schema of the Effect 3 line (of its own copy of effect). */
+type V3Schema<A, I> = Parameters<typeof V3.Field.decoder<A, I>>[0]
+
 /** A decoding by the Effect 3 line, as a plain verdict: the value, or that it failed. */
-const viaV3 = (schema: Parameters<typeof V3.Field.decoder>[0]) => {
+const viaV3 = <A, I>(schema: V3Schema<A, I>) => {
   const decode = V3.Field.decoder(schema)
   return (input: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
     const result = decode(input)
@@ -26,8 +29,8 @@ const viaV4 = <A>(schema: Schema.Decoder<A>) => {
   }
 }
 
-const sameDecoding = (
-  v3: Parameters<typeof V3.Field.decoder>[0],
+const sameDecoding = <A, I>(
+  v3: V3Schema<A, I>,
   v4: Schema.Decoder<unknown>,
   arbitrary: fc.Arbitrary<unknown>,
   numRuns = 2000

@@ -3,25 +3,26 @@
  *
  * @since 0.1.0
  */
+import type { DecimalString as Text } from "@broker-history/core/record/Decimal"
+import { isDecimalText } from "@broker-history/core/record/Decimal"
 import * as Schema from "effect/Schema"
 
-const decimalText = /^-?\d+(\.\d+)?$/
-
 /**
- * True for decimal text (`"12.5"`, `"-3"`), the rule `DecimalString` checks, as a plain predicate.
+ * The rule as a predicate (`isDecimalText`) and as a reader (`readDecimalString`), from
+ * `@broker-history/core/record/Decimal`: `DecimalString` is built on them.
  *
  * @example
  * ```ts
  * import { Decimal } from "@broker-history/domain"
  *
  * assert.strictEqual(Decimal.isDecimalText("-12.5"), true)
- * assert.strictEqual(Decimal.isDecimalText("1e5"), false)
+ * assert.strictEqual(Decimal.readDecimalString("3."), undefined)
  * ```
  *
  * @since 0.1.0
- * @category guards
+ * @category decoding
  */
-export const isDecimalText = (text: string): boolean => decimalText.test(text)
+export * from "@broker-history/core/record/Decimal"
 
 /**
  * A decimal number as text (`"0.10000000"`, `"-12"`, `"3."` is rejected). Decoding checks the shape
@@ -39,9 +40,10 @@ export const isDecimalText = (text: string): boolean => decimalText.test(text)
  * @since 0.1.0
  * @category schemas
  */
-export const DecimalString = Schema.String.pipe(
-  Schema.pattern(decimalText, { message: () => "expected decimal text such as \"12.5\"" }),
-  Schema.brand("DecimalString")
+export const DecimalString: Schema.Schema<Text, string> = Schema.String.pipe(
+  Schema.filter((text): text is Text => isDecimalText(text), {
+    message: () => "expected decimal text such as \"12.5\""
+  })
 )
 
 /**
@@ -61,22 +63,3 @@ export const DecimalString = Schema.String.pipe(
  * @category models
  */
 export type DecimalString = typeof DecimalString.Type
-
-/**
- * Reads decimal text: a string that `isDecimalText` accepts, as `DecimalString`; `undefined` for
- * anything else. The rule of `DecimalString`, as a plain function for compiled decoders.
- *
- * @example
- * ```ts
- * import { Decimal } from "@broker-history/domain"
- *
- * assert.strictEqual(Decimal.readDecimalString("0.10000000"), "0.10000000")
- * assert.strictEqual(Decimal.readDecimalString("3."), undefined)
- * assert.strictEqual(Decimal.readDecimalString(3), undefined)
- * ```
- *
- * @since 0.2.0
- * @category decoding
- */
-export const readDecimalString = (u: unknown): DecimalString | undefined =>
-  typeof u === "string" && decimalText.test(u) ? u as DecimalString : undefined

@@ -5,9 +5,28 @@
  *
  * @since 0.2.0
  */
+import * as Core from "@broker-history/core/record/SubAccount"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { OptionalText, readMillis } from "./Field.js"
+
+/**
+ * The plain parts, from `@broker-history/core/record/SubAccount`: the wire shapes
+ * (`SubAccountEncoded`, `SubAccountEnvelope`), the name rule (`maxNameLength`, `isName`) and the
+ * identity (`key`). The schemas below are built on them.
+ *
+ * @example
+ * ```ts
+ * import { SubAccount } from "@broker-history/domain"
+ *
+ * assert.strictEqual(SubAccount.isName("a".repeat(SubAccount.maxNameLength)), true)
+ * assert.strictEqual(SubAccount.key({ subAccount: "mexc1", note: "", timestamp: undefined }), "mexc1")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export * from "@broker-history/core/record/SubAccount"
 
 /**
  * A listed sub-account: its name, its note (`""` when the service sends `null` or omits it) and its
@@ -25,79 +44,7 @@ import { OptionalText, readMillis } from "./Field.js"
  * @since 0.2.0
  * @category models
  */
-export interface SubAccount {
-  readonly subAccount: string
-  readonly note: string
-  readonly timestamp: number | undefined
-}
-
-/**
- * A listed sub-account as it arrives: the creation time as a number or integer text, the note
- * nullable.
- *
- * @example
- * ```ts
- * import { SubAccount } from "@broker-history/domain"
- * import { Schema } from "effect"
- *
- * const wire: SubAccount.SubAccountEncoded = { subAccount: "mexc1", note: "1", timestamp: "1597026383085" }
- * assert.strictEqual(Schema.decodeSync(SubAccount.SubAccount)(wire).timestamp, 1597026383085)
- * ```
- *
- * @since 0.2.0
- * @category models
- */
-export interface SubAccountEncoded {
-  readonly subAccount: string
-  readonly note?: string | null | undefined
-  readonly timestamp?: number | string | null | undefined
-}
-
-/**
- * A page of the list as the documented answer wraps it: `code` `"0"` (or `0`, or none) for a
- * success, `message`, and the sub-accounts in `data`. Another code is a refusal
- * (`ErrorBody.fromEnvelope`).
- *
- * @example
- * ```ts
- * import { SubAccount } from "@broker-history/domain"
- * import { Schema } from "effect"
- *
- * const wire: SubAccount.SubAccountEnvelope = {
- *   code: "0",
- *   message: "",
- *   data: [{ subAccount: "mexc1", note: "1", timestamp: "1597026383085" }]
- * }
- * assert.strictEqual(Schema.decodeSync(SubAccount.SubAccountPage)(wire)[0].subAccount, "mexc1")
- * ```
- *
- * @since 0.2.0
- * @category models
- */
-export interface SubAccountEnvelope {
-  readonly code?: string | number | undefined
-  readonly message?: string | null | undefined
-  readonly data: ReadonlyArray<SubAccountEncoded>
-}
-
-/**
- * The most characters (UTF-16 code units) a sub-account name may have. The client keeps every name
- * of the list it has read (to emit each once), so a name is bounded as well as the count.
- *
- * @example
- * ```ts
- * import { SubAccount } from "@broker-history/domain"
- * import { Either, Schema } from "effect"
- *
- * const decode = Schema.decodeUnknownEither(SubAccount.SubAccount)
- * assert.ok(Either.isRight(decode({ subAccount: "a".repeat(SubAccount.maxNameLength) })))
- * assert.ok(Either.isLeft(decode({ subAccount: "a".repeat(SubAccount.maxNameLength + 1) })))
- * ```
- *
- * @since 0.2.0
- * @category constants
- */
-export const maxNameLength = 256
+export type SubAccount = Core.SubAccount
 
 /**
  * A sub-account name: non-empty text of at most `maxNameLength` characters, without surrounding
@@ -119,8 +66,8 @@ export const maxNameLength = 256
  */
 export const Name: Schema.Schema<string> = Schema.String.pipe(
   Schema.filter(
-    (s) => s.length > 0 && s.length <= maxNameLength && s.trim() === s,
-    { message: () => `expected a sub-account name (1 to ${maxNameLength} characters, no surrounding spaces)` }
+    Core.isName,
+    { message: () => `expected a sub-account name (1 to ${Core.maxNameLength} characters, no surrounding spaces)` }
   )
 ).annotations({ identifier: "a sub-account name" })
 
@@ -185,11 +132,11 @@ export const CreationTime: Schema.Schema<number | undefined, number | string | n
  * @since 0.2.0
  * @category schemas
  */
-export const SubAccount: Schema.Schema<SubAccount, SubAccountEncoded> = Schema.Struct({
+export const SubAccount: Schema.Schema<SubAccount, Core.SubAccountEncoded> = Schema.Struct({
   subAccount: Name,
   note: OptionalText,
   timestamp: CreationTime
-}).annotations({ identifier: "SubAccount" }) as unknown as Schema.Schema<SubAccount, SubAccountEncoded>
+}).annotations({ identifier: "SubAccount" }) as unknown as Schema.Schema<SubAccount, Core.SubAccountEncoded>
 
 const Records = Schema.Array(SubAccount)
 
@@ -237,30 +184,15 @@ const encodeRecords = ParseResult.encodeUnknown(Records)
  */
 export const SubAccountPage: Schema.Schema<
   ReadonlyArray<SubAccount>,
-  ReadonlyArray<SubAccountEncoded> | SubAccountEnvelope
+  ReadonlyArray<Core.SubAccountEncoded> | Core.SubAccountEnvelope
 > = Schema.transformOrFail(
-  Schema.Unknown as Schema.Schema<ReadonlyArray<SubAccountEncoded> | SubAccountEnvelope>,
+  Schema.Unknown as Schema.Schema<ReadonlyArray<Core.SubAccountEncoded> | Core.SubAccountEnvelope>,
   Schema.typeSchema(Records),
   {
     strict: true,
     decode: (u) =>
       Array.isArray(u) ? decodeRecords(u) : ParseResult.map(decodeEnvelope(u), (envelope) => envelope.data),
     encode: (records) =>
-      ParseResult.map(encodeRecords(records), (data): SubAccountEnvelope => ({ code: "0", message: "", data }))
+      ParseResult.map(encodeRecords(records), (data): Core.SubAccountEnvelope => ({ code: "0", message: "", data }))
   }
 ).annotations({ identifier: "a sub-account list page" })
-
-/**
- * The identity of a listed sub-account: its name.
- *
- * @example
- * ```ts
- * import { SubAccount } from "@broker-history/domain"
- *
- * assert.strictEqual(SubAccount.key({ subAccount: "mexc1", note: "", timestamp: undefined }), "mexc1")
- * ```
- *
- * @since 0.2.0
- * @category utils
- */
-export const key = (subAccount: SubAccount): string => subAccount.subAccount

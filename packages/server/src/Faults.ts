@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as Prng from "@broker-history/core/random/Prng"
 import * as Duration from "effect/Duration"
-import * as Prng from "./internal/Prng.js"
 
 /**
  * Fault switches: probabilities from 0 to 1 (default 0) taken as slices of one draw per request, in

@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
+import * as Prng from "@broker-history/core/random/Prng"
 import * as Effect from "effect/Effect"
 import * as Accounts from "./internal/Accounts.js"
-import * as Prng from "./internal/Prng.js"
 import * as Store from "./Store.js"
 import type { DepositRow, SubAccountRow, TransferRow } from "./Store.js"
 

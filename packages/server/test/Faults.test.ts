@@ -1,7 +1,7 @@
+import * as Prng from "@broker-history/core/random/Prng"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Either, Fiber, Layer } from "effect"
 import { ApiKeys, Faults, ReferenceServer } from "../src/index.js"
-import * as Prng from "../src/internal/Prng.js"
 import type { Reply } from "./support/Requests.js"
 import { get, json, signedGet, transfersPath } from "./support/Requests.js"
 import { withServer } from "./support/Server.js"

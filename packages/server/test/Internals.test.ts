@@ -1,6 +1,7 @@
 // The pure rules of the internal modules, value in, value out: the query string as received, the
 // signed-request checks, the business parameters, the answers' JSON, pending settlement, the schema's
 // migrations and the seeded generator.
+import * as Prng from "@broker-history/core/random/Prng"
 import { Endpoint, ErrorBody, QueryString } from "@broker-history/domain"
 import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import { SqlClient } from "@effect/sql"
@@ -13,7 +14,6 @@ import * as Accounts from "../src/internal/Accounts.js"
 import * as WireFormat from "../src/internal/http/WireFormat.js"
 import * as Migrations from "../src/internal/Migrations.js"
 import * as PendingSettlement from "../src/internal/PendingSettlement.js"
-import * as Prng from "../src/internal/Prng.js"
 import * as Authentication from "../src/internal/request/Authentication.js"
 import * as HistoryQuery from "../src/internal/request/HistoryQuery.js"
 import * as RawQuery from "../src/internal/request/RawQuery.js"

@@ -1,9 +1,9 @@
+import * as Prng from "@broker-history/core/random/Prng"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { ApiKeys, ReferenceServer } from "../src/index.js"
 import type { Store } from "../src/index.js"
-import * as Prng from "../src/internal/Prng.js"
 import { depositsPath, json, signedGet, transfersPath } from "./support/Requests.js"
 import { unlimited, withServer } from "./support/Server.js"
 

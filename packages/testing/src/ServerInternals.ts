@@ -9,7 +9,7 @@
  *
  * @since 0.2.0
  */
+export * as Prng from "@broker-history/core/random/Prng"
 export * as WireFormat from "../../server/src/internal/http/WireFormat.js"
 export * as RateLimit from "../../server/src/internal/limit/RateLimit.js"
 export * as PendingSettlement from "../../server/src/internal/PendingSettlement.js"
-export * as Prng from "../../server/src/internal/Prng.js"

@@ -9,10 +9,10 @@
  *
  * @internal
  */
+import * as Prng from "@broker-history/core/random/Prng"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Store from "../Store.js"
-import * as Prng from "./Prng.js"
 
 /**
  * How pending transfers settle: `after` their timestamp (a duration, `0` for at once), each as

@@ -6,13 +6,13 @@
  *
  * @internal
  */
+import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import type { Settings } from "../../BrokerConfig.js"
 import type { RateLimited } from "../../BrokerError.js"
-import * as AdaptiveRate from "./AdaptiveRate.js"
 import * as SlidingWindow from "./SlidingWindow.js"
 
 /** An attempt's slot in the budget. */

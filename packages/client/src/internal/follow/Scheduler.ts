@@ -5,6 +5,7 @@
  *
  * @internal
  */
+import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
@@ -16,7 +17,6 @@ import * as Stream from "effect/Stream"
 import type { BrokerError } from "../../BrokerError.js"
 import type * as Checkpoint from "../../Checkpoint.js"
 import * as FullHistory from "../../FullHistory.js"
-import * as PollSchedule from "./PollSchedule.js"
 
 /** One stream: the caller's id and the walk's options, whose `follow` must be given. */
 interface Followed<K, A> {

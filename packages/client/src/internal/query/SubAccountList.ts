@@ -7,6 +7,7 @@
  *
  * @internal
  */
+import * as ServerText from "@broker-history/core/request/ServerText"
 import type { SubAccount } from "@broker-history/domain"
 import { Endpoint, SubAccountListQuery } from "@broker-history/domain"
 import * as Chunk from "effect/Chunk"
@@ -17,7 +18,6 @@ import * as Stream from "effect/Stream"
 import type { BrokerError, RequestContext } from "../../BrokerError.js"
 import { SubAccountListTooLong } from "../../BrokerError.js"
 import type { SubAccountOptions } from "../../StreamOptions.js"
-import * as ServerText from "../request/ServerText.js"
 import * as QueryCheck from "./QueryCheck.js"
 import * as StreamQuery from "./StreamQuery.js"
 

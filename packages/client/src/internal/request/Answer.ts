@@ -3,6 +3,8 @@
  *
  * @internal
  */
+import * as JsonBody from "@broker-history/core/request/JsonBody"
+import * as ServerText from "@broker-history/core/request/ServerText"
 import type { Endpoint } from "@broker-history/domain"
 import { ErrorBody } from "@broker-history/domain"
 import * as HttpClientError from "@effect/platform/HttpClientError"
@@ -14,8 +16,6 @@ import * as Schema from "effect/Schema"
 import type { RequestContext } from "../../BrokerError.js"
 import * as BrokerError from "../../BrokerError.js"
 import * as DecodeIssue from "./DecodeIssue.js"
-import * as JsonBody from "./JsonBody.js"
-import * as ServerText from "./ServerText.js"
 
 /**
  * A complete answer: status, the `Retry-After` header when present, and the body: its bytes (this

@@ -5,10 +5,10 @@
  *
  * @internal
  */
+import * as ServerText from "@broker-history/core/request/ServerText"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as AST from "effect/SchemaAST"
-import * as ServerText from "./ServerText.js"
 
 /** The first issue of `error` as one line of at most 200 characters, the server's text made safe. */
 export const describe = (error: ParseResult.ParseError): string => {

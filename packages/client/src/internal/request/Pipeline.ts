@@ -7,6 +7,7 @@
  *
  * @internal
  */
+import * as ServerText from "@broker-history/core/request/ServerText"
 import type { QueryString as QS } from "@broker-history/domain"
 import { Endpoint, Field, QueryString } from "@broker-history/domain"
 import * as Clock from "effect/Clock"
@@ -34,7 +35,6 @@ import * as SettingNames from "../SettingNames.js"
 import * as Answer from "./Answer.js"
 import type * as Exchange from "./Exchange.js"
 import * as Retry from "./Retry.js"
-import * as ServerText from "./ServerText.js"
 
 /**
  * Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`

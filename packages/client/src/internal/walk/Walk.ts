@@ -22,6 +22,13 @@
  *
  * @internal
  */
+import type { Filter } from "@broker-history/core/query/QueryCheck"
+import type { Checkpoint } from "@broker-history/core/walk/Checkpoint"
+import * as Crowded from "@broker-history/core/walk/Crowded"
+import * as Emission from "@broker-history/core/walk/Emission"
+import type { WindowWidths } from "@broker-history/core/walk/WindowLimit"
+import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
@@ -30,15 +37,8 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { BrokerError } from "../../BrokerError.js"
 import { ApiError, IncompleteHistory } from "../../BrokerError.js"
-import type { Checkpoint } from "../../Checkpoint.js"
-import type { Filter } from "../query/QueryCheck.js"
 import * as QueryCheck from "../query/QueryCheck.js"
 import * as RetryWait from "../request/RetryWait.js"
-import * as Crowded from "./Crowded.js"
-import * as Emission from "./Emission.js"
-import type { WindowWidths } from "./WindowLimit.js"
-import * as WindowLimit from "./WindowLimit.js"
-import * as WindowPlan from "./WindowPlan.js"
 
 /** What a walk needs (public as `FullHistory.Options`). */
 export interface Options<A> {
@@ -131,11 +131,18 @@ export const run = <A, E>(
   options: Options<A>,
   from: number,
   initial: Emission.State,
-  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
+  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, ReadonlyArray<E>]
 ): Stream.Stream<E, BrokerError> =>
   Stream.suspend(() => {
     const walk = prepared(options)
-    if (walk.concurrency > 1) return Stream.flattenChunks(Stream.mapAccum(eventsOf(walk, from), initial, step))
+    if (walk.concurrency > 1) {
+      return Stream.flattenChunks(
+        Stream.mapAccum(eventsOf(walk, from), initial, (state, event) => {
+          const [after, out] = step(state, event)
+          return [after, Chunk.unsafeFromArray(out)] as const
+        })
+      )
+    }
     return foldedWalk(walk, from, initial, step)
   })
 
@@ -144,7 +151,7 @@ const foldedWalk = <A, E>(
   options: Run<A>,
   from: number,
   initial: Emission.State,
-  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, Chunk.Chunk<E>]
+  step: (state: Emission.State, event: Emission.Event<A>) => readonly [Emission.State, ReadonlyArray<E>]
 ): Stream.Stream<E, BrokerError> => {
   const next = steps(options)
   const start: State = {
@@ -164,8 +171,10 @@ const foldedWalk = <A, E>(
         let folded = emission
         let out = Chunk.empty<E>()
         for (const event of events) {
-          const [nextEmission, chunk] = step(folded, event)
+          const [nextEmission, emitted] = step(folded, event)
           folded = nextEmission
+          if (emitted.length === 0) continue
+          const chunk = Chunk.unsafeFromArray(emitted)
           out = Chunk.isEmpty(out) ? chunk : Chunk.appendAll(out, chunk)
         }
         return Option.some([out, [after, folded] as const] as const)

@@ -1,9 +1,9 @@
+import * as Boundary from "@broker-history/core/walk/Boundary"
+import * as Emission from "@broker-history/core/walk/Emission"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Chunk, Clock, Duration, Effect, Fiber, Option, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type * as FullHistory from "../../../src/FullHistory.js"
-import * as Boundary from "../../../src/internal/walk/Boundary.js"
-import * as Emission from "../../../src/internal/walk/Emission.js"
 import * as Walk from "../../../src/internal/walk/Walk.js"
 
 interface R {
@@ -312,7 +312,7 @@ describe("Walk: the requests of the full-history walk", () => {
           )
         const folded = yield* outputs(Walk.run(opts, boundary.time, Emission.initial(boundary), step))
         const expected = yield* outputs(
-          Stream.flattenChunks(
+          Stream.flattenIterables(
             Stream.mapAccum(
               Walk.events(options(endpoint(rows).fetch, { concurrency }), 0),
               Emission.initial(boundary),

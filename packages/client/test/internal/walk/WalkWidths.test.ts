@@ -1,11 +1,11 @@
 // The walk against services that refuse windows wider than a maximum they do not publish: widths
 // learned from the refusals, shared by the walks given the same `windowWidths`.
+import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Chunk, Clock, Duration, Effect, Fiber, HashMap, Logger, LogLevel, Option, Stream } from "effect"
 import * as fc from "fast-check"
 import { ApiError } from "../../../src/BrokerError.js"
 import * as FullHistory from "../../../src/FullHistory.js"
-import * as WindowLimit from "../../../src/internal/walk/WindowLimit.js"
 import * as VirtualClock from "../../support/VirtualClock.js"
 
 interface R {

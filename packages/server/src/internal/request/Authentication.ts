@@ -5,8 +5,8 @@
  *
  * @internal
  */
+import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import { Endpoint, ErrorBody, QueryString } from "@broker-history/domain"
-import * as NodeSignature from "@broker-history/domain/NodeSignature"
 import * as Either from "effect/Either"
 import type { ApiKey } from "../../ApiKeys.js"
 import * as ApiKeys from "../../ApiKeys.js"
