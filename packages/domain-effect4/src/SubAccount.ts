@@ -5,8 +5,8 @@
  *
  * @since 0.2.0
  */
-import * as Core from "@broker-history/core/record/SubAccount"
 import { readMillis } from "@broker-history/core/record/Field"
+import * as Core from "@broker-history/core/record/SubAccount"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"

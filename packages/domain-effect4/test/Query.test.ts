@@ -1,4 +1,5 @@
-import { DepositHistoryQuery, QueryViolation, TransferHistoryQuery } from "@broker-history/domain-effect4"
+import type { QueryViolation } from "@broker-history/domain-effect4"
+import { DepositHistoryQuery, TransferHistoryQuery } from "@broker-history/domain-effect4"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 
@@ -45,7 +46,12 @@ describe("TransferHistoryQuery", () => {
     [{ ...base, clientTranId: "short" }, "clientTranId", "invalid", "must be exactly 32 ASCII letters or digits"],
     [{ ...base, clientTranId: "a".repeat(31) + "-" }, "clientTranId", "invalid", undefined],
     [{ ...base, clientTranId: "a".repeat(33) }, "clientTranId", "invalid", undefined],
-    [{ ...base, startTime: -1 }, "startTime", "invalid", "must be a Unix millisecond timestamp (a non-negative integer)"],
+    [
+      { ...base, startTime: -1 },
+      "startTime",
+      "invalid",
+      "must be a Unix millisecond timestamp (a non-negative integer)"
+    ],
     [{ ...base, startTime: 1.5 }, "startTime", "invalid", undefined],
     [{ ...base, startTime: "1" }, "startTime", "invalid", "must be a Unix millisecond timestamp"],
     [{ ...base, endTime: Number.NaN }, "endTime", "invalid", undefined],

@@ -1,6 +1,11 @@
 // Query validation runs the schemas' own rules directly for a valid query and falls back to the
 // schema otherwise: the result must always be the schema's.
-import { DepositHistoryQuery, QueryViolation, SubAccountListQuery, TransferHistoryQuery } from "@broker-history/domain-effect4"
+import {
+  DepositHistoryQuery,
+  QueryViolation,
+  SubAccountListQuery,
+  TransferHistoryQuery
+} from "@broker-history/domain-effect4"
 import type { SchemaAST } from "effect"
 import { Result, Schema } from "effect"
 import * as fc from "fast-check"

@@ -37,9 +37,12 @@ const sameDecoding = <A, I>(
 ) => {
   const three = viaV3(v3)
   const four = viaV4(v4)
-  fc.assert(fc.property(arbitrary, (input) => {
-    expect(four(input)).toStrictEqual(three(input))
-  }), { numRuns })
+  fc.assert(
+    fc.property(arbitrary, (input) => {
+      expect(four(input)).toStrictEqual(three(input))
+    }),
+    { numRuns }
+  )
 }
 
 const subAccountRecord = fc.record({
@@ -71,8 +74,16 @@ const errorBody = fc.record({
 
 describe("the Effect 4 record schemas decode as the Effect 3 line's", () => {
   it("transfer records and pages", () => {
-    sameDecoding(V3.TransferRecord.TransferPage, V4.TransferRecord.TransferPage, page(mutated(validTransfer, transferFields)))
-    sameDecoding(V3.TransferRecord.TransferRecord, V4.TransferRecord.TransferRecord, mutated(validTransfer, transferFields))
+    sameDecoding(
+      V3.TransferRecord.TransferPage,
+      V4.TransferRecord.TransferPage,
+      page(mutated(validTransfer, transferFields))
+    )
+    sameDecoding(
+      V3.TransferRecord.TransferRecord,
+      V4.TransferRecord.TransferRecord,
+      mutated(validTransfer, transferFields)
+    )
   })
 
   it("deposit records and pages", () => {
@@ -89,7 +100,11 @@ describe("the Effect 4 record schemas decode as the Effect 3 line's", () => {
   })
 
   it("decimal text, names and creation times", () => {
-    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("12.5", "-3", "3.", "1e5", "0.10000000"), anyValue)
+    const text = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom("12.5", "-3", "3.", "1e5", "0.10000000"),
+      anyValue
+    )
     sameDecoding(V3.Decimal.DecimalString, V4.Decimal.DecimalString, text)
     sameDecoding(V3.SubAccount.Name, V4.SubAccount.Name, text)
     sameDecoding(V3.SubAccount.CreationTime, V4.SubAccount.CreationTime, text)
@@ -110,14 +125,20 @@ const parameterValue = fc.oneof(
 
 const queryOf = (names: ReadonlyArray<string>) =>
   fc.oneof(
-    { weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...names, "coin", "extra", "__proto__"), parameterValue, { maxKeys: 6 }) },
+    {
+      weight: 9,
+      arbitrary: fc.dictionary(fc.constantFrom(...names, "coin", "extra", "__proto__"), parameterValue, { maxKeys: 6 })
+    },
     { weight: 1, arbitrary: anyValue }
   )
 
 const textOf = (names: ReadonlyArray<string>) =>
   fc.dictionary(
     fc.constantFrom(...names, "coin", "extra"),
-    fc.oneof(fc.constantFrom("", "0", "1", "01", "20", "500", "501", "-1", "1.0", "1e3", " 1", "SPOT", "USDT"), fc.string({ maxLength: 3 })),
+    fc.oneof(
+      fc.constantFrom("", "0", "1", "01", "20", "500", "501", "-1", "1.0", "1e3", " 1", "SPOT", "USDT"),
+      fc.string({ maxLength: 3 })
+    ),
     { maxKeys: 5 }
   )
 
@@ -150,7 +171,17 @@ const sameViolations = (
   )
 
 const names = {
-  transfers: ["fromAccountType", "toAccountType", "fromAccount", "toAccount", "clientTranId", "startTime", "endTime", "page", "limit"],
+  transfers: [
+    "fromAccountType",
+    "toAccountType",
+    "fromAccount",
+    "toAccount",
+    "clientTranId",
+    "startTime",
+    "endTime",
+    "page",
+    "limit"
+  ],
   deposits: ["coin", "status", "startTime", "endTime", "limit", "page"],
   subAccounts: ["subAccount", "page", "limit"]
 }
