@@ -8,22 +8,41 @@ import type * as SchemaAST from "effect/SchemaAST"
 
 const noOptions: SchemaAST.ParseOptions = {}
 
+/** One field of a struct: its name, whether it may be missing, and the check of its value. */
+interface Field {
+  readonly name: string
+  readonly optional: boolean
+  readonly accepts: (u: unknown) => boolean
+}
+
 /**
  * The check of a struct of known keys (required ones present, no others) whose values pass the
  * fields' own checks, and the struct's own checks; `undefined` for any other shape.
  */
 export const compile = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
   if (ast._tag !== "Objects" || ast.indexSignatures.length > 0 || ast.encoding !== undefined) return undefined
-  const fields: Array<
-    { readonly name: string; readonly optional: boolean; readonly accepts: (u: unknown) => boolean }
-  > = []
+  const fields: Array<Field> = []
   for (const p of ast.propertySignatures) {
     const accepts = compileValue(p.type)
     if (typeof p.name !== "string" || accepts === undefined) return undefined
     fields.push({ name: p.name, optional: p.type.context?.isOptional === true, accepts })
   }
-  const known = new Set(fields.map((f) => f.name))
   const checks = ast.checks
+  return structCheck(fields, checks === undefined ? () => true : (u) => passes(checks, u, ast))
+}
+
+/**
+ * True for a plain object whose own keys are exactly known fields (required ones present), each value
+ * accepted by its field, and that `whole` accepts.
+ *
+ * Note: this is schema-free and the Effect 3 line's accept-check has the same loop over its own AST's
+ * fields; it belongs in `@broker-history/core`, with each line compiling its AST into `fields`.
+ */
+const structCheck = (
+  fields: ReadonlyArray<Field>,
+  whole: (u: unknown) => boolean
+): (u: unknown) => boolean => {
+  const known = new Set(fields.map((f) => f.name))
   return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return false
     const record = u as Record<string, unknown>
@@ -43,8 +62,7 @@ export const compile = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefin
       if (!known.has(k)) return false
       own++
     }
-    if (own !== present || Object.getOwnPropertySymbols(record).length > 0) return false
-    return checks === undefined || passes(checks, u, ast)
+    return own === present && Object.getOwnPropertySymbols(record).length === 0 && whole(u)
   }
 }
 
