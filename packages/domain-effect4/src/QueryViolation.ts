@@ -104,30 +104,56 @@ const makeDecoder = (schema: Schema.Decoder<unknown>) => {
  */
 export const compileAccepts: (ast: SchemaAST.AST) => ((u: unknown) => boolean) | undefined = Accepts.compile
 
-const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
+/**
+ * The first failure of a schema issue, the one formatters list first, and the path it is at: the
+ * issue is walked through its pointers, groups and transformations down to a leaf (a missing or
+ * unexpected key, a value of the wrong type), a failed filter (whose message states the rule), or a
+ * union no member of which fits the value.
+ *
+ * @example
+ * ```ts
+ * import { QueryViolation } from "@broker-history/domain-effect4"
+ * import { Result, Schema } from "effect"
+ *
+ * const Query = Schema.Struct({ limit: QueryViolation.integer(1, 500) })
+ * const result = Schema.decodeUnknownResult(Query)({ limit: 501 })
+ * assert.ok(Result.isFailure(result))
+ * const first = QueryViolation.firstFailure(result.failure.issue)
+ * assert.deepStrictEqual(first.path, ["limit"])
+ * assert.strictEqual(first.issue._tag, "Filter")
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const firstFailure = (
+  issue: SchemaIssue.Issue
+): { readonly issue: SchemaIssue.Issue; readonly path: ReadonlyArray<PropertyKey> } => walk(issue, [])
 
-// The first failure of an issue tree (the one the formatter lists first) with the parameter it is at.
-const firstFailure = (
+const walk = (
   issue: SchemaIssue.Issue,
   path: ReadonlyArray<PropertyKey>
 ): { readonly issue: SchemaIssue.Issue; readonly path: ReadonlyArray<PropertyKey> } => {
   switch (issue._tag) {
     case "Pointer":
-      return firstFailure(issue.issue, [...path, ...issue.path])
+      return walk(issue.issue, [...path, ...issue.path])
     case "Filter":
+      return issue.issue._tag === "InvalidValue" ? { issue, path } : walk(issue.issue, path)
     case "Encoding":
-      return firstFailure(issue.issue, path)
+      return walk(issue.issue, path)
     case "Composite":
-      return firstFailure(issue.issues[0], path)
+      return walk(issue.issues[0], path)
     case "AnyOf":
-      return issue.issues.length > 0 ? firstFailure(issue.issues[0], path) : { issue, path }
+      return issue.issues.length > 0 ? walk(issue.issues[0], path) : { issue, path }
     default:
       return { issue, path }
   }
 }
 
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
+
 const toViolation = (issue: SchemaIssue.Issue): QueryViolation => {
-  const first = firstFailure(issue, [])
+  const first = firstFailure(issue)
   if (first.path.length === 0) {
     return { parameter: "query", rule: "must be an object of parameters", kind: "invalid" }
   }
@@ -148,7 +174,7 @@ const toViolation = (issue: SchemaIssue.Issue): QueryViolation => {
       break
     }
   }
-  const rule = formatIssue(issue).issues[0]?.message ?? "is invalid"
+  const rule = formatIssue(first.issue).issues[0]?.message ?? "is invalid"
   return { parameter, rule, kind: rule === missingRule ? "missing" : "invalid" }
 }
 
