@@ -73,7 +73,8 @@ function checkExamplesDocgenSkips(dir) {
   )
   const ts = createRequire(Path.join(root, "package.json"))("typescript")
   const examples = []
-  for (const file of readdirSync(srcDir).filter((f) => f.endsWith(".ts")).sort()) {
+  const sources = readdirSync(srcDir, { recursive: true }).map((f) => f.split(Path.sep).join("/"))
+  for (const file of sources.filter((f) => f.endsWith(".ts")).sort()) {
     const relative = Path.relative(dir, Path.join(srcDir, file)).split(Path.sep).join("/")
     if (excluded.some((re) => re.test(relative))) continue
     const text = readFileSync(Path.join(srcDir, file), "utf8")
@@ -89,7 +90,7 @@ function checkExamplesDocgenSkips(dir) {
         .map((range) => text.slice(range.pos, range.end)).filter((c) => c.startsWith("/**")).at(-1) ?? ""
       const jsdoc = comment.split("\n").map((line) => line.replace(/^\s*\*(?: |$)/, "")).join("\n")
       for (const [, body] of jsdoc.matchAll(/@example\s*\n```ts\n([\s\S]*?)\n```/g)) {
-        examples.push({ name: `${file.slice(0, -3)}-${exported}-${examples.length}`, body })
+        examples.push({ name: `${file.slice(0, -3).replaceAll("/", "-")}-${exported}-${examples.length}`, body })
       }
     }
   }
@@ -132,16 +133,20 @@ function publish(dir, name) {
   rmSync(dest, { recursive: true, force: true })
   mkdirSync(dest, { recursive: true })
   const entries = []
-  // The package index first, then the modules in alphabetical order.
-  const files = readdirSync(modules).filter((f) => f.endsWith(".ts.md")).sort((a, b) =>
-    a === "index.ts.md" ? -1 : b === "index.ts.md" ? 1 : a < b ? -1 : 1
-  )
+  // The package index first, then the modules in alphabetical order (by path: modules in folders,
+  // such as core's `walk/Boundary.ts`, get pages in the same folders).
+  const files = readdirSync(modules, { recursive: true }).map((f) => f.split(Path.sep).join("/"))
+    .filter((f) => f.endsWith(".ts.md")).sort((a, b) =>
+      a === "index.ts.md" ? -1 : b === "index.ts.md" ? 1 : a < b ? -1 : 1
+    )
   for (const file of files) {
     // The front matter (title, nav_order, parent) is for a Jekyll site, and docgen 0.5 writes its
     // first `---` as `***`; GitHub would show it as text under a rule.
     const page = readFileSync(Path.join(modules, file), "utf8")
       .replace(/^(?:\*\*\*|---)\n+title: [^\n]*\nnav_order: [^\n]*\nparent: [^\n]*\n---\n+/, "")
-    writeFileSync(Path.join(dest, file), `[\`${pkg.name}\` API reference](README.md)\n\n` + page)
+    const up = "../".repeat(file.split("/").length - 1)
+    mkdirSync(Path.dirname(Path.join(dest, file)), { recursive: true })
+    writeFileSync(Path.join(dest, file), `[\`${pkg.name}\` API reference](${up}README.md)\n\n` + page)
     const module = file.slice(0, -".ts.md".length)
     const overview = /^## \S+ overview\n\n([\s\S]*?)\n\n/m.exec(page)?.[1].replace(/\s*\n\s*/g, " ")
     entries.push(`- [${module}](${file})${overview === undefined ? "" : `: ${overview}`}`)

@@ -12,157 +12,340 @@
 import type {} from "./walk/Boundary.js"
 
 /**
- * `walk/Boundary`.
+ * What a walk has emitted: the dedup state and the checkpoint. (`@broker-history/core/walk/Boundary`)
+ *
+ * @example
+ * ```ts
+ * import { Boundary } from "@broker-history/core"
+ *
+ * assert.strictEqual(Boundary.isPast(Boundary.start(10, undefined), 10, "a"), true)
+ * ```
  *
  * @since 0.2.0
  */
 export * as Boundary from "./walk/Boundary.js"
 /**
- * `walk/ChangePoint`.
+ * Where the density changed inside one window. (`@broker-history/core/walk/ChangePoint`)
+ *
+ * @example
+ * ```ts
+ * import { ChangePoint } from "@broker-history/core"
+ *
+ * assert.strictEqual(ChangePoint.tail([], 0, 99), undefined)
+ * ```
  *
  * @since 0.2.0
  */
 export * as ChangePoint from "./walk/ChangePoint.js"
 /**
- * `walk/Checkpoint`.
+ * Checkpoints and changes as plain values, and the rule of a stored checkpoint's text. (`@broker-history/core/walk/Checkpoint`)
+ *
+ * @example
+ * ```ts
+ * import { Checkpoint } from "@broker-history/core"
+ *
+ * assert.strictEqual(Checkpoint.problem(Checkpoint.encode({ time: 1, ids: [] })), undefined)
+ * ```
  *
  * @since 0.2.0
  */
 export * as Checkpoint from "./walk/Checkpoint.js"
 /**
- * `walk/Crowded`.
+ * The paging of one crowded millisecond. (`@broker-history/core/walk/Crowded`)
+ *
+ * @example
+ * ```ts
+ * import { Crowded } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Crowded.start(500, 10)[1], { _tag: "Page", page: 2, limit: 500 })
+ * ```
  *
  * @since 0.2.0
  */
 export * as Crowded from "./walk/Crowded.js"
 /**
- * `walk/Emission`.
+ * The fold of the walk's events into what a stream emits. (`@broker-history/core/walk/Emission`)
+ *
+ * @example
+ * ```ts
+ * import { Emission } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Emission.release, { _tag: "Release" })
+ * ```
  *
  * @since 0.2.0
  */
 export * as Emission from "./walk/Emission.js"
 /**
- * `walk/PageOrder`.
+ * A page in ascending order, each record once. (`@broker-history/core/walk/PageOrder`)
+ *
+ * @example
+ * ```ts
+ * import { PageOrder } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(PageOrder.ascending({ time: (n: number) => n, key: String, compare: (a, b) => a - b }, [2, 1]), [1, 2])
+ * ```
  *
  * @since 0.2.0
  */
 export * as PageOrder from "./walk/PageOrder.js"
 /**
- * `walk/Settlement`.
+ * The settlement memory of follow mode: new, updated or unchanged. (`@broker-history/core/walk/Settlement`)
+ *
+ * @example
+ * ```ts
+ * import { Settlement } from "@broker-history/core"
+ *
+ * assert.strictEqual(Settlement.size(Settlement.empty), 0)
+ * ```
  *
  * @since 0.2.0
  */
 export * as Settlement from "./walk/Settlement.js"
 /**
- * `walk/WindowFill`.
+ * How full the walk aims its pages. (`@broker-history/core/walk/WindowFill`)
+ *
+ * @example
+ * ```ts
+ * import { WindowFill } from "@broker-history/core"
+ *
+ * assert.strictEqual(WindowFill.fill(WindowFill.withVariance(0)), 0.98)
+ * ```
  *
  * @since 0.2.0
  */
 export * as WindowFill from "./walk/WindowFill.js"
 /**
- * `walk/WindowLimit`.
+ * The widest window an endpoint accepts, learned from its refusals. (`@broker-history/core/walk/WindowLimit`)
+ *
+ * @example
+ * ```ts
+ * import { WindowLimit } from "@broker-history/core"
+ *
+ * assert.strictEqual(WindowLimit.floor, 60_000)
+ * ```
  *
  * @since 0.2.0
  */
 export * as WindowLimit from "./walk/WindowLimit.js"
 /**
- * `walk/WindowPlan`.
+ * Where the next window of the walk ends. (`@broker-history/core/walk/WindowPlan`)
+ *
+ * @example
+ * ```ts
+ * import { WindowPlan } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(WindowPlan.window(WindowPlan.make(500, undefined), 0, 99), { start: 0, end: 99, aim: undefined })
+ * ```
  *
  * @since 0.2.0
  */
 export * as WindowPlan from "./walk/WindowPlan.js"
 /**
- * `budget/AdaptiveRate`.
+ * The adaptive request rate. (`@broker-history/core/budget/AdaptiveRate`)
+ *
+ * @example
+ * ```ts
+ * import { AdaptiveRate } from "@broker-history/core"
+ *
+ * assert.strictEqual(AdaptiveRate.allowed({ bound: 20, min: 1, intervalMillis: 1000 }, AdaptiveRate.initial, 0), 20)
+ * ```
  *
  * @since 0.2.0
  */
 export * as AdaptiveRate from "./budget/AdaptiveRate.js"
 /**
- * `budget/SlidingWindow`.
+ * The sliding-window request budget's state. (`@broker-history/core/budget/SlidingWindow`)
+ *
+ * @example
+ * ```ts
+ * import { SlidingWindow } from "@broker-history/core"
+ *
+ * const pace = { count: 1, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 }
+ * assert.strictEqual(SlidingWindow.make(1).reserve(() => pace, 0).wait, 0)
+ * ```
  *
  * @since 0.2.0
  */
 export * as SlidingWindow from "./budget/SlidingWindow.js"
 /**
- * `follow/PollSchedule`.
+ * When each followed stream is polled next. (`@broker-history/core/follow/PollSchedule`)
+ *
+ * @example
+ * ```ts
+ * import { PollSchedule } from "@broker-history/core"
+ *
+ * assert.strictEqual(PollSchedule.interval({ minInterval: 1000, maxInterval: 8000, slots: 1 }, 1), 2000)
+ * ```
  *
  * @since 0.2.0
  */
 export * as PollSchedule from "./follow/PollSchedule.js"
 /**
- * `request/JsonBody`.
+ * JSON bodies read from their bytes. (`@broker-history/core/request/JsonBody`)
+ *
+ * @example
+ * ```ts
+ * import { JsonBody } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(JsonBody.parse("[1]"), [1])
+ * ```
  *
  * @since 0.2.0
  */
 export * as JsonBody from "./request/JsonBody.js"
 /**
- * `request/ServerText`.
+ * Text from the service made safe to show. (`@broker-history/core/request/ServerText`)
+ *
+ * @example
+ * ```ts
+ * import { ServerText } from "@broker-history/core"
+ *
+ * assert.strictEqual(ServerText.sanitize("a\nb"), "a\uFFFDb")
+ * ```
  *
  * @since 0.2.0
  */
 export * as ServerText from "./request/ServerText.js"
 /**
- * `query/QueryCheck`.
+ * Whether an answer holds only what its query asked for. (`@broker-history/core/query/QueryCheck`)
+ *
+ * @example
+ * ```ts
+ * import { QueryCheck } from "@broker-history/core"
+ *
+ * assert.strictEqual(QueryCheck.firstOutside([], { start: 0, end: 1, limit: 1, time: () => 0, key: () => "", filters: [] }), undefined)
+ * ```
  *
  * @since 0.2.0
  */
 export * as QueryCheck from "./query/QueryCheck.js"
 /**
- * `record/Decimal`.
+ * Exact decimal text. (`@broker-history/core/record/Decimal`)
+ *
+ * @example
+ * ```ts
+ * import { Decimal } from "@broker-history/core"
+ *
+ * assert.strictEqual(Decimal.isDecimalText("0.10000000"), true)
+ * ```
  *
  * @since 0.2.0
  */
 export * as Decimal from "./record/Decimal.js"
 /**
- * `record/Field`.
+ * The field rules of the records. (`@broker-history/core/record/Field`)
+ *
+ * @example
+ * ```ts
+ * import { Field } from "@broker-history/core"
+ *
+ * assert.strictEqual(Field.readId(42), "42")
+ * ```
  *
  * @since 0.2.0
  */
 export * as Field from "./record/Field.js"
 /**
- * `record/TransferRecord`.
+ * Transfer records. (`@broker-history/core/record/TransferRecord`)
+ *
+ * @example
+ * ```ts
+ * import { TransferRecord } from "@broker-history/core"
+ *
+ * assert.strictEqual(TransferRecord.read({ tranId: 1, asset: "BTC", amount: "1", timestamp: 1 })?.tranId, "1")
+ * ```
  *
  * @since 0.2.0
  */
 export * as TransferRecord from "./record/TransferRecord.js"
 /**
- * `record/DepositRecord`.
+ * Deposit records. (`@broker-history/core/record/DepositRecord`)
+ *
+ * @example
+ * ```ts
+ * import { DepositRecord } from "@broker-history/core"
+ *
+ * assert.strictEqual(DepositRecord.statusName("5"), "SUCCESS")
+ * ```
  *
  * @since 0.2.0
  */
 export * as DepositRecord from "./record/DepositRecord.js"
 /**
- * `record/SubAccount`.
+ * Sub-accounts of the broker's list. (`@broker-history/core/record/SubAccount`)
+ *
+ * @example
+ * ```ts
+ * import { SubAccount } from "@broker-history/core"
+ *
+ * assert.strictEqual(SubAccount.isName("mexc1"), true)
+ * ```
  *
  * @since 0.2.0
  */
 export * as SubAccount from "./record/SubAccount.js"
 /**
- * `protocol/Endpoint`.
+ * Endpoints, permissions and limits. (`@broker-history/core/protocol/Endpoint`)
+ *
+ * @example
+ * ```ts
+ * import { Endpoint } from "@broker-history/core"
+ *
+ * assert.strictEqual(Endpoint.depositHistory.permission, "SPOT_DEPOSIT_READ")
+ * ```
  *
  * @since 0.2.0
  */
 export * as Endpoint from "./protocol/Endpoint.js"
 /**
- * `protocol/ErrorBody`.
+ * The error table. (`@broker-history/core/protocol/ErrorBody`)
+ *
+ * @example
+ * ```ts
+ * import { ErrorBody } from "@broker-history/core"
+ *
+ * assert.strictEqual(ErrorBody.Errors.tooManyRequests.status, 429)
+ * ```
  *
  * @since 0.2.0
  */
 export * as ErrorBody from "./protocol/ErrorBody.js"
 /**
- * `signing/QueryString`.
+ * The canonical query string. (`@broker-history/core/signing/QueryString`)
+ *
+ * @example
+ * ```ts
+ * import { QueryString } from "@broker-history/core"
+ *
+ * assert.strictEqual(QueryString.make([["limit", "20"]]), "limit=20")
+ * ```
  *
  * @since 0.2.0
  */
 export * as QueryString from "./signing/QueryString.js"
 /**
- * `signing/Signature`.
+ * Request signatures (WebCrypto). (`@broker-history/core/signing/Signature`)
+ *
+ * @example
+ * ```ts
+ * import { Signature } from "@broker-history/core"
+ *
+ * assert.strictEqual(Signature.toHex(new Uint8Array([255])), "ff")
+ * ```
  *
  * @since 0.2.0
  */
 export * as Signature from "./signing/Signature.js"
 /**
- * `random/Prng`.
+ * A small seeded pseudo-random generator. (`@broker-history/core/random/Prng`)
+ *
+ * @example
+ * ```ts
+ * import { Prng } from "@broker-history/core"
+ *
+ * assert.strictEqual(Prng.mulberry32(1)(), Prng.mulberry32(1)())
+ * ```
  *
  * @since 0.2.0
  */

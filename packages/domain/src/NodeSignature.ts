@@ -6,6 +6,9 @@
  *
  * @since 0.1.0
  */
+// docgen reads the first statement's leading comment as the module's; this erased type-only import
+// keeps that comment from also being read as the documentation of the re-export.
+import type {} from "@broker-history/core/signing/NodeSignature"
 
 /**
  * Everything of `@broker-history/core/signing/NodeSignature`: `hmacSha256Hex` and `verify`.

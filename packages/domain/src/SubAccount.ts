@@ -12,8 +12,8 @@ import { OptionalText, readMillis } from "./Field.js"
 
 /**
  * The plain parts, from `@broker-history/core/record/SubAccount`: the wire shapes
- * (`SubAccountEncoded`, `SubAccountEnvelope`), the name rule (`maxNameLength`, `isName`) and the
- * identity (`key`). The schemas below are built on them.
+ * (`SubAccountEncoded`, `SubAccountEnvelope`), the name rule (`maxNameLength`, `isName`), the
+ * creation-time rule (`noCreationTime`) and the identity (`key`). The schemas below are built on them.
  *
  * @example
  * ```ts
@@ -96,7 +96,7 @@ export const CreationTime: Schema.Schema<number | undefined, number | string | n
     {
       strict: true,
       decode: (u, _, ast) => {
-        if (u === null || u === undefined || u === "") return ParseResult.succeed(undefined)
+        if (Core.noCreationTime(u)) return ParseResult.succeed(undefined)
         const millis = readMillis(u)
         return millis !== undefined
           ? ParseResult.succeed(millis)

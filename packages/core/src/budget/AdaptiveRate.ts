@@ -9,10 +9,23 @@
  * cut rate not accepted since, shows the cut took a burst for a rate (a token bucket's stored tokens,
  * a fixed window's boundary): the level is then what the service sustained. Pure: values in, values out.
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** The fixed parameters of one budget. Rates are requests per interval. */
+/**
+ * The fixed parameters of one budget. Rates are requests per interval.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ *
+ * assert.strictEqual(AdaptiveRate.allowed(settings, AdaptiveRate.initial, 0), 20)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Settings {
   /** The configured budget: the rate never exceeds it. */
   readonly bound: number
@@ -21,7 +34,20 @@ export interface Settings {
   readonly intervalMillis: number
 }
 
-/** What the budget has learnt: the last cut (none yet: `cutAt` is -Infinity) and any pause. */
+/**
+ * What the budget has learnt: the last cut (none yet: `cutAt` is -Infinity) and any pause.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * const state: AdaptiveRate.State = AdaptiveRate.initial
+ * assert.strictEqual(state.cutAt, Number.NEGATIVE_INFINITY)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface State {
   /** The level the service was measured to accept at the last cut (requests per interval). */
   readonly ceiling: number
@@ -54,7 +80,29 @@ export interface State {
   readonly steppedDown: boolean
 }
 
-/** A refusal of one attempt, as the budget sees it. */
+/**
+ * A refusal of one attempt, as the budget sees it.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * assert.strictEqual(AdaptiveRate.refused(settings, AdaptiveRate.initial, refusal).ceiling, 10)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Refusal {
   /** When the refused attempt started. */
   readonly sentAt: number
@@ -88,16 +136,64 @@ export interface Refusal {
   readonly pauseMillis: number
 }
 
-/** Intervals the rate holds at the level of the last cut (from the cut) before it probes beyond it. */
+/**
+ * Intervals the rate holds at the level of the last cut (from the cut) before it probes beyond it.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.holdIntervals, 30)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const holdIntervals = 30
 
-/** Intervals of probing after the hold until the rate is twice the level of the cut. */
+/**
+ * Intervals of probing after the hold until the rate is twice the level of the cut.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.doubleIntervals, 20)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const doubleIntervals = 20
 
-/** Intervals after a cut within which a refusal shows the cut level was a burst, not a rate. */
+/**
+ * Intervals after a cut within which a refusal shows the cut level was a burst, not a rate.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.soonIntervals, 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const soonIntervals = 3
 
-/** The state before any refusal: the rate is the bound. */
+/**
+ * The state before any refusal: the rate is the bound.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.adapting({ bound: 20, min: 1, intervalMillis: 1000 }, AdaptiveRate.initial, 0), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const initial: State = {
   ceiling: Number.POSITIVE_INFINITY,
   cutLevel: Number.POSITIVE_INFINITY,
@@ -112,6 +208,29 @@ export const initial: State = {
  * The allowed rate at `now` (requests per interval, `min`..`bound`). With `t` the intervals since the
  * cut, `H = holdIntervals` and `D = doubleIntervals`: `ceiling` until `H`, then
  * `ceiling (1 + ((t − H) / D)³)`: 5 % above the ceiling `0.37 D` after the hold, twice it `D` after.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * const cut = AdaptiveRate.refused(settings, AdaptiveRate.initial, refusal)
+ * // Held at the level of the cut for 30 intervals, then probing beyond it, twice it 20 intervals later.
+ * assert.strictEqual(AdaptiveRate.allowed(settings, cut, 5_050 + 29_000), 10)
+ * assert.strictEqual(AdaptiveRate.allowed(settings, cut, 5_050 + 50_000), 20)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const allowed = (settings: Settings, state: State, now: number): number => {
   if (state.cutAt === Number.NEGATIVE_INFINITY) return settings.bound
@@ -120,13 +239,50 @@ export const allowed = (settings: Settings, state: State, now: number): number =
   return Math.min(settings.bound, Math.max(settings.min, state.ceiling * (1 + d * d * d)))
 }
 
-/** What a refusal at a level the service had accepted adds to the pacing's margin: 2.5 % of the interval. */
+/**
+ * What a refusal at a level the service had accepted adds to the pacing's margin: 2.5 % of the interval.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.spreadStep * 1000, 25)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const spreadStep = 1 / 40
 
-/** The pacing's margin is widened by at most this share of the interval. */
+/**
+ * The pacing's margin is widened by at most this share of the interval.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ *
+ * assert.strictEqual(AdaptiveRate.spreadMost * 1000, 250)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const spreadMost = 1 / 4
 
-/** Milliseconds added to the pacing's margin at `now`: the spread of the last cut while the rate holds. */
+/**
+ * Milliseconds added to the pacing's margin at `now`: the spread of the last cut while the rate holds.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ *
+ * assert.strictEqual(AdaptiveRate.spread(settings, AdaptiveRate.initial, 0), 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const spread = (settings: Settings, state: State, now: number): number =>
   now - state.cutAt < holdIntervals * settings.intervalMillis ? state.spreadMillis : 0
 
@@ -135,6 +291,28 @@ export const spread = (settings: Settings, state: State, now: number): number =>
  * rate. Times are whole milliseconds: an attempt that starts in the millisecond the refusal arrives
  * took its slot at the old rate (a slot reserved for that instant is not withdrawn, and a caller
  * served before the refusal is counted takes one), so it belongs to the cut too.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * const cut = AdaptiveRate.refused(settings, AdaptiveRate.initial, refusal)
+ * assert.strictEqual(AdaptiveRate.sentBeforeCut(cut, 5_050), true)
+ * assert.strictEqual(AdaptiveRate.sentBeforeCut(cut, 5_051), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const sentBeforeCut = (state: State, sentAt: number): boolean => sentAt <= state.cutAt
 
@@ -154,6 +332,28 @@ export const sentBeforeCut = (state: State, sentAt: number): boolean => sentAt <
  *   refused so again with the pacing widened, the level is one less).
  * Without evidence of `n` accepted in one interval the level is below the rate sent, so refusals at
  * one rate keep lowering it until the service accepts it.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * const cut = AdaptiveRate.refused(settings, AdaptiveRate.initial, refusal)
+ * assert.strictEqual(cut.ceiling, 10)
+ * assert.strictEqual(cut.cutAt, 5_050)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const refused = (settings: Settings, state: State, refusal: Refusal): State => {
   const pausedUntil = refusal.pauseMillis > 0
@@ -216,6 +416,28 @@ export const refused = (settings: Settings, state: State, refusal: Refusal): Sta
  * sent together arrive in any order, so a refusal of a later one may be counted, and lower the level,
  * before the acceptances that show the service's window held more. Never above the cut's level: the
  * service refused after that many, and one interval's count beyond it is a fixed window's boundary.
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * const cut = AdaptiveRate.refused(settings, AdaptiveRate.initial, { ...refusal, sentBefore: 10, acceptedMost: 0 })
+ * // Answers of attempts sent before the cut show the service accepted 12 in one interval: at most the cut's level.
+ * assert.strictEqual(AdaptiveRate.accepted(settings, cut, 12).ceiling, cut.cutLevel)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const accepted = (settings: Settings, state: State, acceptedMost: number): State => {
   const ceiling = Math.min(settings.bound, acceptedMost, state.cutLevel)
@@ -224,6 +446,30 @@ export const accepted = (settings: Settings, state: State, acceptedMost: number)
     : state
 }
 
-/** True while the rate is below the bound (it changes with time until it is back). */
+/**
+ * True while the rate is below the bound (it changes with time until it is back).
+ *
+ * @example
+ * ```ts
+ * import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
+ * const settings: AdaptiveRate.Settings = { bound: 20, min: 1, intervalMillis: 1000 }
+ * const refusal: AdaptiveRate.Refusal = {
+ *   sentAt: 5_000,
+ *   at: 5_050,
+ *   sentBefore: 10,
+ *   acceptedMost: 10,
+ *   sustained: 10,
+ *   acceptedBefore: 10,
+ *   pauseMillis: 0
+ * }
+ *
+ * const cut = AdaptiveRate.refused(settings, AdaptiveRate.initial, refusal)
+ * assert.strictEqual(AdaptiveRate.adapting(settings, cut, 6_000), true)
+ * assert.strictEqual(AdaptiveRate.adapting(settings, cut, 100_000), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const adapting = (settings: Settings, state: State, now: number): boolean =>
   allowed(settings, state, now) < settings.bound

@@ -7,10 +7,27 @@
  * caller reserves a slot (`reserve`), sleeps until it, and tells the window when it woke (`woke`).
  * The sleeping is the caller's (each line's Effect shell).
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** An attempt's slot: when it started, how long it waited for it (ms), and where the window keeps it. */
+/**
+ * An attempt's slot: when it started, how long it waited for it (ms), and where the window keeps it.
+ *
+ * @example
+ * ```ts
+ * import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
+ * const pace = (): SlidingWindow.Pace => ({ count: 2, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
+ *
+ * const window = SlidingWindow.make(4)
+ * const reservation = window.reserve(pace, 0)
+ * const start: SlidingWindow.Start = { at: reservation.at, waited: 0, slot: reservation.slot }
+ * window.answered(start, true)
+ * assert.strictEqual(window.acceptedWithin(0, 1), 1)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Start {
   readonly at: number
   readonly waited: number
@@ -21,6 +38,19 @@ export interface Start {
  * The pace at one moment: at most `count` starts in any `spanMillis`, none before `notBefore`, and
  * starts spread `gapMillis` apart (0: bursts allowed), of which up to `catchUp` slots missed may be
  * made up.
+ *
+ * @example
+ * ```ts
+ * import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
+ *
+ * // Three per second, spread a third of a second apart.
+ * const pace: SlidingWindow.Pace = { count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 1000 / 3, catchUp: 0 }
+ * const window = SlidingWindow.make(8)
+ * assert.deepStrictEqual([0, 1, 2].map(() => window.reserve(() => pace, 0).at), [0, 334, 667])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface Pace {
   readonly count: number
@@ -30,7 +60,22 @@ export interface Pace {
   readonly catchUp: number
 }
 
-/** A slot reserved for a start `at` (whole ms), `wait` ms after the reservation was made. */
+/**
+ * A slot reserved for a start `at` (whole ms), `wait` ms after the reservation was made.
+ *
+ * @example
+ * ```ts
+ * import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
+ * const pace = (): SlidingWindow.Pace => ({ count: 2, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
+ *
+ * const window = SlidingWindow.make(4)
+ * const reservations: ReadonlyArray<SlidingWindow.Reservation> = [0, 1, 2].map(() => window.reserve(pace, 0))
+ * assert.deepStrictEqual(reservations.map((r) => r.wait), [0, 0, 1000])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Reservation {
   readonly at: number
   readonly wait: number
@@ -41,6 +86,23 @@ export interface Reservation {
 /**
  * A window whose pace may change from one attempt to the next. It remembers the last `capacity`
  * attempts and whether the service accepted them, as evidence of the service's own limit.
+ *
+ * @example
+ * ```ts
+ * import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
+ * const pace = (): SlidingWindow.Pace => ({ count: 2, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
+ *
+ * const window: SlidingWindow.Window = SlidingWindow.make(4)
+ * window.reserve(pace, 0)
+ * window.reserve(pace, 0)
+ * const third = window.reserve(pace, 0)
+ * // The caller sleeps `third.wait` ms on its own clock, then says when it woke: 30 ms late.
+ * assert.deepStrictEqual(window.woke(third, 1030), { at: 1030, waited: 1000, slot: third.slot })
+ * assert.strictEqual(window.startedWithin(0, 2000), 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface Window {
   /**
@@ -78,7 +140,27 @@ const pending = 0
 const accepted = 1
 const refused = 2
 
-/** A window remembering `capacity` attempts (`capacity` ≥ every `Pace.count` it is given). */
+/**
+ * A window remembering `capacity` attempts (`capacity` ≥ every `Pace.count` it is given).
+ *
+ * @example
+ * ```ts
+ * import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
+ * const pace = (): SlidingWindow.Pace => ({ count: 2, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
+ *
+ * const window = SlidingWindow.make(4)
+ * const first = window.reserve(pace, 0)
+ * window.reserve(pace, 0)
+ * const later = window.reserve(pace, 0)
+ * // The pace was lowered: the slot reserved for later is taken back, and its caller reserves again.
+ * window.withdraw(500)
+ * assert.strictEqual(window.woke(later, 1000), undefined)
+ * assert.strictEqual(first.wait, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const make = (capacity: number): Window => {
   // Start times of the last `capacity` attempts, as a ring: starts[head] is the oldest; answers[i]
   // is what the service made of attempt starts[i].

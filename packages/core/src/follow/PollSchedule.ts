@@ -14,9 +14,23 @@
  *
  * A schedule is a value: `polled` and `pick` return a new one.
  *
- * @internal
+ * @since 0.2.0
  */
 
+/**
+ * The schedule's fixed parameters.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * assert.strictEqual(PollSchedule.interval(settings, 10), 8000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Settings {
   /** The interval after a poll that found records (ms). */
   readonly minInterval: number
@@ -26,6 +40,21 @@ export interface Settings {
   readonly slots: number
 }
 
+/**
+ * One stream's place in the schedule.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * const entry: PollSchedule.Entry = PollSchedule.make(1, settings, 0).entries[0]!
+ * assert.deepStrictEqual(entry, { due: 0, level: 3, polling: false, turn: -1 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Entry {
   /** When the next poll is due: the last poll + the interval of `level` (at first, the start). */
   readonly due: number
@@ -37,6 +66,22 @@ export interface Entry {
   readonly turn: number
 }
 
+/**
+ * The schedule of every stream: their entries, the polls in flight and the turn of the next pick.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * const schedule: PollSchedule.Schedule = PollSchedule.make(3, settings, 0)
+ * assert.strictEqual(schedule.entries.length, 3)
+ * assert.strictEqual(schedule.inFlight, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Schedule {
   readonly settings: Settings
   readonly entries: ReadonlyArray<Entry>
@@ -45,18 +90,57 @@ export interface Schedule {
   readonly nextTurn: number
 }
 
-/** The interval after `level` quiet polls: `minInterval` doubled `level` times, at most `maxInterval`. */
+/**
+ * The interval after `level` quiet polls: `minInterval` doubled `level` times, at most `maxInterval`.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * assert.deepStrictEqual([0, 1, 2, 3, 4].map((level) => PollSchedule.interval(settings, level)), [1000, 2000, 4000, 8000, 8000])
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const interval = (settings: Settings, level: number): number =>
   Math.min(settings.maxInterval, settings.minInterval * 2 ** level)
 
-/** The level whose interval is `maxInterval`: a stream that never found records stays there. */
+/**
+ * The level whose interval is `maxInterval`: a stream that never found records stays there.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * assert.strictEqual(PollSchedule.quietLevel(settings), 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const quietLevel = (settings: Settings): number => {
   let level = 0
   while (interval(settings, level) < settings.maxInterval) level++
   return level
 }
 
-/** `count` streams, all due at `now` (each is read once before anything is known of it). */
+/**
+ * `count` streams, all due at `now` (each is read once before anything is known of it).
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * assert.strictEqual(PollSchedule.nextDue(PollSchedule.make(2, settings, 500)), 500)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const make = (count: number, settings: Settings, now: number): Schedule => {
   const level = quietLevel(settings)
   const entries = Array.from({ length: count }, (_, i): Entry => ({
@@ -71,6 +155,19 @@ export const make = (count: number, settings: Settings, now: number): Schedule =
 /**
  * Stream `stream`'s poll ended at `now` having found `found` records: back to `minInterval` when it
  * found any, else one level quieter.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * const [picked] = PollSchedule.pick(PollSchedule.make(1, settings, 0), 0)
+ * // The poll found records: the next one is due a minimum interval later.
+ * assert.strictEqual(PollSchedule.nextDue(PollSchedule.polled(picked, 0, 5, 200)), 1200)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const polled = (schedule: Schedule, stream: number, found: number, now: number): Schedule => {
   const { settings } = schedule
@@ -96,6 +193,20 @@ const before = (entries: ReadonlyArray<Entry>, a: number, b: number): boolean =>
 /**
  * The streams to poll at `now` (due, not in flight), in priority order, as many as free slots allow;
  * they are marked in flight in the schedule returned.
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * const [schedule, streams] = PollSchedule.pick(PollSchedule.make(3, settings, 0), 0)
+ * // One slot: the first stream; the others wait for it.
+ * assert.deepStrictEqual(streams, [0])
+ * assert.deepStrictEqual(PollSchedule.pick(schedule, 0)[1], [])
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const pick = (schedule: Schedule, now: number): readonly [Schedule, ReadonlyArray<number>] => {
   const free = schedule.settings.slots - schedule.inFlight
@@ -123,7 +234,21 @@ export const pick = (schedule: Schedule, now: number): readonly [Schedule, Reado
   }, best]
 }
 
-/** The earliest due time of a stream not in flight (undefined when every stream is in flight). */
+/**
+ * The earliest due time of a stream not in flight (undefined when every stream is in flight).
+ *
+ * @example
+ * ```ts
+ * import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
+ * const settings: PollSchedule.Settings = { minInterval: 1000, maxInterval: 8000, slots: 1 }
+ *
+ * const [schedule] = PollSchedule.pick(PollSchedule.make(1, settings, 0), 0)
+ * assert.strictEqual(PollSchedule.nextDue(schedule), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const nextDue = (schedule: Schedule): number | undefined => {
   let next: number | undefined
   for (const entry of schedule.entries) {

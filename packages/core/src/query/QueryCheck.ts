@@ -7,11 +7,37 @@
  * another query. One linear scan over the decoded records, allocating nothing unless a record is
  * outside.
  *
- * @internal
+ * @since 0.2.0
  */
 import * as ServerText from "../request/ServerText.js"
 
-/** A filter every record of an answer must match (public as `FullHistory.Filter`). */
+/**
+ * A filter every record of an answer must match (public as `FullHistory.Filter`).
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ *   readonly to: string
+ * }
+ * const query: QueryCheck.Query<R> = {
+ *   start: 0,
+ *   end: 99,
+ *   limit: 500,
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   filters: [{ field: "toAccount", read: (r) => r.to, value: "sub1" }]
+ * }
+ *
+ * const filter: QueryCheck.Filter<R> = query.filters[0]!
+ * assert.strictEqual(filter.read({ id: "a", t: 1, to: "sub1" }), "sub1")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Filter<A> {
   /** The record's field, as error messages name it. */
   readonly field: string
@@ -28,6 +54,29 @@ const valueLength = 64
 /**
  * What an answer is checked against: the inclusive window (±∞ where the query set no bound), the most
  * records a page may hold, and the filters.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ *   readonly to: string
+ * }
+ * const query: QueryCheck.Query<R> = {
+ *   start: 0,
+ *   end: 99,
+ *   limit: 500,
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   filters: [{ field: "toAccount", read: (r) => r.to, value: "sub1" }]
+ * }
+ *
+ * assert.strictEqual(QueryCheck.firstOutside([{ id: "a", t: 1, to: "sub1" }], query), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface Query<A> {
   readonly start: number
@@ -39,7 +88,33 @@ export interface Query<A> {
   readonly filters: ReadonlyArray<Filter<A>>
 }
 
-/** The first record of an answer that its query did not ask for, and what it breaks. */
+/**
+ * The first record of an answer that its query did not ask for, and what it breaks.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ *   readonly to: string
+ * }
+ * const query: QueryCheck.Query<R> = {
+ *   start: 0,
+ *   end: 99,
+ *   limit: 500,
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   filters: [{ field: "toAccount", read: (r) => r.to, value: "sub1" }]
+ * }
+ *
+ * const outside: QueryCheck.Outside | undefined = QueryCheck.firstOutside([{ id: "a", t: 1, to: "sub2" }], query)
+ * assert.strictEqual(outside?.index, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Outside {
   readonly index: number
   readonly description: string
@@ -50,6 +125,33 @@ export interface Outside {
  * record leaves empty says nothing and passes (the decoder reads a missing or null text as `""`). A
  * filter without a value (an account the query omitted: the master account, whose name the client does
  * not know) passes when every record of the answer names one account there.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ *   readonly to: string
+ * }
+ * const query: QueryCheck.Query<R> = {
+ *   start: 0,
+ *   end: 99,
+ *   limit: 500,
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   filters: [{ field: "toAccount", read: (r) => r.to, value: "sub1" }]
+ * }
+ *
+ * const records = [{ id: "a", t: 1, to: "sub1" }, { id: "b", t: 120, to: "sub1" }]
+ * assert.strictEqual(
+ *   QueryCheck.firstOutside(records, query)?.description,
+ *   `record "b" at 1970-01-01T00:00:00.120Z is outside the query's window 1970-01-01T00:00:00.000Z..1970-01-01T00:00:00.099Z`
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const firstOutside = <A>(records: ReadonlyArray<A>, query: Query<A>): Outside | undefined => {
   const { end, filters, limit, start, time } = query
@@ -108,7 +210,20 @@ export const firstOutside = <A>(records: ReadonlyArray<A>, query: Query<A>): Out
   return undefined
 }
 
-/** Which request an answer came from, as an error names it: the endpoint, the window and the page. */
+/**
+ * Which request an answer came from, as an error names it: the endpoint, the window and the page.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ *
+ * const request: QueryCheck.Request = { endpoint: "transferHistory", startTime: 0, endTime: 99, page: 2 }
+ * assert.strictEqual(request.page, 2)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Request {
   readonly endpoint: string
   readonly startTime?: number
@@ -116,7 +231,20 @@ export interface Request {
   readonly page?: number
 }
 
-/** What a page call's query may hold of a window and a page. */
+/**
+ * What a page call's query may hold of a window and a page.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ *
+ * const page: QueryCheck.PageQuery = { startTime: 0, page: 1 }
+ * assert.strictEqual(page.endTime, undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface PageQuery {
   readonly startTime?: number | undefined
   readonly endTime?: number | undefined
@@ -128,6 +256,28 @@ export interface PageQuery {
  * What a page call's answer is checked against, and the request its error names: the window the
  * query gave (a bound it did not give is open: the service's default, such as the deposit endpoint's
  * last 10 days, is not known here) and the query's filters.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ *
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ * }
+ * const kind = {
+ *   endpoint: { maxLimit: 500 },
+ *   time: (r: R) => r.t,
+ *   key: (r: R) => r.id,
+ *   recordFilters: () => []
+ * }
+ * const { query, request } = QueryCheck.ofPage("transferHistory", { startTime: 0, page: 2 }, kind)
+ * assert.deepStrictEqual([query.start, query.end, query.limit], [0, Number.POSITIVE_INFINITY, 500])
+ * assert.deepStrictEqual(request, { endpoint: "transferHistory", startTime: 0, page: 2 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export const ofPage = <Q extends PageQuery, A>(
   endpoint: string,
@@ -158,6 +308,31 @@ export const ofPage = <Q extends PageQuery, A>(
 /**
  * The excerpt an error quotes of an answer with a record outside its query: the record's JSON,
  * sanitized and shortened.
+ *
+ * @example
+ * ```ts
+ * import * as QueryCheck from "@broker-history/core/query/QueryCheck"
+ * interface R {
+ *   readonly id: string
+ *   readonly t: number
+ *   readonly to: string
+ * }
+ * const query: QueryCheck.Query<R> = {
+ *   start: 0,
+ *   end: 99,
+ *   limit: 500,
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   filters: [{ field: "toAccount", read: (r) => r.to, value: "sub1" }]
+ * }
+ *
+ * const records = [{ id: "a", t: 120, to: "sub1" }]
+ * const outside = QueryCheck.firstOutside(records, query)!
+ * assert.strictEqual(QueryCheck.excerpt(records, outside), `{"id":"a","t":120,"to":"sub1"}`)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const excerpt = <A>(records: ReadonlyArray<A>, outside: Outside): string =>
   ServerText.sanitize(JSON.stringify(records[outside.index]) ?? "", excerptLength)

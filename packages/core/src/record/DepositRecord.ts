@@ -61,15 +61,14 @@ export const statusName = (status: string): string => statusNames[status] ?? sta
  * @example
  * ```ts
  * import * as DepositRecord from "@broker-history/core/record/DepositRecord"
- * import { Schema } from "effect"
  *
  * const show = (d: DepositRecord.DepositRecord) => `${d.amount} ${d.coin} ${DepositRecord.statusName(d.status)}`
- * const deposit = Schema.decodeUnknownSync(DepositRecord.DepositRecord)({
+ * const deposit = DepositRecord.read({
  *   amount: "50000.00000000",
  *   coin: "USDT",
  *   status: 5,
  *   insertTime: 1654064568000
- * })
+ * })!
  * assert.strictEqual(show(deposit), "50000.00000000 USDT SUCCESS")
  * ```
  *
@@ -96,7 +95,6 @@ export interface DepositRecord {
  * @example
  * ```ts
  * import * as DepositRecord from "@broker-history/core/record/DepositRecord"
- * import { Schema } from "effect"
  *
  * const wire: DepositRecord.DepositRecordEncoded = {
  *   amount: "1",
@@ -105,7 +103,7 @@ export interface DepositRecord {
  *   network: null,
  *   insertTime: 1
  * }
- * const deposit = Schema.decodeSync(DepositRecord.DepositRecord)(wire)
+ * const deposit = DepositRecord.read(wire)!
  * assert.strictEqual(deposit.status, "5")
  * assert.strictEqual(deposit.network, "")
  * ```
@@ -217,13 +215,12 @@ export const key = (record: Pick<DepositRecord, "txId" | "coin" | "network" | "a
  * @example
  * ```ts
  * import * as DepositRecord from "@broker-history/core/record/DepositRecord"
- * import { Schema } from "effect"
  *
- * const page = Schema.decodeUnknownSync(DepositRecord.DepositPage)([
+ * const page = DepositRecord.readPage([
  *   { amount: "1", coin: "USDT", txId: "0xb", insertTime: 2 },
  *   { amount: "1", coin: "USDT", txId: "0xa", insertTime: 2 },
  *   { amount: "1", coin: "USDT", txId: "0xc", insertTime: 1 }
- * ])
+ * ])!
  * assert.deepStrictEqual([...page].sort(DepositRecord.compare).map((d) => d.txId), ["0xc", "0xa", "0xb"])
  * ```
  *
@@ -240,9 +237,8 @@ export const compare = (a: DepositRecord, b: DepositRecord): number =>
  * @example
  * ```ts
  * import * as DepositRecord from "@broker-history/core/record/DepositRecord"
- * import { Schema } from "effect"
  *
- * const decode = Schema.decodeUnknownSync(DepositRecord.DepositRecord)
+ * const decode = (u: unknown) => DepositRecord.read(u)!
  * const pending = decode({ amount: "1", coin: "USDT", txId: "0xa", status: 4, confirmTimes: 3, insertTime: 1 })
  * const credited = decode({ amount: "1", coin: "USDT", txId: "0xa", status: 5, confirmTimes: 12, insertTime: 1 })
  * assert.strictEqual(DepositRecord.changed(pending, credited), true)

@@ -137,7 +137,7 @@ export const compareIds = (a: string, b: string): -1 | 0 | 1 => {
 /**
  * A compiled decoder: the schema's decoding as one plain function that applies the same field rules
  * (the `read…` functions) directly. It returns the decoded value, or `undefined` when the input
- * breaks any rule (the schema then decodes it again to say which rule, where).
+ * breaks any rule (a schema then decodes it again to say which rule, where).
  *
  * @example
  * ```ts

@@ -35,10 +35,9 @@ export interface SubAccount {
  * @example
  * ```ts
  * import * as SubAccount from "@broker-history/core/record/SubAccount"
- * import { Schema } from "effect"
  *
  * const wire: SubAccount.SubAccountEncoded = { subAccount: "mexc1", note: "1", timestamp: "1597026383085" }
- * assert.strictEqual(Schema.decodeSync(SubAccount.SubAccount)(wire).timestamp, 1597026383085)
+ * assert.strictEqual(wire.timestamp, "1597026383085")
  * ```
  *
  * @since 0.2.0
@@ -58,14 +57,13 @@ export interface SubAccountEncoded {
  * @example
  * ```ts
  * import * as SubAccount from "@broker-history/core/record/SubAccount"
- * import { Schema } from "effect"
  *
  * const wire: SubAccount.SubAccountEnvelope = {
  *   code: "0",
  *   message: "",
  *   data: [{ subAccount: "mexc1", note: "1", timestamp: "1597026383085" }]
  * }
- * assert.strictEqual(Schema.decodeSync(SubAccount.SubAccountPage)(wire)[0].subAccount, "mexc1")
+ * assert.strictEqual(wire.data[0]?.subAccount, "mexc1")
  * ```
  *
  * @since 0.2.0
@@ -84,17 +82,33 @@ export interface SubAccountEnvelope {
  * @example
  * ```ts
  * import * as SubAccount from "@broker-history/core/record/SubAccount"
- * import { Either, Schema } from "effect"
  *
- * const decode = Schema.decodeUnknownEither(SubAccount.SubAccount)
- * assert.ok(Either.isRight(decode({ subAccount: "a".repeat(SubAccount.maxNameLength) })))
- * assert.ok(Either.isLeft(decode({ subAccount: "a".repeat(SubAccount.maxNameLength + 1) })))
+ * assert.strictEqual(SubAccount.isName("a".repeat(SubAccount.maxNameLength)), true)
+ * assert.strictEqual(SubAccount.isName("a".repeat(SubAccount.maxNameLength + 1)), false)
  * ```
  *
  * @since 0.2.0
  * @category constants
  */
 export const maxNameLength = 256
+
+/**
+ * True for a value that stands for no creation time: `null`, `""` or a missing field. Any other
+ * value must be a Unix millisecond time (`Field.readMillis`).
+ *
+ * @example
+ * ```ts
+ * import * as SubAccount from "@broker-history/core/record/SubAccount"
+ *
+ * assert.strictEqual(SubAccount.noCreationTime(null), true)
+ * assert.strictEqual(SubAccount.noCreationTime(""), true)
+ * assert.strictEqual(SubAccount.noCreationTime(0), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const noCreationTime = (u: unknown): boolean => u === null || u === undefined || u === ""
 
 /**
  * True for a sub-account name: non-empty text of at most `maxNameLength` characters, without

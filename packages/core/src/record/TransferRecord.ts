@@ -89,11 +89,10 @@ export const transferStatuses = ["SUCCESS", "FAILED", "PENDING"] as const
  * @example
  * ```ts
  * import * as TransferRecord from "@broker-history/core/record/TransferRecord"
- * import { Schema } from "effect"
  *
  * const show = (r: TransferRecord.TransferRecord) =>
  *   `${r.tranId}: ${r.amount} ${r.asset} ${r.fromAccountType} → ${r.toAccountType}`
- * const transfer = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ * const transfer = TransferRecord.read({
  *   tranId: 11945860693,
  *   asset: "BTC",
  *   amount: "0.10000000",
@@ -102,7 +101,7 @@ export const transferStatuses = ["SUCCESS", "FAILED", "PENDING"] as const
  *   clientTranId: null,
  *   status: "SUCCESS",
  *   timestamp: 1544433325000
- * })
+ * })!
  * assert.strictEqual(show(transfer), "11945860693: 0.10000000 BTC SPOT → FUTURES")
  * assert.strictEqual(transfer.clientTranId, "")
  * ```
@@ -131,7 +130,6 @@ export interface TransferRecord {
  * @example
  * ```ts
  * import * as TransferRecord from "@broker-history/core/record/TransferRecord"
- * import { Schema } from "effect"
  *
  * const wire: TransferRecord.TransferRecordEncoded = {
  *   tranId: 11945860693,
@@ -140,7 +138,7 @@ export interface TransferRecord {
  *   fromsymbol: "BTCUSDT",
  *   timestamp: "1544433325000"
  * }
- * const transfer = Schema.decodeSync(TransferRecord.TransferRecord)(wire)
+ * const transfer = TransferRecord.read(wire)!
  * assert.strictEqual(transfer.tranId, "11945860693")
  * assert.strictEqual(transfer.fromSymbol, "BTCUSDT")
  * assert.strictEqual(transfer.timestamp, 1544433325000)
@@ -316,14 +314,13 @@ export const readPage: CompiledDecoder<ReadonlyArray<TransferRecord>> = compiled
  * @example
  * ```ts
  * import * as TransferRecord from "@broker-history/core/record/TransferRecord"
- * import { Schema } from "effect"
  *
- * const r = Schema.decodeUnknownSync(TransferRecord.TransferRecord)({
+ * const r = TransferRecord.read({
  *   tranId: 42,
  *   asset: "BTC",
  *   amount: "1",
  *   timestamp: 1
- * })
+ * })!
  * assert.strictEqual(TransferRecord.key(r), "42")
  * ```
  *
@@ -338,13 +335,12 @@ export const key = (record: TransferRecord): string => record.tranId
  * @example
  * ```ts
  * import * as TransferRecord from "@broker-history/core/record/TransferRecord"
- * import { Schema } from "effect"
  *
- * const page = Schema.decodeUnknownSync(TransferRecord.TransferPage)([
+ * const page = TransferRecord.readPage([
  *   { tranId: "10", asset: "BTC", amount: "1", timestamp: 2 },
  *   { tranId: "9", asset: "BTC", amount: "1", timestamp: 2 },
  *   { tranId: "11", asset: "BTC", amount: "1", timestamp: 1 }
- * ])
+ * ])!
  * assert.deepStrictEqual([...page].sort(TransferRecord.compare).map(TransferRecord.key), ["11", "9", "10"])
  * ```
  *

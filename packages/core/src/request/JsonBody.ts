@@ -19,11 +19,23 @@
  * invalid UTF-8, a runtime without Node's buffer module) is decoded with `toString`, so the text is
  * always that of a UTF-8 decoding.
  *
- * @internal
+ * @since 0.2.0
  */
 import type * as NodeBuffer from "node:buffer"
 
-/** Largest part, in bytes: its text stays well under V8's 128 KB large-object size even as UTF-16. */
+/**
+ * Largest part, in bytes: its text stays well under V8's 128 KB large-object size even as UTF-16.
+ *
+ * @example
+ * ```ts
+ * import * as JsonBody from "@broker-history/core/request/JsonBody"
+ *
+ * assert.strictEqual(JsonBody.partBytes, 49_152)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const partBytes = 48 * 1024
 
 const OPEN = 0x5b // [
@@ -69,11 +81,33 @@ const textStart = (buffer: Buffer): number =>
  * A body as a carrier delivers it: its bytes, or text already decoded (the platform `HttpClient`
  * carrier reads text: rendering a platform response, as a tracer or logger may, reads its body as
  * text, and its bytes can then no longer be read).
+ *
+ * @example
+ * ```ts
+ * import * as JsonBody from "@broker-history/core/request/JsonBody"
+ *
+ * const bodies: ReadonlyArray<JsonBody.Body> = [new TextEncoder().encode("[1]"), "[1]"]
+ * assert.deepStrictEqual(bodies.map(JsonBody.parse), [[1], [1]])
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
  */
 export type Body = Uint8Array | string
 
 /**
  * The body as text (UTF-8, a leading byte order mark dropped).
+ *
+ * @example
+ * ```ts
+ * import * as JsonBody from "@broker-history/core/request/JsonBody"
+ *
+ * assert.strictEqual(JsonBody.text(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])), "{}")
+ * assert.strictEqual(JsonBody.text("{}"), "{}")
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
  */
 export const text = (body: Body): string => {
   if (typeof body === "string") return body
@@ -84,10 +118,34 @@ export const text = (body: Body): string => {
 /**
  * `JSON.parse` of the body's text: the same value, or the same `SyntaxError`. Throws as
  * `JSON.parse` does.
+ *
+ * @example
+ * ```ts
+ * import * as JsonBody from "@broker-history/core/request/JsonBody"
+ *
+ * assert.deepStrictEqual(JsonBody.parse(new TextEncoder().encode(`[{"a":1},{"a":"é"}]`)), [{ a: 1 }, { a: "é" }])
+ * assert.throws(() => JsonBody.parse("[1,"), SyntaxError)
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
  */
 export const parse = (body: Body): unknown => parseInParts(body, partBytes)
 
-/** `parse` with parts of at most `maxPart` bytes (small parts in tests). Text is parsed whole. */
+/**
+ * `parse` with parts of at most `maxPart` bytes (small parts in tests). Text is parsed whole.
+ *
+ * @example
+ * ```ts
+ * import * as JsonBody from "@broker-history/core/request/JsonBody"
+ *
+ * const body = new TextEncoder().encode(JSON.stringify([{ a: "},{" }, { b: [1, 2] }, { c: null }]))
+ * assert.deepStrictEqual(JsonBody.parseInParts(body, 8), [{ a: "},{" }, { b: [1, 2] }, { c: null }])
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
 export const parseInParts = (body: Body, maxPart: number): unknown => {
   if (typeof body === "string") return JSON.parse(body)
   const buffer = asBuffer(body)

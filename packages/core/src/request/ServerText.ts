@@ -4,13 +4,37 @@
  * replaced, so a malicious service cannot drive the terminal or split a log line, and cut short, so a
  * 5 MB message is not printed whole.
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** Most characters of server text kept (UTF-16 code units), before the ellipsis. */
+/**
+ * Most characters of server text kept (UTF-16 code units), before the ellipsis.
+ *
+ * @example
+ * ```ts
+ * import * as ServerText from "@broker-history/core/request/ServerText"
+ *
+ * assert.strictEqual(ServerText.sanitize("x".repeat(1000)).length, ServerText.maxLength + 1)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const maxLength = 300
 
-/** What a control character is replaced with. */
+/**
+ * What a control character is replaced with.
+ *
+ * @example
+ * ```ts
+ * import * as ServerText from "@broker-history/core/request/ServerText"
+ *
+ * assert.strictEqual(ServerText.sanitize("a\nb"), `a${ServerText.replacement}b`)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const replacement = "\uFFFD"
 
 /**
@@ -25,6 +49,17 @@ const unsafe = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
  * `text` with every unsafe character replaced by U+FFFD and, when longer than `max`, its first `max`
  * characters (a surrogate pair is never split) followed by `…`. Only the kept part is scanned, so the
  * cost does not grow with `text`.
+ *
+ * @example
+ * ```ts
+ * import * as ServerText from "@broker-history/core/request/ServerText"
+ *
+ * assert.strictEqual(ServerText.sanitize("bad\u001b[2J key"), "bad\uFFFD[2J key")
+ * assert.strictEqual(ServerText.sanitize("abcdef", 3), "abc…")
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const sanitize = (text: string, max: number = maxLength): string => {
   if (text.length <= max) return text.replace(unsafe, replacement)

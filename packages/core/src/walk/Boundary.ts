@@ -7,32 +7,104 @@
  * A boundary is a value; its `ids` are never changed in place (a tie makes a new array), so the
  * checkpoints handed out share them safely.
  *
- * @internal
+ * @since 0.2.0
  */
 import type { Checkpoint } from "./Checkpoint.js"
 
+/**
+ * The boundary: the latest millisecond emitted and the ids emitted at it (a `Checkpoint`).
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ *
+ * const boundary: Boundary.Boundary = { time: 1735689600000, ids: ["42"] }
+ * assert.strictEqual(Boundary.isPast(boundary, 1735689600000, "43"), true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Boundary = Checkpoint
 
 /**
  * Where a walk over [since, …] starts: just before `since`, or at a checkpoint it resumes from (the ids
  * of a checkpoint older than `since` do not matter: nothing before `since` is read).
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ *
+ * assert.deepStrictEqual(Boundary.start(10, undefined), { time: 10, ids: [] })
+ * assert.deepStrictEqual(Boundary.start(10, { time: 20, ids: ["a", "a"] }), { time: 20, ids: ["a"] })
+ * assert.deepStrictEqual(Boundary.start(30, { time: 20, ids: ["a"] }), { time: 30, ids: [] })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export const start = (since: number, resume: Checkpoint | undefined): Boundary => ({
   time: resume === undefined ? since : Math.max(since, resume.time),
   ids: resume !== undefined && resume.time >= since ? [...new Set(resume.ids)] : []
 })
 
-/** Whether a record at `time` with key `key` was not emitted yet (it is past the boundary). */
+/**
+ * Whether a record at `time` with key `key` was not emitted yet (it is past the boundary).
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ *
+ * const boundary = { time: 5, ids: ["a"] }
+ * assert.strictEqual(Boundary.isPast(boundary, 5, "a"), false)
+ * assert.strictEqual(Boundary.isPast(boundary, 5, "b"), true)
+ * assert.strictEqual(Boundary.isPast(boundary, 4, "c"), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const isPast = (boundary: Boundary, time: number, key: string): boolean =>
   time > boundary.time || (time === boundary.time && !has(boundary.ids, key))
 
-/** The boundary after emitting a record that is past it. */
+/**
+ * The boundary after emitting a record that is past it.
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ *
+ * assert.deepStrictEqual(Boundary.advance({ time: 5, ids: ["a"] }, 5, "b"), { time: 5, ids: ["a", "b"] })
+ * assert.deepStrictEqual(Boundary.advance({ time: 5, ids: ["a"] }, 6, "c"), { time: 6, ids: ["c"] })
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const advance = (boundary: Boundary, time: number, key: string): Boundary =>
   time > boundary.time ? { time, ids: [key] } : { time, ids: [...boundary.ids, key] }
 
 /**
  * The records of an ascending list (each once) that are past the boundary: the list itself when all
  * are (the usual window, which starts after the last one emitted).
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ * interface R {
+ *   readonly t: number
+ *   readonly id: string
+ * }
+ * const time = (r: R) => r.t
+ * const key = (r: R) => r.id
+ *
+ * const page: ReadonlyArray<R> = [{ t: 5, id: "a" }, { t: 5, id: "b" }, { t: 6, id: "c" }]
+ * assert.deepStrictEqual(Boundary.fresh({ time: 5, ids: ["a"] }, page, time, key).map(key), ["b", "c"])
+ * assert.strictEqual(Boundary.fresh({ time: 4, ids: [] }, page, time, key), page)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const fresh = <A>(
   boundary: Boundary,
@@ -54,7 +126,26 @@ export const fresh = <A>(
   return out
 }
 
-/** The boundary after emitting `emitted` (ascending, all past the boundary) at once. */
+/**
+ * The boundary after emitting `emitted` (ascending, all past the boundary) at once.
+ *
+ * @example
+ * ```ts
+ * import * as Boundary from "@broker-history/core/walk/Boundary"
+ * interface R {
+ *   readonly t: number
+ *   readonly id: string
+ * }
+ * const time = (r: R) => r.t
+ * const key = (r: R) => r.id
+ *
+ * const emitted: ReadonlyArray<R> = [{ t: 5, id: "b" }, { t: 6, id: "c" }, { t: 6, id: "d" }]
+ * assert.deepStrictEqual(Boundary.after({ time: 5, ids: ["a"] }, emitted, time, key), { time: 6, ids: ["c", "d"] })
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const after = <A>(
   boundary: Boundary,
   emitted: ReadonlyArray<A>,

@@ -5,10 +5,23 @@
  * its next window from the stretch that touches it, so that a burst that begins (or a quiet stretch
  * that follows one) inside a short page is seen at once, not by the full or light page after it.
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** The stretch after a change of density: from `start` to the window's end, holding `count` records. */
+/**
+ * The stretch after a change of density: from `start` to the window's end, holding `count` records.
+ *
+ * @example
+ * ```ts
+ * import * as ChangePoint from "@broker-history/core/walk/ChangePoint"
+ *
+ * const tail: ChangePoint.Tail = { start: 1000, count: 100, density: 1, evidence: 60 }
+ * assert.strictEqual(tail.count / tail.density, 100)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Tail {
   readonly start: number
   readonly count: number
@@ -25,6 +38,22 @@ const term = (k: number, length: number): number => k === 0 ? 0 : k * Math.log(k
  * The stretch after the most likely change of density in [start, end], given the times of its
  * records ascending; undefined without records. The split is made between two records' milliseconds
  * (or before the first, or after the last), so that each stretch holds whole milliseconds.
+ *
+ * @example
+ * ```ts
+ * import * as ChangePoint from "@broker-history/core/walk/ChangePoint"
+ *
+ * // Ten records in the first second, then a burst of a hundred in 100 ms.
+ * const quiet = Array.from({ length: 10 }, (_, i) => i * 100)
+ * const burst = Array.from({ length: 100 }, (_, i) => 1000 + i)
+ * const tail = ChangePoint.tail([...quiet, ...burst], 0, 1099)
+ * assert.strictEqual(tail?.start, 1000)
+ * assert.strictEqual(tail?.count, 100)
+ * assert.strictEqual(ChangePoint.tail([], 0, 1099), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const tail = (times: ArrayLike<number>, start: number, end: number): Tail | undefined => {
   const n = times.length

@@ -12,20 +12,60 @@
  * offset that is a multiple of the page size answers that page like a complete millisecond and cannot
  * be told from one.
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** Why a millisecond was not read whole (`IncompleteHistory.reason`). */
+/**
+ * Why a millisecond was not read whole (`IncompleteHistory.reason`).
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const reasons: ReadonlyArray<Crowded.Reason> = ["PageLimit", "EmptyPage", "NothingNew"]
+ * assert.strictEqual(reasons.length, 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Reason = "PageLimit" | "EmptyPage" | "NothingNew"
 
-/** Where the paging is: the full pages of `limit` read so far (page 1 included). */
+/**
+ * Where the paging is: the full pages of `limit` read so far (page 1 included).
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const [state] = Crowded.start(100, 3)
+ * assert.deepStrictEqual(state, { limit: 100, maxPages: 3, pages: 1 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface State {
   readonly limit: number
   readonly maxPages: number
   readonly pages: number
 }
 
-/** What to do next. */
+/**
+ * What to do next.
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const describe = (next: Crowded.Next): string =>
+ *   next._tag === "Page" || next._tag === "Probe" ? `read page ${next.page} of ${next.limit}` : next._tag
+ * assert.strictEqual(describe(Crowded.start(100, 3)[1]), "read page 2 of 100")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Next =
   /** Read page `page` of size `limit`. */
   | { readonly _tag: "Page"; readonly page: number; readonly limit: number }
@@ -36,7 +76,21 @@ export type Next =
   /** The service did not serve every record: `page` is the page that showed it (or would be read next). */
   | { readonly _tag: "Incomplete"; readonly reason: Reason; readonly page: number }
 
-/** After page 1 of the millisecond came back full. */
+/**
+ * After page 1 of the millisecond came back full.
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const [, next] = Crowded.start(100, 3)
+ * assert.deepStrictEqual(next, { _tag: "Page", page: 2, limit: 100 })
+ * assert.deepStrictEqual(Crowded.start(100, 1)[1], { _tag: "Incomplete", reason: "PageLimit", page: 2 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const start = (limit: number, maxPages: number): readonly [State, Next] => {
   const state: State = { limit, maxPages, pages: 1 }
   return [state, nextPage(state)]
@@ -46,6 +100,20 @@ export const start = (limit: number, maxPages: number): readonly [State, Next] =
  * After the page `Next` asked for brought `length` records, `fresh` of them not read before. A page
  * after a full one that is empty, or brings nothing new (a service that caps or ignores `page`), ends
  * the paging; a short page with something new completes it.
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const [state] = Crowded.start(100, 3)
+ * // Page 2 short, with something new: the millisecond is complete.
+ * assert.deepStrictEqual(Crowded.afterPage(state, 40, 40)[1], { _tag: "Complete" })
+ * // Page 2 empty: a page of another size tells the end of the millisecond from a service that stopped.
+ * assert.deepStrictEqual(Crowded.afterPage(state, 0, 0)[1], { _tag: "Probe", page: 2, limit: 99, expected: 1 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const afterPage = (state: State, length: number, fresh: number): readonly [State, Next] => {
   if (length === 0) return [state, probe(state)]
@@ -55,7 +123,23 @@ export const afterPage = (state: State, length: number, fresh: number): readonly
   return [next, nextPage(next)]
 }
 
-/** After the page of another size (`Probe`) brought `length` records, `fresh` of them not read before. */
+/**
+ * After the page of another size (`Probe`) brought `length` records, `fresh` of them not read before.
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const [state] = Crowded.start(100, 3)
+ * const [, probe] = Crowded.afterPage(state, 0, 0)
+ * if (probe._tag !== "Probe") throw new Error("expected a probe")
+ * assert.deepStrictEqual(Crowded.afterProbe(state, probe, 1, 0), { _tag: "Complete" })
+ * assert.deepStrictEqual(Crowded.afterProbe(state, probe, 0, 0), { _tag: "Incomplete", reason: "EmptyPage", page: 2 })
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const afterProbe = (
   state: State,
   probed: Extract<Next, { _tag: "Probe" }>,
@@ -88,7 +172,20 @@ const probe = (state: State): Next => {
   return incomplete("EmptyPage", state)
 }
 
-/** What a stream that goes on past an incomplete millisecond logs (`onIncomplete: "warn"`). */
+/**
+ * What a stream that goes on past an incomplete millisecond logs (`onIncomplete: "warn"`).
+ *
+ * @example
+ * ```ts
+ * import * as Crowded from "@broker-history/core/walk/Crowded"
+ *
+ * const text = Crowded.warning({ time: 0, received: 200, pages: 2, reason: "EmptyPage" })
+ * assert.ok(text.includes("1970-01-01T00:00:00.000Z (200 records in 2 pages, then page 3 came back empty)"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const warning = (incomplete: {
   readonly time: number
   readonly received: number

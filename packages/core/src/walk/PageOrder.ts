@@ -5,10 +5,31 @@
  * sorted. A record sent twice (same time, same key: adjacent once in order) is kept once. Every
  * record is inside its window: the walk refused any answer with a record outside (`QueryCheck`).
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** How records are ordered and identified. */
+/**
+ * How records are ordered and identified.
+ *
+ * @example
+ * ```ts
+ * import * as PageOrder from "@broker-history/core/walk/PageOrder"
+ * interface R {
+ *   readonly t: number
+ *   readonly id: string
+ * }
+ * const order: PageOrder.Order<R> = {
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+ * }
+ *
+ * assert.ok(order.compare({ t: 1, id: "b" }, { t: 2, id: "a" }) < 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Order<A> {
   readonly time: (record: A) => number
   readonly key: (record: A) => string
@@ -18,6 +39,28 @@ export interface Order<A> {
 
 /**
  * The records of `page`, ascending, each once. When the page needs no change it is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import * as PageOrder from "@broker-history/core/walk/PageOrder"
+ * interface R {
+ *   readonly t: number
+ *   readonly id: string
+ * }
+ * const order: PageOrder.Order<R> = {
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+ * }
+ *
+ * const newestFirst = [{ t: 3, id: "c" }, { t: 2, id: "b" }, { t: 2, id: "b" }, { t: 1, id: "a" }]
+ * assert.deepStrictEqual(PageOrder.ascending(order, newestFirst).map((r) => r.id), ["a", "b", "c"])
+ * const inOrder = [{ t: 1, id: "a" }, { t: 2, id: "b" }]
+ * assert.strictEqual(PageOrder.ascending(order, inOrder), inOrder)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const ascending = <A>(order: Order<A>, page: ReadonlyArray<A>): ReadonlyArray<A> => {
   const { compare, time } = order
@@ -48,7 +91,29 @@ const reversed = <A>(page: ReadonlyArray<A>): Array<A> => {
   return out
 }
 
-/** An ascending list without repeats: a record with the time and key of the one before it is dropped. */
+/**
+ * An ascending list without repeats: a record with the time and key of the one before it is dropped.
+ *
+ * @example
+ * ```ts
+ * import * as PageOrder from "@broker-history/core/walk/PageOrder"
+ * interface R {
+ *   readonly t: number
+ *   readonly id: string
+ * }
+ * const order: PageOrder.Order<R> = {
+ *   time: (r) => r.t,
+ *   key: (r) => r.id,
+ *   compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+ * }
+ *
+ * const twice = [{ t: 1, id: "a" }, { t: 1, id: "a" }, { t: 1, id: "b" }]
+ * assert.deepStrictEqual(PageOrder.distinct(order, twice).map((r) => r.id), ["a", "b"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const distinct = <A>(order: Order<A>, inOrder: ReadonlyArray<A>): ReadonlyArray<A> => {
   const { key, time } = order
   const out: Array<A> = []

@@ -8,12 +8,23 @@
  * (up to the cap), a random or bursty one lighter ones: an overflow costs one request, a lighter page
  * costs a share of one on every request.
  *
- * @internal
+ * @since 0.2.0
  */
 
 /**
  * The estimator's state: the smoothed variance of log(count / aim), the fill it gives, and how many
  * windows it has learnt from.
+ *
+ * @example
+ * ```ts
+ * import * as WindowFill from "@broker-history/core/walk/WindowFill"
+ *
+ * const state: WindowFill.State = WindowFill.initial(500)
+ * assert.strictEqual(state.seen, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface State {
   readonly variance: number
@@ -39,13 +50,50 @@ const upperTail = (z: number): number => {
 /**
  * Before anything is seen: the scatter of a Poisson count around 90 % of `limit`, which aims at about
  * 90 % full pages (what a random history of that density gives at best).
+ *
+ * @example
+ * ```ts
+ * import * as WindowFill from "@broker-history/core/walk/WindowFill"
+ *
+ * const fill = WindowFill.fill(WindowFill.initial(500))
+ * assert.ok(fill > 0.8 && fill < 0.95)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export const initial = (limit: number): State => withVariance(1 / Math.max(1, 0.9 * limit))
 
-/** The state for a variance, learnt from `seen` windows (the fill is computed once here, not for every window). */
+/**
+ * The state for a variance, learnt from `seen` windows (the fill is computed once here, not for every window).
+ *
+ * @example
+ * ```ts
+ * import * as WindowFill from "@broker-history/core/walk/WindowFill"
+ *
+ * // Counts that come as predicted: the fullest pages; a spread of 10 % around the aim: lighter ones.
+ * assert.strictEqual(WindowFill.fill(WindowFill.withVariance(0)), 0.98)
+ * assert.ok(WindowFill.fill(WindowFill.withVariance(0.01)) < 0.9)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const withVariance = (variance: number, seen = 0): State => ({ variance, fill: bestFill(variance), seen })
 
-/** The fill to aim at (share of `limit`): the fewest expected requests per record. */
+/**
+ * The fill to aim at (share of `limit`): the fewest expected requests per record.
+ *
+ * @example
+ * ```ts
+ * import * as WindowFill from "@broker-history/core/walk/WindowFill"
+ *
+ * assert.strictEqual(WindowFill.fill(WindowFill.withVariance(0)), 0.98)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const fill = (state: State): number => state.fill
 
 const bestFill = (variance: number): number => {
@@ -66,6 +114,19 @@ const bestFill = (variance: number): number => {
 /**
  * Learns from one window that was sized to hold `aim` records: it held `count` (a short page), or at
  * least `limit` (`full`).
+ *
+ * @example
+ * ```ts
+ * import * as WindowFill from "@broker-history/core/walk/WindowFill"
+ *
+ * // Windows that held just what they were sized for: the aim moves up towards full pages.
+ * let state = WindowFill.initial(500)
+ * for (let i = 0; i < 50; i++) state = WindowFill.observe(state, 450, 450, false, 500)
+ * assert.ok(WindowFill.fill(state) > WindowFill.fill(WindowFill.initial(500)))
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const observe = (state: State, aim: number, count: number, full: boolean, limit: number): State => {
   if (!(aim > 0)) return state

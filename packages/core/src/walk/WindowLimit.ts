@@ -14,10 +14,24 @@
  *   refusal costs one request per halving or bisection step, and windows do not settle at half the
  *   real maximum.
  *
- * @internal
+ * @since 0.2.0
  */
 
-/** What walks have learned of the widest window (public as `FullHistory.KnownWidths`). */
+/**
+ * What walks have learned of the widest window (public as `FullHistory.KnownWidths`).
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * const known: WindowLimit.KnownWidths = { accepted: 20 * day, refused: 40 * day, stated: undefined }
+ * assert.strictEqual(WindowLimit.widest(known), 30 * day)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface KnownWidths {
   /** The widest window (ms) the service answered; 0 before the first answer. */
   readonly accepted: number
@@ -27,25 +41,74 @@ export interface KnownWidths {
   readonly stated: number | undefined
 }
 
-/** The shared, replaceable `KnownWidths` of an endpoint (public as `FullHistory.WindowWidths`). */
+/**
+ * The shared, replaceable `KnownWidths` of an endpoint (public as `FullHistory.WindowWidths`).
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ *
+ * const widths: WindowLimit.WindowWidths = { current: WindowLimit.unknown }
+ * widths.current = WindowLimit.accepted(widths.current, 60_000)
+ * assert.strictEqual(widths.current.accepted, 60_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface WindowWidths {
   current: KnownWidths
 }
 
-/** Nothing known yet: no window accepted, none refused. */
+/**
+ * Nothing known yet: no window accepted, none refused.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ *
+ * assert.strictEqual(WindowLimit.widest(WindowLimit.unknown), Number.POSITIVE_INFINITY)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const unknown: KnownWidths = { accepted: 0, refused: Number.POSITIVE_INFINITY, stated: undefined }
 
 /**
  * No window is narrowed below one minute because the service refused a wider one: a refusal of a
  * window this narrow fails the walk, naming the setting (a year in windows of a minute is half a
  * million requests; a service that wants that is better told so in the configuration).
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ *
+ * assert.strictEqual(WindowLimit.floor, 60_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
  */
 export const floor = 60_000
 
 /** The bisection stops when the widest accepted and the narrowest refused are this close (a share of the accepted). */
 const closeEnough = 1 / 32
 
-/** What a refusal is to the walk. */
+/**
+ * What a refusal is to the walk.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ *
+ * const verdict: WindowLimit.Verdict = WindowLimit.classify(WindowLimit.unknown, 90 * 86_400_000, "time range too large")
+ * assert.strictEqual(verdict, "Narrow")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Verdict =
   /** Not about the window's width: the walk fails with it as it is. */
   | "Other"
@@ -62,13 +125,39 @@ const timeWords = /\b(?:window|time ?range|range|interval|period|span|duration|s
 const excessWords =
   /\b(?:too (?:large|long|wide|big|many)|exceed\w*|(?:longer|wider|larger|greater|bigger|more) than|maximum|max|limited to)\b|\b(?:less|shorter) than \d/i
 
-/** Whether a refusal's message speaks of the request's time window being too large. */
+/**
+ * Whether a refusal's message speaks of the request's time window being too large.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ *
+ * assert.strictEqual(WindowLimit.mentionsWindow("The time range exceeds 30 days"), true)
+ * assert.strictEqual(WindowLimit.mentionsWindow("startTime must not be after endTime"), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const mentionsWindow = (msg: string): boolean => timeWords.test(msg) && excessWords.test(msg)
 
 /**
  * What a refusal of a window `width` ms wide, with the service's message `msg`, is to the walk:
  * `Narrow` only when the message speaks of the window being too large, the window was wider than any
  * window accepted, and wider than the floor.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * assert.strictEqual(WindowLimit.classify(WindowLimit.unknown, 90 * day, "time range too large"), "Narrow")
+ * assert.strictEqual(WindowLimit.classify(WindowLimit.unknown, 90 * day, "Signature invalid"), "Other")
+ * assert.strictEqual(WindowLimit.classify(WindowLimit.unknown, 60_000, "time range too large"), "Floor")
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const classify = (known: KnownWidths, width: number, msg: string): Verdict =>
   !mentionsWindow(msg) ? "Other" : width <= known.accepted ? "Inconsistent" : width <= floor ? "Floor" : "Narrow"
@@ -87,6 +176,18 @@ const durations =
  * The widest of the durations the message names (`2592000000 ms`, `30d`, `7 days`) that lies between
  * the widest window accepted and `below`, and not under the floor: the service's stated maximum, tried
  * before halving. Only a guess: tried like any probe.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * assert.strictEqual(WindowLimit.statedWidth("the window may span at most 30 days", 0, 90 * day), 30 * day)
+ * assert.strictEqual(WindowLimit.statedWidth("window too wide", 0, 90 * day), undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const statedWidth = (msg: string, accepted: number, below: number): number | undefined => {
   let best: number | undefined
@@ -99,7 +200,22 @@ export const statedWidth = (msg: string, accepted: number, below: number): numbe
   return best
 }
 
-/** What is known after the service refused a window `width` ms wide as too wide (`classify` said `Narrow`). */
+/**
+ * What is known after the service refused a window `width` ms wide as too wide (`classify` said `Narrow`).
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * const known = WindowLimit.refused(WindowLimit.unknown, 90 * day, "window longer than 30 days")
+ * assert.deepStrictEqual(known, { accepted: 0, refused: 90 * day, stated: 30 * day })
+ * assert.strictEqual(WindowLimit.widest(known), 30 * day)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
 export const refused = (known: KnownWidths, width: number, msg: string): KnownWidths => {
   const narrowest = Math.min(known.refused, width)
   const stated = statedWidth(msg, known.accepted, narrowest) ??
@@ -112,6 +228,19 @@ export const refused = (known: KnownWidths, width: number, msg: string): KnownWi
  * nothing new (the walk's usual case). A width the service stated, once accepted, is taken as its
  * maximum; an accepted width at least as wide as one refused means the service changed its mind, and
  * the acceptance wins.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * const refused = WindowLimit.refused(WindowLimit.unknown, 90 * day, "window too wide")
+ * assert.deepStrictEqual(WindowLimit.accepted(refused, 45 * day), { accepted: 45 * day, refused: 90 * day, stated: undefined })
+ * assert.strictEqual(WindowLimit.accepted(refused, 0), refused)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const accepted = (known: KnownWidths, width: number): KnownWidths => {
   if (width <= known.accepted) return known
@@ -124,6 +253,18 @@ export const accepted = (known: KnownWidths, width: number): KnownWidths => {
 /**
  * Whether the widest accepted and the narrowest refused are close enough to stop probing: within
  * 1/32 of the accepted width, which is at least the floor.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * assert.strictEqual(WindowLimit.settled({ accepted: 30 * day, refused: 30 * day + 1, stated: undefined }), true)
+ * assert.strictEqual(WindowLimit.settled({ accepted: 20 * day, refused: 40 * day, stated: undefined }), false)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const settled = (known: KnownWidths): boolean =>
   known.refused !== Number.POSITIVE_INFINITY && known.stated === undefined && known.accepted >= floor &&
@@ -134,6 +275,21 @@ export const settled = (known: KnownWidths): boolean =>
  * window as wide as the floor is accepted (windows the density made narrow say nothing of the
  * maximum), half the narrowest refused, never under the floor; then the middle between the widest
  * accepted and the narrowest refused, until they are close enough.
+ *
+ * @example
+ * ```ts
+ * import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
+ * const day = 86_400_000
+ *
+ * assert.strictEqual(WindowLimit.widest(WindowLimit.unknown), Number.POSITIVE_INFINITY)
+ * // Refused at 90 days, nothing as wide as the floor accepted yet: halving.
+ * assert.strictEqual(WindowLimit.widest({ accepted: 0, refused: 90 * day, stated: undefined }), 45 * day)
+ * // Between the widest accepted and the narrowest refused: bisecting.
+ * assert.strictEqual(WindowLimit.widest({ accepted: 20 * day, refused: 40 * day, stated: undefined }), 30 * day)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const widest = (known: KnownWidths): number => {
   if (known.refused === Number.POSITIVE_INFINITY) return known.refused

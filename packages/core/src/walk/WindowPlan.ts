@@ -26,7 +26,7 @@
  *
  * A `Plan` is a value: `window` reads it, `observe` returns the plan after a page.
  *
- * @internal
+ * @since 0.2.0
  */
 import * as ChangePoint from "./ChangePoint.js"
 import * as WindowFill from "./WindowFill.js"
@@ -50,7 +50,20 @@ const changeRecords = 8
 const unevenGap = 12
 const unevenQuartile = 0.15
 
-/** An inclusive range of milliseconds, read with one request. */
+/**
+ * An inclusive range of milliseconds, read with one request.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const window: WindowPlan.Window = WindowPlan.window(WindowPlan.make(500, undefined), 0, 999)
+ * assert.deepStrictEqual(window, { start: 0, end: 999, aim: undefined })
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Window {
   readonly start: number
   readonly end: number
@@ -58,10 +71,39 @@ export interface Window {
   readonly aim: number | undefined
 }
 
-/** How a full page was ordered, as far as its times show. */
+/**
+ * How a full page was ordered, as far as its times show.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const orders: ReadonlyArray<WindowPlan.Order> = ["newest-first", "oldest-first", "unordered"]
+ * assert.strictEqual(orders.length, 3)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Order = "newest-first" | "oldest-first" | "unordered"
 
-/** What the last full page showed of the window it could not hold. */
+/**
+ * What the last full page showed of the window it could not hold.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * // A full page of 2 records (limit 2), newest first, over the window [0, 99].
+ * const plan = WindowPlan.observe(WindowPlan.make(2, undefined), { start: 0, end: 99, aim: undefined }, [90, 80], (t) => t)
+ * const sample: WindowPlan.Sample | undefined = plan.sample
+ * assert.deepStrictEqual(sample?.times, [80, 90])
+ * assert.strictEqual(sample?.order, "newest-first")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Sample {
   readonly start: number
   readonly end: number
@@ -76,6 +118,22 @@ export interface Sample {
   readonly repeats: number
 }
 
+/**
+ * The planner's state: the page size, the widest window, the density where the walk is, the fill
+ * to aim at and the last full page's sample.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const plan: WindowPlan.Plan = WindowPlan.make(500, 86_400_000)
+ * assert.strictEqual(plan.density, undefined)
+ * assert.strictEqual(plan.maxWindow, 86_400_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Plan {
   readonly limit: number
   /** Widest window one request may cover (ms); infinite when the endpoint has no maximum. */
@@ -86,7 +144,20 @@ export interface Plan {
   readonly sample: Sample | undefined
 }
 
-/** The plan before anything is read: the first window spans the range, if the maximum allows. */
+/**
+ * The plan before anything is read: the first window spans the range, if the maximum allows.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const plan = WindowPlan.make(500, 86_400_000)
+ * assert.deepStrictEqual(WindowPlan.window(plan, 0, 10 * 86_400_000), { start: 0, end: 86_399_999, aim: undefined })
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const make = (limit: number, maxWindow: number | undefined): Plan => ({
   limit,
   maxWindow: maxWindow === undefined ? Number.POSITIVE_INFINITY : Math.max(1, maxWindow),
@@ -95,7 +166,20 @@ export const make = (limit: number, maxWindow: number | undefined): Plan => ({
   sample: undefined
 })
 
-/** A new range (a follow poll): first one window over it again; what was learnt of the fill stays. */
+/**
+ * A new range (a follow poll): first one window over it again; what was learnt of the fill stays.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const read = WindowPlan.observe(WindowPlan.make(500, undefined), { start: 0, end: 999, aim: undefined }, [1, 2], (t) => t)
+ * assert.strictEqual(WindowPlan.restart(read).density, undefined)
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const restart = (plan: Plan): Plan => ({
   ...plan,
   density: undefined,
@@ -110,6 +194,21 @@ export const restart = (plan: Plan): Plan => ({
  * the window's: each stands for two guessed ones. Never wider than the endpoint's maximum, nor than
  * `learned`: the widest window the service is known to accept (`WindowLimit.widest`; infinite until
  * it refuses one as too wide).
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * // 100 records in the first 1,000 ms: about a tenth of a record per ms.
+ * const times = Array.from({ length: 100 }, (_, i) => i * 10)
+ * const plan = WindowPlan.observe(WindowPlan.make(500, undefined), { start: 0, end: 999, aim: undefined }, times, (t) => t)
+ * const next = WindowPlan.window(plan, 1000, 1_000_000)
+ * // Sized to hold a bit less than a page at that density.
+ * assert.ok(next.end - next.start > 3_000 && next.end - next.start < 5_000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const window = (plan: Plan, cursor: number, to: number, learned: number = Number.POSITIVE_INFINITY): Window => {
   const widest = Math.min(to, cursor + Math.min(plan.maxWindow, learned) - 1)
@@ -232,6 +331,18 @@ const reach = (start: number, limit: number, fill: number): Reach => {
  * from the stretch after a change of density when its records show one (`ChangePoint`); an empty
  * page allows at most one record in twice its width. A full page becomes the sample the next windows
  * inside it are planned from.
+ *
+ * @example
+ * ```ts
+ * import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
+ *
+ * const plan = WindowPlan.make(500, undefined)
+ * const afterEmpty = WindowPlan.observe(plan, { start: 0, end: 999, aim: undefined }, [], (t: number) => t)
+ * assert.strictEqual(afterEmpty.density, 1 / 2000)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
  */
 export const observe = <A>(
   plan: Plan,
