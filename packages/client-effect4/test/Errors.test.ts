@@ -2,10 +2,10 @@ import type { BrokerError } from "@broker-history/client-effect4"
 import { BrokerConfig, BrokerHistory } from "@broker-history/client-effect4"
 import { ErrorBody } from "@broker-history/domain-effect4"
 import { Config, ConfigProvider, Duration, Effect, Fiber, Layer } from "effect"
-import { TestClock } from "effect/testing"
 import { describe, expect, it } from "./support/EffectTest.js"
 import type { Answer } from "./support/MockService.js"
 import { historyLayerSyncSigning, mockService, transferWire } from "./support/MockService.js"
+import * as VirtualClock from "./support/VirtualClock.js"
 
 const transfers = {
   fromAccountType: "SPOT",
@@ -25,10 +25,10 @@ const call = (answer: (n: number) => Answer, overrides = {}) =>
       Effect.forkChild
     )
     // Let every retry wait pass.
-    yield* TestClock.adjust("30 seconds")
+    yield* VirtualClock.adjust("30 seconds")
     const result = yield* Fiber.join(fiber)
     return { result, mock }
-  })
+  }).pipe(VirtualClock.run())
 
 const failure = (answer: (n: number) => Answer, overrides = {}) =>
   Effect.map(call(answer, overrides), ({ mock, result }) => {
@@ -252,10 +252,10 @@ describe("client rate limiter", () => {
         Effect.provide(historyLayerSyncSigning(mock, { rateLimit: { limit: 1, interval: "1 second" } })),
         Effect.forkChild
       )
-      yield* TestClock.adjust("5 seconds")
+      yield* VirtualClock.adjust("5 seconds")
       yield* Fiber.join(fiber)
       expect(mock.seen.map((s) => s.at)).toEqual([0, 1025, 2050])
-    }))
+    }).pipe(VirtualClock.run()))
 
   it.effect("spaces requests to the budget, shared by concurrent calls", () =>
     Effect.gen(function*() {
@@ -272,14 +272,14 @@ describe("client rate limiter", () => {
         ),
         Effect.forkChild
       )
-      yield* TestClock.adjust(Duration.millis(10))
+      yield* VirtualClock.adjust(Duration.millis(10))
       // 4 may start at once; the 5th waits until the first is 1 s old.
       expect(mock.seen.length).toBe(4)
-      yield* TestClock.adjust(Duration.millis(980))
+      yield* VirtualClock.adjust(Duration.millis(980))
       expect(mock.seen.length).toBe(4)
-      yield* TestClock.adjust(Duration.millis(20))
+      yield* VirtualClock.adjust(Duration.millis(20))
       expect(mock.seen.length).toBe(8)
-      yield* TestClock.adjust("10 seconds")
+      yield* VirtualClock.adjust("10 seconds")
       yield* Fiber.join(fiber)
       expect(mock.seen.length).toBe(12)
       // Over any window of 1 s, no more than 4 requests start.
@@ -288,7 +288,7 @@ describe("client rate limiter", () => {
         expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(4)
       }
       expect(times[11]! - times[0]!).toBeGreaterThanOrEqual(2000)
-    }))
+    }).pipe(VirtualClock.run()))
 })
 
 // eslint-disable-next-line no-control-regex
@@ -450,10 +450,10 @@ describe("Retry-After beyond retry.maxRetryAfter, and absurd ones", () => {
         Effect.provide(historyLayerSyncSigning(mock, { retry })),
         Effect.forkChild
       )
-      yield* TestClock.adjust("10 seconds")
+      yield* VirtualClock.adjust("10 seconds")
       const [banned, page] = yield* Fiber.join(fiber)
       expect(banned).toMatchObject({ _tag: "RateLimited", status: 418, retryAfterMillis: 100_000_000, attempts: 1 })
       expect(page).toEqual([])
       expect(mock.seen.length).toBe(2)
-    }))
+    }).pipe(VirtualClock.run()))
 })

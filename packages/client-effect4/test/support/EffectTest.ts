@@ -1,30 +1,33 @@
 /**
  * The few `@effect/vitest` forms the client's tests use, on plain vitest 3 with Effect 4
- * (`@effect/vitest` 4 needs vitest 5): `it.effect` runs an effect on Effect 4's `TestClock` (time
- * moves only when the test says, from 0), `it.live` on the real clock, `it.scoped` / `it.scopedLive`
+ * (`@effect/vitest` 4 needs vitest 5): `it.effect` runs an effect on a virtual clock (time moves only
+ * when the test says, from 0, once every fiber is suspended: `VirtualClock`, whose `adjust` the tests
+ * reach as `./TestClock.js`), `it.live` on the real clock, `it.scoped` / `it.scopedLive`
  * the same in a scope, `it.effect.each` one case per run (the case passed whole), and
  * `it.effect.prop` a fast-check property whose every run is such an effect.
  */
 import { Effect } from "effect"
-import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { it as vitestIt } from "vitest"
+import * as VirtualClock from "./VirtualClock.js"
 
-type Body<A = void> = () => Effect.Effect<A, unknown, never>
+type Body<A = void> = () => Effect.Effect<A, unknown, VirtualClock.VirtualClock>
 
-/** Runs `effect` on the test clock (`it.effect`'s setting), as a promise. */
-export const runTest = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-  Effect.runPromise(effect.pipe(Effect.provide(TestClock.layer())))
+/** Runs `effect` on the virtual clock (`it.effect`'s setting), as a promise. */
+export const runTest = <A, E>(effect: Effect.Effect<A, E, VirtualClock.VirtualClock>): Promise<A> =>
+  Effect.runPromise(VirtualClock.run(effect))
 
 /** Runs `effect` on the real clock, as a promise. */
-export const runLive = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
+export const runLive = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> =>
+  Effect.runPromise(effect as Effect.Effect<A, E>)
 
 type Each = <C>(
   cases: ReadonlyArray<C>
-) => (name: string, body: (testCase: C) => Effect.Effect<unknown, unknown, never>) => void
+) => (name: string, body: (testCase: C) => Effect.Effect<unknown, unknown, VirtualClock.VirtualClock>) => void
 
-const each = (run: (effect: Effect.Effect<unknown, unknown>) => Promise<unknown>): Each => (cases) => (name, body) =>
-  vitestIt.for(cases as Array<any>)(name, (testCase: any) => run(body(testCase)) as Promise<any>)
+const each =
+  (run: (effect: Effect.Effect<unknown, unknown, any>) => Promise<unknown>): Each => (cases) => (name, body) =>
+    vitestIt.for(cases as Array<any>)(name, (testCase: any) => run(body(testCase)) as Promise<any>)
 
 type Prop = typeof prop
 type Runner = (name: string, body: Body<unknown>, timeout?: number) => void
@@ -38,7 +41,7 @@ const prop = <const Arbitraries extends Record<string, fc.Arbitrary<any>>>(
   ) => Effect.Effect<
     unknown,
     unknown,
-    never
+    VirtualClock.VirtualClock
   >,
   options?: { readonly timeout?: number; readonly fastCheck?: fc.Parameters<any> }
 ) =>
@@ -78,3 +81,7 @@ export const it: typeof vitestIt & {
 })
 
 export { describe, expect, expectTypeOf } from "vitest"
+
+/** `effect` on the virtual clock set to `millis` first (a simulation that starts at that time). */
+export const startingAt = (millis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.andThen(VirtualClock.setTime(millis), effect)

@@ -7,7 +7,6 @@
  * @internal
  */
 import * as AdaptiveRate from "@broker-history/core/budget/AdaptiveRate"
-import * as SlidingWindow from "@broker-history/core/budget/SlidingWindow"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -15,6 +14,7 @@ import * as Metric from "effect/Metric"
 import * as Semaphore from "effect/Semaphore"
 import type { Settings } from "../../BrokerConfig.js"
 import type { RateLimited } from "../../BrokerError.js"
+import * as SlidingWindow from "./SlidingWindow.js"
 
 /** An attempt's slot in the budget. */
 export type Start = SlidingWindow.Start
@@ -80,13 +80,15 @@ export const make = (
     // Adapting, twice the bound and room for the callers waiting with slots reserved ahead (spread
     // evenly, many streams reserve far ahead): the evidence of a refusal looks back over more than
     // one interval, and a reservation overwrites the oldest start the window remembers.
-    const window = SlidingWindow.make(rateLimit.adaptive ? 2 * rateLimit.limit + reservationsAhead : rateLimit.limit)
+    const window = yield* SlidingWindow.makeWindow(
+      rateLimit.adaptive ? 2 * rateLimit.limit + reservationsAhead : rateLimit.limit
+    )
     const perSecond = (rate: number) => rate * 1000 / intervalMillis
     yield* Metric.update(gauge, perSecond(settings.bound))
     if (!rateLimit.adaptive) {
       const pace: SlidingWindow.Pace = { count: settings.bound, spanMillis, notBefore: 0, gapMillis: 0, catchUp: 0 }
       const fixed = () => pace
-      const take = takeSlot(window, fixed)
+      const take = window.take(fixed)
       return { attempt: (use) => Effect.flatMap(take, use), accepted: () => {}, refused: () => Effect.void }
     }
 
@@ -133,7 +135,7 @@ export const make = (
     let lastStart = Number.NEGATIVE_INFINITY
     let acceptedSinceBusy = 0
     const take = Effect.flatMap(
-      takeSlot(window, pace),
+      window.take(pace),
       (start) => {
         if (start.at - lastStart >= intervalMillis) {
           busyFrom = start.at
@@ -243,27 +245,4 @@ export const make = (
       }
     }
     return { attempt, accepted, refused }
-  })
-
-/**
- * Waits for a slot of `window` under `pace`: the reservation is the window's (core), the sleep the
- * shell's, on Effect's clock. A caller whose slot was withdrawn while it slept reserves again; its
- * wait so far counts in the start it gets.
- */
-const takeSlot = (
-  window: SlidingWindow.Window,
-  pace: (now: number) => SlidingWindow.Pace
-): Effect.Effect<SlidingWindow.Start> =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) => {
-    const reservation = window.reserve(pace, now)
-    if (reservation.wait <= 0) return Effect.succeed({ at: reservation.at, waited: 0, slot: reservation.slot })
-    return Effect.andThen(
-      Effect.sleep(Duration.millis(reservation.wait)),
-      Effect.flatMap(Clock.currentTimeMillis, (woke): Effect.Effect<SlidingWindow.Start> => {
-        const start = window.woke(reservation, woke)
-        return start !== undefined
-          ? Effect.succeed(start)
-          : Effect.map(takeSlot(window, pace), (again) => ({ ...again, waited: reservation.wait + again.waited }))
-      })
-    )
   })

@@ -29,6 +29,11 @@ export const describe = (issue: SchemaIssue.Issue, input: unknown): string => {
       current = first
     } else if (current._tag === "Encoding") {
       current = current.issue
+    } else if (current._tag === "AnyOf") {
+      // A union: the member the value matched in shape (the others fail at once, by type), if any.
+      const matched: SchemaIssue.Issue | undefined = current.issues.find((issue) => issue._tag !== "InvalidType")
+      if (matched === undefined) break
+      current = matched
     } else {
       break
     }
