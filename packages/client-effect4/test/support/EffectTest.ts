@@ -33,27 +33,34 @@ type Prop = typeof prop
 type Runner = (name: string, body: Body<unknown>, timeout?: number) => void
 type ScopedRunner = (name: string, body: () => Effect.Effect<unknown, unknown, any>, timeout?: number) => void
 
-const prop = <const Arbitraries extends Record<string, fc.Arbitrary<any>>>(
-  name: string,
-  arbitraries: Arbitraries,
-  body: (
-    values: { [K in keyof Arbitraries]: Arbitraries[K] extends fc.Arbitrary<infer T> ? T : never }
-  ) => Effect.Effect<
-    unknown,
-    unknown,
-    VirtualClock.VirtualClock
-  >,
-  options?: { readonly timeout?: number; readonly fastCheck?: fc.Parameters<any> }
-) =>
-  vitestIt(
-    name,
-    () =>
-      fc.assert(
-        fc.asyncProperty(fc.record(arbitraries), (values) => runTest(body(values as any)).then(() => true)),
-        options?.fastCheck
-      ),
-    options?.timeout
-  )
+const propWith =
+  (run: (effect: Effect.Effect<unknown, unknown, any>) => Promise<unknown>) =>
+  <const Arbitraries extends Record<string, fc.Arbitrary<any>>>(
+    name: string,
+    arbitraries: Arbitraries,
+    body: (
+      values: {
+        [K in keyof Arbitraries]: Arbitraries[K] extends fc.Arbitrary<infer T> ? T
+          : never
+      }
+    ) => Effect.Effect<
+      unknown,
+      unknown,
+      VirtualClock.VirtualClock
+    >,
+    options?: number | { readonly timeout?: number; readonly fastCheck?: fc.Parameters<any> }
+  ) =>
+    vitestIt(
+      name,
+      () =>
+        fc.assert(
+          fc.asyncProperty(fc.record(arbitraries), (values) => run(body(values as any)).then(() => true)),
+          typeof options === "number" ? undefined : options?.fastCheck
+        ),
+      typeof options === "number" ? options : options?.timeout
+    )
+
+const prop = propWith(runTest)
 
 const effect = Object.assign(
   (name: string, body: Body<unknown>, timeout?: number) => vitestIt(name, () => runTest(body()), timeout),
@@ -62,13 +69,13 @@ const effect = Object.assign(
 
 const live = Object.assign(
   (name: string, body: Body<unknown>, timeout?: number) => vitestIt(name, () => runLive(body()), timeout),
-  { each: each(runLive) }
+  { each: each(runLive), prop: propWith(runLive) }
 )
 
 /** vitest's `it`, with the Effect forms above. */
 export const it: typeof vitestIt & {
   readonly effect: Runner & { readonly each: Each; readonly prop: Prop; readonly skip: Runner }
-  readonly live: Runner & { readonly each: Each }
+  readonly live: Runner & { readonly each: Each; readonly prop: Prop }
   readonly scoped: ScopedRunner
   readonly scopedLive: ScopedRunner
 } = Object.assign(vitestIt, {
