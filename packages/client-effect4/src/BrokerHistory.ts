@@ -493,8 +493,8 @@ export const make: Effect.Effect<
  * @example
  * ```ts
  * import { BrokerConfig, BrokerHistory } from "@broker-history/client-effect4"
- * import { FetchHttpClient, HttpClient, HttpClientResponse } from "@effect/platform"
  * import { Effect, Layer, Redacted } from "effect"
+ * import { FetchHttpClient, HttpClient, HttpClientResponse } from "effect/http"
  *
  * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
  * const HistoryLive = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(FetchHttpClient.layer))
@@ -505,11 +505,9 @@ export const make: Effect.Effect<
  *   HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("[]"))))
  * )
  * const HistoryTest = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(NoRecords))
- * const page = await BrokerHistory.BrokerHistory.pipe(
- *   Effect.flatMap((history) => history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES" })),
- *   Effect.provide(HistoryTest),
- *   Effect.runPromise
- * )
+ * const page = await BrokerHistory.BrokerHistory.use((history) =>
+ *   history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES" })
+ * ).pipe(Effect.provide(HistoryTest), Effect.runPromise)
  * assert.deepStrictEqual(page, [])
  * ```
  *
@@ -542,7 +540,7 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * // A query that breaks a rule fails before anything is sent (where undici runs; elsewhere the layer
  * // itself fails, saying what to use instead):
  * const error = await BrokerHistory.BrokerHistory.use((history) => history.depositHistory({ coin: "USDT", limit: 5000 }))
- *   .pipe(Effect.flip, Effect.provide(HistoryLive), Effect.runPromise)
+ *   .pipe(Effect.provide(HistoryLive), Effect.flip, Effect.runPromise)
  * assert.ok(
  *   error.message ===
  *       "Invalid depositHistory query: limit must be an integer from 1 to 1000. Nothing was sent; fix limit." ||
@@ -634,20 +632,18 @@ const fetchTransport = (
  * @example
  * ```ts
  * import { BrokerError, BrokerHistory } from "@broker-history/client-effect4"
- * import { Config, ConfigError, Console, Effect, Stream } from "effect"
+ * import { Config, Console, Effect, Stream } from "effect"
  *
- * const program = Effect.flatMap(
- *   BrokerHistory.BrokerHistory,
- *   (history) =>
- *     history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES" }).pipe(Stream.runForEach(Console.log))
+ * const program = BrokerHistory.BrokerHistory.use((history) =>
+ *   history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES" }).pipe(Stream.runForEach(Console.log))
  * )
  * // Everything provided: what is left to handle is a configuration error or a broker error.
- * const main: Effect.Effect<void, BrokerError.BrokerError | ConfigError.ConfigError> = program.pipe(
+ * const main: Effect.Effect<void, BrokerError.BrokerError | Config.ConfigError> = program.pipe(
  *   Effect.provide(BrokerHistory.layerConfig())
  * )
  * // The same with the credentials from your own variables.
  * const mine = program.pipe(
- *   Effect.provide(BrokerHistory.layerConfig({ apiKey: Config.redacted("MEXC_KEY"), secretKey: Config.redacted("MEXC_SECRET") }))
+ *   Effect.provide(BrokerHistory.layerConfig({ apiKey: Config.Redacted("MEXC_KEY"), secretKey: Config.Redacted("MEXC_SECRET") }))
  * )
  * ```
  *

@@ -69,7 +69,7 @@ export class BrokerHttpClient
  *
  * const durations = Metric.withAttributes(BrokerHttpClient.metrics.requestDuration, { endpoint: "depositHistory" })
  * const bounds = Effect.map(Metric.value(durations), (state) => state.buckets.map(([bound]) => bound))
- * assert.deepStrictEqual(Effect.runSync(bounds), [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, Infinity])
+ * assert.deepStrictEqual(Effect.runSync(bounds), [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30])
  * ```
  *
  * @since 0.2.0

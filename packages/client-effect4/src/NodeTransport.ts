@@ -4,13 +4,15 @@
  * The fastest way to run the client on Node, and what `BrokerHistory.layerUndici` and
  * `BrokerHistory.layerConfig` load (lazily: importing the package index loads no `node:*` module).
  * Requests go through the proxy the environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`)
- * unless a layer is given another `HttpProxy`.
+ * unless a layer is given another `HttpProxy`. Effect 4's `@effect/platform-node` (and the undici it
+ * brings) runs on Node 22.19 or later: this module loads it when a dispatcher is made, so importing
+ * it elsewhere is safe, and a dispatcher asked for there fails with a `ConfigError` saying so.
  *
  * @since 0.2.0
  */
 import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as Undici from "@effect/platform-node/Undici"
+import type * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type * as Undici from "@effect/platform-node/Undici"
 import type * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -24,8 +26,35 @@ import { BrokerHttpClient } from "./BrokerHttpClient.js"
 import * as HttpProxy from "./HttpProxy.js"
 import * as Pipeline from "./internal/request/Pipeline.js"
 import * as UndiciExchange from "./internal/request/UndiciExchange.js"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
 import * as ServerClock from "./ServerClock.js"
 import { Signer } from "./Signer.js"
+
+/** The `@effect/platform-node` modules this transport drives. */
+interface PlatformNode {
+  readonly NodeHttpClient: typeof NodeHttpClient
+  readonly Undici: typeof Undici
+}
+
+let platformNodeLoaded: Promise<PlatformNode> | undefined
+
+/**
+ * Effect 4's `@effect/platform-node` modules this transport drives, loaded on first use: on a Node
+ * older than 22.19 their undici does not load, and a `ConfigError` says what to use instead.
+ */
+const platformNode: Effect.Effect<PlatformNode, Config.ConfigError> = Effect.tryPromise({
+  try: () =>
+    platformNodeLoaded ??= Promise.all([
+      import("@effect/platform-node/NodeHttpClient"),
+      import("@effect/platform-node/Undici")
+    ]).then(([NodeHttpClient, Undici]) => ({ NodeHttpClient, Undici })),
+  catch: (cause) =>
+    SettingsCheck.configError(
+      `the Node transport needs Effect 4's @effect/platform-node, which runs on Node 22.19 or later, and it did not load here (Node ${process.versions.node}: ${
+        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
+      }); use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
+    )
+})
 
 /**
  * An HMAC-SHA256 signer from the secret over `node:crypto`: synchronous, no promise per request.
@@ -103,7 +132,8 @@ export const makeHttpClient: Effect.Effect<
   never,
   BrokerConfig | Signer | NodeHttpClient.Dispatcher
 > = Effect.flatMap(
-  Effect.service(NodeHttpClient.Dispatcher),
+  // A Dispatcher provided means the platform module is loaded: its loading cannot fail here.
+  Effect.flatMap(Effect.orDie(platformNode), ({ NodeHttpClient }) => Effect.service(NodeHttpClient.Dispatcher)),
   (dispatcher) =>
     Effect.map(
       Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
@@ -118,13 +148,12 @@ export const makeHttpClient: Effect.Effect<
  * @example
  * ```ts
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import { NodeHttpClient } from "@effect/platform-node"
+ * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Layer } from "effect"
  *
- * // Over the process-wide undici dispatcher (the one `fetch` uses).
- * const HttpOverGlobalDispatcher = NodeTransport.layerHttpClientWithoutDispatcher.pipe(
- *   Layer.provide(NodeHttpClient.dispatcherLayerGlobal)
- * )
+ * // Over the process-wide undici dispatcher (the one `fetch` uses): give it `NodeHttpClient.dispatcherLayerGlobal`.
+ * const overDispatcher = (dispatcher: Layer.Layer<NodeHttpClient.Dispatcher>) =>
+ *   NodeTransport.layerHttpClientWithoutDispatcher.pipe(Layer.provide(dispatcher))
  * ```
  *
  * @since 0.2.0
@@ -143,18 +172,21 @@ export const layerHttpClientWithoutDispatcher: Layer.Layer<
  * @example
  * ```ts
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import { NodeHttpClient } from "@effect/platform-node"
- * import { Agent } from "@effect/platform-node/Undici"
+ * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Effect, Layer } from "effect"
  *
- * // At most 4 connections to the service, closed with the layer.
- * const FourConnections = Layer.effect(
- *   NodeHttpClient.Dispatcher,
- *   Effect.acquireRelease(
- *     Effect.sync(() => new Agent({ connections: 4 })),
- *     (agent) => Effect.promise(() => agent.destroy())
- *   )
- * )
+ * // At most 4 connections to the service, closed with the layer (Node 22.19 or later).
+ * const FourConnections = Layer.unwrap(Effect.map(
+ *   Effect.promise(() => Promise.all([import("@effect/platform-node/NodeHttpClient"), import("@effect/platform-node/Undici")])),
+ *   ([Http, Undici]): Layer.Layer<NodeHttpClient.Dispatcher> =>
+ *     Layer.effect(
+ *       Http.Dispatcher,
+ *       Effect.acquireRelease(
+ *         Effect.sync(() => new Undici.Agent({ connections: 4 })),
+ *         (agent) => Effect.promise(() => agent.destroy())
+ *       )
+ *     )
+ * ))
  * const HistoryLive = NodeTransport.layerWithoutDispatcher.pipe(Layer.provide(FourConnections))
  * ```
  *
@@ -201,8 +233,12 @@ const proxyOptions = { proxyTunnel: false } as const
  *   Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.environment, { HTTPS_PROXY: "proxy.internal:3128" }))
  * )
  * assert.ok(Exit.isFailure(bad) && String(bad.cause).includes("HTTPS_PROXY must start with http:// or https://"))
- * const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
- * assert.ok(Exit.isSuccess(direct))
+ * // A direct dispatcher, where Effect 4's @effect/platform-node runs (Node 22.19 or later).
+ * const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+ * if (major > 22 || (major === 22 && minor >= 19)) {
+ *   const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
+ *   assert.ok(Exit.isSuccess(direct))
+ * }
  * ```
  *
  * @since 0.2.0
@@ -214,30 +250,29 @@ export const makeDispatcher = (
 ): Effect.Effect<Undici.Dispatcher, Config.ConfigError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.suspend(() => {
-      switch (proxy._tag) {
-        case "None":
-          return Effect.succeed<Undici.Dispatcher>(new Undici.Agent())
-        case "Url":
-          return Effect.succeed(
-            new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
-          )
-        case "Environment":
-          return Result.match(HttpProxy.fromEnvironment(variables), {
-            onFailure: Effect.fail,
-            onSuccess: ({ http, https, noProxy }) =>
-              Effect.succeed<Undici.Dispatcher>(
-                http === undefined && https === undefined
-                  ? new Undici.Agent()
-                  : new Undici.EnvHttpProxyAgent({
-                    // Given explicitly (empty: none), so undici does not read the environment again.
-                    httpProxy: http === undefined ? "" : Redacted.value(http),
-                    httpsProxy: https === undefined ? "" : Redacted.value(https),
-                    noProxy,
-                    ...proxyOptions
-                  }).compose(ownHeaders)
-              )
-          })
-      }
+      // The proxy variables are read and checked first: a bad one is refused whatever the runtime.
+      const proxies = proxy._tag === "Environment" ? HttpProxy.fromEnvironment(variables) : Result.succeed(undefined)
+      if (Result.isFailure(proxies)) return Effect.fail(proxies.failure)
+      return Effect.map(platformNode, ({ Undici }): Undici.Dispatcher => {
+        switch (proxy._tag) {
+          case "None":
+            return new Undici.Agent()
+          case "Url":
+            return new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
+          case "Environment": {
+            const { http, https, noProxy } = proxies.success!
+            return http === undefined && https === undefined
+              ? new Undici.Agent()
+              : new Undici.EnvHttpProxyAgent({
+                // Given explicitly (empty: none), so undici does not read the environment again.
+                httpProxy: http === undefined ? "" : Redacted.value(http),
+                httpsProxy: https === undefined ? "" : Redacted.value(https),
+                noProxy,
+                ...proxyOptions
+              }).compose(ownHeaders)
+          }
+        }
+      })
     }),
     (dispatcher) => Effect.promise(() => dispatcher.destroy())
   )
@@ -250,13 +285,14 @@ export const makeDispatcher = (
  * ```ts
  * import { HttpProxy } from "@broker-history/client-effect4"
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import { NodeHttpClient } from "@effect/platform-node"
+ * import type { HttpClient } from "effect/http"
+ * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Layer } from "effect"
  *
- * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy.
- * const HttpThroughProxy = NodeHttpClient.layerUndiciNoDispatcher.pipe(
- *   Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment))
- * )
+ * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy: give it
+ * // `NodeHttpClient.layerUndiciNoDispatcher`.
+ * const throughProxy = (client: Layer.Layer<HttpClient.HttpClient, never, NodeHttpClient.Dispatcher>) =>
+ *   client.pipe(Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment)))
  * ```
  *
  * @since 0.2.0
@@ -266,7 +302,10 @@ export const layerDispatcher = (
   proxy: HttpProxy.HttpProxy,
   variables: Readonly<Record<string, string | undefined>> = process.env
 ): Layer.Layer<NodeHttpClient.Dispatcher, Config.ConfigError> =>
-  Layer.effect(NodeHttpClient.Dispatcher, makeDispatcher(proxy, variables))
+  Layer.unwrap(
+    Effect.map(platformNode, ({ NodeHttpClient }) =>
+      Layer.effect(NodeHttpClient.Dispatcher, makeDispatcher(proxy, variables)))
+  )
 
 /**
  * The whole client through the given proxy: a proxy URL (credentials allowed, as
