@@ -1,0 +1,659 @@
+/**
+ * The endpoint calls: one page of transfer or deposit history, validated before anything is sent,
+ * and the full-history streams over them (their options are in `StreamOptions`).
+ *
+ * @since 0.2.0
+ */
+import * as CoreQueryCheck from "@broker-history/core/query/QueryCheck"
+import * as Crowded from "@broker-history/core/walk/Crowded"
+import type {
+  DepositHistoryQuery,
+  DepositRecord,
+  TransferHistoryQuery,
+  TransferRecord
+} from "@broker-history/domain-effect4"
+import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain-effect4"
+import type * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import * as BrokerConfig from "./BrokerConfig.js"
+import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
+import * as BrokerHttpClient from "./BrokerHttpClient.js"
+import type * as Checkpoint from "./Checkpoint.js"
+import type * as FollowScheduler from "./FollowScheduler.js"
+import * as FullHistory from "./FullHistory.js"
+import * as HttpProxy from "./HttpProxy.js"
+import * as RideOut from "./internal/follow/RideOut.js"
+import * as Scheduler from "./internal/follow/Scheduler.js"
+import * as HistoryKind from "./internal/query/HistoryKind.js"
+import * as QueryCheck from "./internal/query/QueryCheck.js"
+import * as Range from "./internal/query/Range.js"
+import * as StreamQuery from "./internal/query/StreamQuery.js"
+import * as SubAccountList from "./internal/query/SubAccountList.js"
+import * as SettingNames from "./internal/SettingNames.js"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as ServerClock from "./ServerClock.js"
+import * as Signer from "./Signer.js"
+import type {
+  ChangeOptions,
+  DepositStreamQuery,
+  StreamOptions,
+  SubAccountOptions,
+  TransferStreamQuery
+} from "./StreamOptions.js"
+
+/**
+ * A full-history stream of one endpoint (`BrokerHistory.transfers`, `BrokerHistory.deposits`): its
+ * records of the range asked for, every one once, ascending by time.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client-effect4"
+ * import type { TransferRecord } from "@broker-history/domain-effect4"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Records<StreamOptions.TransferStreamQuery, TransferRecord.TransferRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Records<Q, A> = (query: Q) => Stream.Stream<A, BrokerError>
+
+/**
+ * A full-history stream of changes of one endpoint (`BrokerHistory.transferChanges`,
+ * `BrokerHistory.depositChanges`): each record with its kind and the checkpoint to resume after it.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client-effect4"
+ * import type { DepositRecord } from "@broker-history/domain-effect4"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Changes<StreamOptions.DepositStreamQuery, DepositRecord.DepositRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Changes<Q, A> = (query: Q & ChangeOptions) => Stream.Stream<Checkpoint.Change<A>, BrokerError>
+
+/**
+ * Many change streams of one endpoint followed together (`BrokerHistory.followTransfers`,
+ * `BrokerHistory.followDeposits`): one merged stream, each change tagged with its stream's id `K`.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory, StreamOptions } from "@broker-history/client-effect4"
+ * import type { TransferRecord } from "@broker-history/domain-effect4"
+ * import { Stream } from "effect"
+ *
+ * const none: BrokerHistory.Follow<StreamOptions.TransferStreamQuery, TransferRecord.TransferRecord> = () => Stream.empty
+ * assert.strictEqual(typeof none, "function")
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Follow<Q, A> = <K>(
+  streams: Iterable<FollowScheduler.Query<K, Q>>,
+  options?: FollowScheduler.FollowOptions
+) => Stream.Stream<FollowScheduler.Change<K, A>, BrokerError>
+
+/**
+ * Whether the layer's service is answering, for a supervisor (a health endpoint, an alert): when a
+ * request of this layer last succeeded and, during an outage, since when it lasts and what failed.
+ * Every request of the layer counts, page calls and streams alike. An outage starts when a request
+ * fails after its retries with a transient error (5xx, 429/418, transport, damaged body) and ends
+ * with the next success; permanent failures (a bad key, a bad query) do not count.
+ *
+ * @example
+ * ```ts
+ * import type { BrokerHistory } from "@broker-history/client-effect4"
+ *
+ * const healthy = (a: BrokerHistory.Availability, now: number) =>
+ *   a.unavailableSince === undefined || now - a.unavailableSince < 5 * 60_000
+ * assert.strictEqual(healthy({ lastSuccess: 1_000, unavailableSince: undefined, lastFailure: undefined }, 2_000), true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Availability {
+  /** When a request of this layer was last answered successfully (Unix ms); `undefined` before the first. */
+  readonly lastSuccess: number | undefined
+  /** When the current outage started (Unix ms): the first transient failure since the last success. */
+  readonly unavailableSince: number | undefined
+  /** The one-line message of the failure that started the current outage. */
+  readonly lastFailure: string | undefined
+}
+
+/**
+ * The broker history service:
+ *
+ * - `transferHistory` / `depositHistory`: one request with exactly the parameters given, validated
+ *   first (a bad parameter fails with `InvalidQuery` and nothing is sent).
+ * - `transfers` / `deposits`: the complete history of the range as a lazy stream: every record once,
+ *   ascending by time (ties by id), in bounded memory. It ends at `until`.
+ * - `transferChanges` / `depositChanges`: the same, each record with `kind` and the checkpoint to
+ *   resume after it; with `follow` it never ends and also emits updates of records already seen.
+ * - `followTransfers` / `followDeposits`: many change streams followed on the layer's one budget.
+ * - `subAccountList`: one page of the broker's sub-account list, validated first; `subAccounts`: the
+ *   whole list as a lazy stream, each sub-account once (what `TransferPlan` plans streams from).
+ * - `availability`: whether the service is answering this layer's requests (for a supervisor).
+ * - `incomplete`: how many crowded milliseconds this layer's streams went on without all their
+ *   records (`onIncomplete: "warn"`).
+ *
+ * A following stream rides out transient failures: a request that failed after its retries is tried
+ * again, backing off up to `retry.followMaxDelay`, until the service answers; only a permanent
+ * failure ends it. Each outage is logged once when it starts and once when it ends, per layer.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client-effect4"
+ * import { Console, Effect, Stream } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const history = yield* BrokerHistory.BrokerHistory
+ *   // One page, exactly as asked:
+ *   const page = yield* history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES", limit: 100 })
+ *   yield* Console.log(`${page.length} transfers on the first page`)
+ *   // The whole range, every record once, in time order:
+ *   yield* history.deposits({ coin: "USDT", since: "2025-01-01" }).pipe(
+ *     Stream.runForEach((deposit) => Console.log(deposit.insertTime, deposit.amount, deposit.status))
+ *   )
+ * })
+ * ```
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class BrokerHistory extends Context.Service<BrokerHistory, {
+  /**
+   * One request to the transfer-history endpoint with exactly the parameters given (validated first:
+   * a bad parameter fails with `InvalidQuery` and sends nothing).
+   */
+  readonly transferHistory: (
+    query: TransferHistoryQuery.TransferHistoryQuery
+  ) => Effect.Effect<ReadonlyArray<TransferRecord.TransferRecord>, BrokerError>
+  /**
+   * One request to the deposit-history endpoint with exactly the parameters given (validated first).
+   */
+  readonly depositHistory: (
+    query: DepositHistoryQuery.DepositHistoryQuery
+  ) => Effect.Effect<ReadonlyArray<DepositRecord.DepositRecord>, BrokerError>
+  /**
+   * The complete transfer history of the range as a lazy stream: every record once, ascending by
+   * time (ties by id), in bounded memory. It ends at `until`; `transferChanges` can follow.
+   */
+  readonly transfers: Records<TransferStreamQuery, TransferRecord.TransferRecord>
+  /**
+   * As `transfers`, each record with `kind` and the checkpoint to resume after it; with `follow`
+   * it never ends (transient failures are ridden out) and also emits updates of records already seen.
+   */
+  readonly transferChanges: Changes<TransferStreamQuery, TransferRecord.TransferRecord>
+  /** The complete deposit history of the range as a lazy stream (see `transfers`). */
+  readonly deposits: Records<DepositStreamQuery, DepositRecord.DepositRecord>
+  /** As `deposits`, each record with `kind` and the checkpoint to resume after it (see `transferChanges`). */
+  readonly depositChanges: Changes<DepositStreamQuery, DepositRecord.DepositRecord>
+  /**
+   * Follows many transfer streams on the layer's one budget (`FollowScheduler`): one merged stream
+   * of changes, each tagged with its stream's id and that stream's checkpoint; busy streams are
+   * polled more often than quiet ones, which back off to `maxInterval`. Never ends: transient
+   * failures are ridden out, a permanent one ends it.
+   */
+  readonly followTransfers: Follow<TransferStreamQuery, TransferRecord.TransferRecord>
+  /** Follows many deposit streams on the layer's one budget (see `followTransfers`). */
+  readonly followDeposits: Follow<DepositStreamQuery, DepositRecord.DepositRecord>
+  /**
+   * One request to the broker's sub-account list with exactly the parameters given (validated first:
+   * a bad parameter fails with `InvalidQuery` and sends nothing); `{}` is the service's first page of 10.
+   */
+  readonly subAccountList: (
+    query?: SubAccountListQuery.SubAccountListQuery
+  ) => Effect.Effect<ReadonlyArray<SubAccount.SubAccount>, BrokerError>
+  /**
+   * The broker's whole sub-account list as a lazy stream: pages of 200 (the most the service allows)
+   * until the first short page, each sub-account once in the service's order. It keeps the names read
+   * and one page: a list longer than `maxSubAccounts` (default 100,000), or one that does not end,
+   * fails with `SubAccountListTooLong`.
+   */
+  readonly subAccounts: (options?: SubAccountOptions) => Stream.Stream<SubAccount.SubAccount, BrokerError>
+  /**
+   * Whether the service is answering this layer's requests now: the last success and the current
+   * outage, if any (see `Availability`).
+   */
+  readonly availability: Effect.Effect<Availability>
+  /**
+   * How many crowded milliseconds this layer's streams went on without all their records so far
+   * (`onIncomplete: "warn"`; each also logged and counted in `incompleteMilliseconds`): 0 when every
+   * stream read every record it was asked for.
+   */
+  readonly incomplete: Effect.Effect<number>
+}>()("@broker-history/client-effect4/BrokerHistory") {}
+
+/**
+ * Records received, tagged with `endpoint`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client-effect4"
+ * import { Effect, Metric } from "effect"
+ *
+ * const depositsReceived = Metric.value(Metric.withAttributes(BrokerHistory.recordsReceived, { endpoint: "depositHistory" }))
+ * const { count } = Effect.runSync(depositsReceived)
+ * assert.strictEqual(typeof count, "number")
+ * ```
+ *
+ * @since 0.2.0
+ * @category metrics
+ */
+export const recordsReceived = Metric.counter("broker_history_records_total", {
+  description: "records received",
+  incremental: true
+})
+
+/**
+ * Crowded milliseconds a stream went on without all their records (`onIncomplete: "warn"`: the
+ * service did not page through them), tagged with `endpoint`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory } from "@broker-history/client-effect4"
+ * import { Effect, Metric } from "effect"
+ *
+ * const transfers = Metric.value(
+ *   Metric.withAttributes(BrokerHistory.incompleteMilliseconds, { endpoint: "transferHistory" })
+ * )
+ * assert.strictEqual(Effect.runSync(transfers).count, 0)
+ * ```
+ *
+ * @since 0.2.0
+ * @category metrics
+ */
+export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_total", {
+  description: "crowded milliseconds a stream went on without all their records",
+  incremental: true
+})
+
+/**
+ * Builds the service over `BrokerHttpClient`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHistory, BrokerHttpClient, ServerClock, Signer } from "@broker-history/client-effect4"
+ * import { Layer } from "effect"
+ *
+ * // As `BrokerHistory.layer`, with the local clock trusted for "now" (no server-time request for it).
+ * const HistoryWithLocalClock = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+ *   Layer.provide(ServerClock.layerFixed(0)),
+ *   Layer.provide(BrokerHttpClient.layer),
+ *   Layer.provide(Signer.layerHmacSha256)
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: Effect.Effect<
+  BrokerHistory["Service"],
+  never,
+  BrokerHttpClient.BrokerHttpClient | BrokerConfig.BrokerConfig | ServerClock.ServerClock
+> = Effect.gen(function*() {
+  const http = yield* BrokerHttpClient.BrokerHttpClient
+  const config = yield* BrokerConfig.BrokerConfig
+  const clock = yield* ServerClock.ServerClock
+  // One per layer: every request of the layer is recorded; follow streams ride out outages.
+  const tracker = RideOut.make(config.retry)
+  // The server's now of follow streams (each poll's `until`): its failures are the layer's too, ridden
+  // out; its successes are not recorded, since it reads the server only until the offset is measured.
+  const followClock: typeof clock = { ...clock, serverNow: tracker.rideOut(clock.serverNow, false) }
+  // The crowded milliseconds this layer's streams went on without (onIncomplete "warn"): logged,
+  // counted in the metric and here, for the layer's own `incomplete`; by default the stream fails.
+  let incompleteCount = 0
+  const onIncomplete = config.onIncomplete === "fail" ?
+    // The stream fails with it, naming the settings as the layer was configured.
+    (incomplete: IncompleteHistory) => Effect.fail(SettingNames.name(config.names)(incomplete)) :
+    (incomplete: IncompleteHistory) =>
+      Effect.logWarning(Crowded.warning(incomplete)).pipe(
+        Effect.annotateLogs({
+          endpoint: incomplete.request.endpoint,
+          millisecond: new Date(incomplete.time).toISOString(),
+          received: incomplete.received,
+          pages: incomplete.pages,
+          reason: incomplete.reason
+        }),
+        Effect.andThen(
+          Metric.update(Metric.withAttributes(incompleteMilliseconds, { endpoint: incomplete.request.endpoint }), 1)
+        ),
+        Effect.andThen(Effect.sync(() => void incompleteCount++))
+      )
+
+  /**
+   * One page: validated first (nothing sent when invalid), then one request, whose answer must hold
+   * only what the query asked for (its window, when it has one, and its filters).
+   */
+  const pageOf = <Q extends CoreQueryCheck.PageQuery, A>(history: HistoryKind.HistoryKind<Q, A>) => {
+    const received = Metric.withAttributes(recordsReceived, { endpoint: history.endpoint.name })
+    return (query: Q) =>
+      Effect.suspend(() => {
+        const valid = Result.mapError(history.validate(query), StreamQuery.ofViolation(history.endpoint.name))
+        if (Result.isFailure(valid)) return Effect.fail(valid.failure)
+        const { query: scope, request } = CoreQueryCheck.ofPage(history.endpoint.name, valid.success, history)
+        return tracker.track(http.get(history.endpoint, history.toParams(valid.success), history.page)).pipe(
+          Effect.tap((page) => Metric.update(received, page.length)),
+          Effect.flatMap((page) => {
+            const refused = QueryCheck.check(page, scope, request)
+            return refused === undefined ? Effect.succeed(page) : Effect.fail(refused)
+          })
+        )
+      })
+  }
+
+  /**
+   * A full-history stream: its query decoded first (`StreamQuery`: nothing is sent when an option is
+   * wrong), then the walk of `FullHistory`, as changes (with checkpoints) or, for plain records
+   * without `follow`, the records alone. `setting` names the endpoint's `maxWindow` option and
+   * variable in the walk's errors.
+   */
+  const historyOf = <Q, A>(
+    history: HistoryKind.HistoryKind<Q, A>,
+    maxWindow: Duration.Duration | undefined,
+    setting: string
+  ) => {
+    const endpoint = history.endpoint.name
+    const received = Metric.withAttributes(recordsReceived, { endpoint })
+    const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
+    // One per endpoint for the layer, like the budget: what every stream of the endpoint learns of
+    // the widest window the service accepts bounds the windows of all of them.
+    const windowWidths = FullHistory.windowWidths()
+    // A following stream's requests (pages and server-clock reads) ride out transient failures.
+    const optionsFor = (
+      query: StreamQuery.Decoded<HistoryKind.Filters<Q>>,
+      following: boolean,
+      at: typeof clock = following ? followClock : clock
+    ) =>
+      Effect.map(Range.resolve(endpoint, query, maxWindowMillis, at), (range) => {
+        const request = following ? tracker.rideOut : tracker.track
+        return {
+          ...range,
+          fetch: (startTime: number, endTime: number, page: number, limit: number) =>
+            request(
+              http.get(
+                history.endpoint,
+                history.toParams({ ...query.filters, startTime, endTime, page, limit } as Q),
+                history.page
+              )
+            ).pipe(Effect.tap((records) => Metric.update(received, records.length))),
+          time: history.time,
+          key: history.key,
+          compare: history.compare,
+          fingerprint: history.fingerprint,
+          endpoint,
+          filters: history.recordFilters(query.filters),
+          maxPagesPerMillisecond: config.maxPagesPerMillisecond,
+          onIncomplete,
+          windowWidths,
+          maxWindowSetting: setting
+        } satisfies FullHistory.Options<A>
+      })
+    // Many streams: the options and every query decoded before any request (the range is resolved
+    // on the local clock; each stream's first walk reads to the server's now when it starts).
+    const followMany = <K>(
+      streams: Iterable<FollowScheduler.Query<K, StreamOptions>>,
+      options: FollowScheduler.FollowOptions = {}
+    ): Stream.Stream<FollowScheduler.Change<K, A>, BrokerError> =>
+      Stream.unwrap(Effect.gen(function*() {
+        const { concurrency, maxInterval, minInterval, settlement } = yield* Effect.fromResult(
+          StreamQuery.decode(StreamQuery.followMany, endpoint)(options)
+        )
+        const local = { ...clock, serverNow: clock.now }
+        const walkOf = (query: unknown) =>
+          Effect.flatMap(
+            Effect.fromResult(history.query.followed(query)),
+            (decoded) => optionsFor(decoded, true, local)
+          )
+        const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
+          walkOf(query).pipe(
+            Effect.mapError(StreamQuery.ofStream(i)),
+            Effect.map((walk) => ({
+              stream,
+              options: { ...walk, follow: { interval: Duration.zero, settlement, now: followClock.serverNow } }
+            }))
+          ))
+        return Scheduler.run(followed, { minInterval, maxInterval, slots: concurrency })
+      }))
+    return {
+      followMany,
+      changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
+        Stream.unwrap(
+          Effect.flatMap(Effect.fromResult(history.query.changes(query)), (decoded) =>
+            Effect.map(optionsFor(decoded, decoded.follow !== undefined), FullHistory.changes))
+        ),
+      records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
+        Stream.unwrap(
+          Effect.flatMap(Effect.fromResult(history.query.records(query)), (decoded) =>
+            Effect.map(optionsFor(decoded, false), FullHistory.records))
+        )
+    }
+  }
+
+  const transferHistories = historyOf(
+    HistoryKind.transfers,
+    config.maxWindow.transfers,
+    config.names.transferMaxWindow
+  )
+  const depositHistories = historyOf(
+    HistoryKind.deposits,
+    config.maxWindow.deposits,
+    config.names.depositMaxWindow
+  )
+
+  // A page of the sub-account list, through the same pipeline and recorded by the layer's tracker.
+  const listed = Metric.withAttributes(recordsReceived, { endpoint: Endpoint.subAccountList.name })
+  const listPage: SubAccountList.Fetch = (query) =>
+    tracker.track(
+      http.get(Endpoint.subAccountList, SubAccountListQuery.toParams(query), SubAccount.SubAccountPage)
+    ).pipe(Effect.tap((page) => Metric.update(listed, page.length)))
+
+  return BrokerHistory.of({
+    transferHistory: pageOf(HistoryKind.transfers),
+    depositHistory: pageOf(HistoryKind.deposits),
+    transferChanges: transferHistories.changes,
+    depositChanges: depositHistories.changes,
+    transfers: transferHistories.records,
+    deposits: depositHistories.records,
+    followTransfers: transferHistories.followMany,
+    followDeposits: depositHistories.followMany,
+    subAccountList: SubAccountList.page(listPage),
+    subAccounts: SubAccountList.stream(listPage),
+    availability: Effect.map(tracker.state, (state): Availability => ({
+      lastSuccess: state.lastSuccess,
+      unavailableSince: state.outage?.since,
+      lastFailure: state.outage?.failure
+    })),
+    incomplete: Effect.sync(() => incompleteCount)
+  })
+})
+
+/**
+ * The service over any platform `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`,
+ * a mock): the request pipeline, WebCrypto HMAC-SHA256 signing and the server clock included. Runs
+ * on any runtime with WebCrypto and `fetch`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig, BrokerHistory } from "@broker-history/client-effect4"
+ * import { Effect, Layer, Redacted } from "effect"
+ * import { FetchHttpClient, HttpClient, HttpClientResponse } from "effect/http"
+ *
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * const HistoryLive = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(FetchHttpClient.layer))
+ *
+ * // The same service over a stand-in that answers every request with an empty page:
+ * const NoRecords = Layer.succeed(
+ *   HttpClient.HttpClient,
+ *   HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("[]"))))
+ * )
+ * const HistoryTest = BrokerHistory.layer.pipe(Layer.provide(ConfigLive), Layer.provide(NoRecords))
+ * const page = await BrokerHistory.BrokerHistory.use((history) =>
+ *   history.transferHistory({ fromAccountType: "SPOT", toAccountType: "FUTURES" })
+ * ).pipe(Effect.provide(HistoryTest), Effect.runPromise)
+ * assert.deepStrictEqual(page, [])
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig | HttpClient.HttpClient> = Layer
+  .effect(BrokerHistory, make).pipe(
+    Layer.provide(BrokerHttpClient.layer),
+    Layer.provide(Signer.layerHmacSha256)
+  )
+
+/**
+ * The service over Node's undici with its own connection pool (closed with the layer): the fastest
+ * transport on Node, with `node:crypto` signing (loaded when the layer is built, so importing this
+ * module loads nothing Node-only). Requests go through the proxy the environment names
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another. Effect 4's
+ * `@effect/platform-node` (and the undici it brings) runs on Node 22.19 or later: built on an older
+ * Node, or on another runtime (Bun, Deno, a browser), it fails at once with a `ConfigError` saying
+ * what to use instead.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig, BrokerHistory } from "@broker-history/client-effect4"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const HistoryLive = BrokerHistory.layerUndici.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
+ * )
+ * // A query that breaks a rule fails before anything is sent (where undici runs; elsewhere the layer
+ * // itself fails, saying what to use instead):
+ * const error = await BrokerHistory.BrokerHistory.use((history) => history.depositHistory({ coin: "USDT", limit: 5000 }))
+ *   .pipe(Effect.provide(HistoryLive), Effect.flip, Effect.runPromise)
+ * assert.ok(
+ *   error.message ===
+ *       "Invalid depositHistory query: limit must be an integer from 1 to 1000. Nothing was sent; fix limit." ||
+ *     error.message.includes("BrokerHistory.layerUndici needs Node's undici")
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerUndici: Layer.Layer<BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig> = Layer
+  .unwrap(Effect.suspend(() =>
+    undiciRuns()
+      ? Effect.map(nodeTransport, (node) => node.layerProxy(HttpProxy.environment))
+      : Effect.fail(SettingsCheck.configError(
+        `BrokerHistory.layerUndici needs Node's undici, which Effect 4's @effect/platform-node runs on Node ${undiciNode.major}.${undiciNode.minor} or later, and this is ${runtimeName()}: use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
+      ))
+  ))
+
+/** The oldest Node that Effect 4's `@effect/platform-node` (and its undici) runs on. */
+const undiciNode = { major: 22, minor: 19 } as const
+
+const versions = (): Record<string, string | undefined> | undefined =>
+  (globalThis as { readonly process?: { readonly versions?: Record<string, string | undefined> } }).process?.versions
+
+/**
+ * Node's version when this is Node itself (Bun and Deno carry `process.versions.node` too, with an
+ * undici that does not work), as major and minor.
+ */
+const nodeVersion = (): readonly [number, number] | undefined => {
+  const v = versions()
+  if (v?.node === undefined || v.bun !== undefined || v.deno !== undefined) return undefined
+  if ((globalThis as { readonly Deno?: unknown }).Deno !== undefined) return undefined
+  const [major, minor] = v.node.split(".").map(Number)
+  return [major ?? 0, minor ?? 0]
+}
+
+/** Whether this Node runs the undici transport (`@effect/platform-node` 4 needs Node 22.19 or later). */
+const undiciRuns = (): boolean => {
+  const node = nodeVersion()
+  return node !== undefined &&
+    (node[0] > undiciNode.major || node[0] === undiciNode.major && node[1] >= undiciNode.minor)
+}
+
+const runtimeName = (): string => {
+  const v = versions()
+  return v?.bun !== undefined
+    ? "Bun"
+    : v?.deno !== undefined || (globalThis as { readonly Deno?: unknown }).Deno !== undefined
+    ? "Deno"
+    : v?.node !== undefined
+    ? `Node ${v.node}`
+    : "not Node"
+}
+
+/** The Node transport module, loaded on first use (`layerUndici`, `layerConfig` on Node). */
+const nodeTransport = Effect.tryPromise({
+  try: () => import("./NodeTransport.js"),
+  catch: (cause) =>
+    new Error(
+      `BrokerHistory could not load the Node transport (${
+        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
+      }): it needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
+      { cause }
+    )
+}).pipe(Effect.orDie)
+
+// fetch must not follow a redirect: it would carry the key header wherever `Location` points
+// (docs/architecture.md, "Redirects").
+const fetchTransport = (
+  proxy: HttpProxy.HttpProxy
+): Layer.Layer<BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig> =>
+  proxy._tag === "Url"
+    ? Layer.unwrap(Effect.fail(SettingsCheck.configError(
+      `${HttpProxy.env.proxy} names a proxy, which only the Node transport can use, and this is ${runtimeName()}: set the runtime's own proxy variables (HTTPS_PROXY) instead, or leave ${HttpProxy.env.proxy} unset`
+    )))
+    : layer.pipe(
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
+    )
+
+/**
+ * The service with everything provided, settings from `config` (by default `BrokerConfig.config`: the
+ * `BROKER_*` variables; or your own `Config`s, as `BrokerConfig.layerConfig` takes them) and the proxy
+ * from `BROKER_PROXY` (see `HttpProxy.config`). On Node 22.19 or later it runs over undici (as
+ * `layerUndici`); on older Node, Bun, Deno and other runtimes over `fetch`, never following
+ * redirects. The one-line set-up.
+ *
+ * @example
+ * ```ts
+ * import { BrokerError, BrokerHistory } from "@broker-history/client-effect4"
+ * import { Config, Console, Effect, Stream } from "effect"
+ *
+ * const program = BrokerHistory.BrokerHistory.use((history) =>
+ *   history.transfers({ fromAccountType: "SPOT", toAccountType: "FUTURES" }).pipe(Stream.runForEach(Console.log))
+ * )
+ * // Everything provided: what is left to handle is a configuration error or a broker error.
+ * const main: Effect.Effect<void, BrokerError.BrokerError | Config.ConfigError> = program.pipe(
+ *   Effect.provide(BrokerHistory.layerConfig())
+ * )
+ * // The same with the credentials from your own variables.
+ * const mine = program.pipe(
+ *   Effect.provide(BrokerHistory.layerConfig({ apiKey: Config.Redacted("MEXC_KEY"), secretKey: Config.Redacted("MEXC_SECRET") }))
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerConfig = (
+  config: Config.Wrap<BrokerConfig.Options> = BrokerConfig.config
+): Layer.Layer<BrokerHistory, Config.ConfigError> =>
+  Layer.unwrap(Effect.flatMap(HttpProxy.config, (proxy) =>
+    undiciRuns()
+      ? Effect.map(nodeTransport, (node) => node.layerProxy(proxy))
+      : Effect.succeed(fetchTransport(proxy)))).pipe(Layer.provide(BrokerConfig.layerConfig(config)))

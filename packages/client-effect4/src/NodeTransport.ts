@@ -1,0 +1,347 @@
+/**
+ * The Node transport: page requests driven directly over undici (one `request` per attempt, no
+ * platform client machinery per request) and signatures computed synchronously with `node:crypto`.
+ * The fastest way to run the client on Node, and what `BrokerHistory.layerUndici` and
+ * `BrokerHistory.layerConfig` load (lazily: importing the package index loads no `node:*` module).
+ * Requests go through the proxy the environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`)
+ * unless a layer is given another `HttpProxy`. Effect 4's `@effect/platform-node` (and the undici it
+ * brings) runs on Node 22.19 or later: this module loads it when a dispatcher is made, so importing
+ * it elsewhere is safe, and a dispatcher asked for there fails with a `ConfigError` saying so.
+ *
+ * @since 0.2.0
+ */
+import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
+import type * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type * as Undici from "@effect/platform-node/Undici"
+import type * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
+import { BrokerConfig } from "./BrokerConfig.js"
+import * as BrokerHistory from "./BrokerHistory.js"
+import { BrokerHttpClient } from "./BrokerHttpClient.js"
+import * as HttpProxy from "./HttpProxy.js"
+import * as Pipeline from "./internal/request/Pipeline.js"
+import * as UndiciExchange from "./internal/request/UndiciExchange.js"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as ServerClock from "./ServerClock.js"
+import { Signer } from "./Signer.js"
+
+/** The `@effect/platform-node` modules this transport drives. */
+interface PlatformNode {
+  readonly NodeHttpClient: typeof NodeHttpClient
+  readonly Undici: typeof Undici
+}
+
+let platformNodeLoaded: Promise<PlatformNode> | undefined
+
+/**
+ * Effect 4's `@effect/platform-node` modules this transport drives, loaded on first use: on a Node
+ * older than 22.19 their undici does not load, and a `ConfigError` says what to use instead.
+ */
+const platformNode: Effect.Effect<PlatformNode, Config.ConfigError> = Effect.tryPromise({
+  try: () =>
+    platformNodeLoaded ??= Promise.all([
+      import("@effect/platform-node/NodeHttpClient"),
+      import("@effect/platform-node/Undici")
+    ]).then(([NodeHttpClient, Undici]) => ({ NodeHttpClient, Undici })),
+  catch: (cause) =>
+    SettingsCheck.configError(
+      `the Node transport needs Effect 4's @effect/platform-node, which runs on Node 22.19 or later, and it did not load here (Node ${process.versions.node}: ${
+        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
+      }); use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
+    )
+})
+
+/**
+ * An HMAC-SHA256 signer from the secret over `node:crypto`: synchronous, no promise per request.
+ *
+ * @example
+ * ```ts
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const signer = NodeTransport.makeSigner(Redacted.make("45d0b3c26f2644f19bfb98b07741b2f5"))
+ * assert.strictEqual(
+ *   Effect.runSync(signer.sign("fromAccountType=SPOT&toAccountType=FUTURES&page=1&limit=500&timestamp=1644489390087")),
+ *   "6fb15cd7b742887c1f47c96547c7fe14ccf7b1ff85f68d3e5486e09485ba6a65"
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category signing
+ */
+export const makeSigner = (secretKey: Redacted.Redacted<string>): Signer["Service"] => ({
+  sign: (payload) => Effect.sync(() => NodeSignature.hmacSha256Hex(Redacted.value(secretKey), payload))
+})
+
+/**
+ * `makeSigner` with `BrokerConfig`'s secret.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig, Signer } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const SignerLive = NodeTransport.layerSigner.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
+ * )
+ * const signature = Signer.Signer.use((signer) => signer.sign("a=1&timestamp=1644489390087"))
+ * assert.match(Effect.runSync(Effect.provide(signature, SignerLive)), /^[0-9a-f]{64}$/)
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effect(
+  Signer,
+  Effect.map(Effect.service(BrokerConfig), (config) => makeSigner(config.secretKey))
+)
+
+/**
+ * The request pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly:
+ * the client and the `ServerClock` it measures through itself, as the two services of a `Context`.
+ *
+ * @example
+ * ```ts
+ * import { BrokerHttpClient } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { DepositRecord, Endpoint } from "@broker-history/domain-effect4"
+ * import { Context, Effect } from "effect"
+ *
+ * const usdtDeposits = Effect.flatMap(
+ *   NodeTransport.makeHttpClient,
+ *   (services) =>
+ *     Context.get(services, BrokerHttpClient.BrokerHttpClient).get(
+ *       Endpoint.depositHistory,
+ *       [["coin", "USDT"]],
+ *       DepositRecord.DepositPage
+ *     )
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeHttpClient: Effect.Effect<
+  Context.Context<BrokerHttpClient | ServerClock.ServerClock>,
+  never,
+  BrokerConfig | Signer | NodeHttpClient.Dispatcher
+> = Effect.flatMap(
+  // A Dispatcher provided means the platform module is loaded: its loading cannot fail here.
+  Effect.flatMap(Effect.orDie(platformNode), ({ NodeHttpClient }) => Effect.service(NodeHttpClient.Dispatcher)),
+  (dispatcher) =>
+    Effect.map(
+      Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
+      (built) => Context.make(BrokerHttpClient, built.client).pipe(Context.add(ServerClock.ServerClock, built.clock))
+    )
+)
+
+/**
+ * The request pipeline over an undici `Dispatcher` you provide (a proxy agent, custom TLS or
+ * connection options).
+ *
+ * @example
+ * ```ts
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import type { NodeHttpClient } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ *
+ * // Over the process-wide undici dispatcher (the one `fetch` uses): give it `NodeHttpClient.dispatcherLayerGlobal`.
+ * const overDispatcher = (dispatcher: Layer.Layer<NodeHttpClient.Dispatcher>) =>
+ *   NodeTransport.layerHttpClientWithoutDispatcher.pipe(Layer.provide(dispatcher))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerHttpClientWithoutDispatcher: Layer.Layer<
+  BrokerHttpClient | ServerClock.ServerClock,
+  never,
+  BrokerConfig | Signer | NodeHttpClient.Dispatcher
+> = Layer.effectContext(makeHttpClient)
+
+/**
+ * The whole client over an undici `Dispatcher` you provide: every request over it directly (the
+ * server-time requests included), `node:crypto` signing.
+ *
+ * @example
+ * ```ts
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import type { NodeHttpClient } from "@effect/platform-node"
+ * import { Effect, Layer } from "effect"
+ *
+ * // At most 4 connections to the service, closed with the layer (Node 22.19 or later).
+ * const FourConnections = Layer.unwrap(Effect.map(
+ *   Effect.promise(() => Promise.all([import("@effect/platform-node/NodeHttpClient"), import("@effect/platform-node/Undici")])),
+ *   ([Http, Undici]): Layer.Layer<NodeHttpClient.Dispatcher> =>
+ *     Layer.effect(
+ *       Http.Dispatcher,
+ *       Effect.acquireRelease(
+ *         Effect.sync(() => new Undici.Agent({ connections: 4 })),
+ *         (agent) => Effect.promise(() => agent.destroy())
+ *       )
+ *     )
+ * ))
+ * const HistoryLive = NodeTransport.layerWithoutDispatcher.pipe(Layer.provide(FourConnections))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerWithoutDispatcher: Layer.Layer<
+  BrokerHistory.BrokerHistory,
+  never,
+  BrokerConfig | NodeHttpClient.Dispatcher
+> = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+  Layer.provide(layerHttpClientWithoutDispatcher),
+  Layer.provide(layerSigner)
+)
+
+/**
+ * Gives each request its own copy of its headers: undici's `ProxyAgent` adds a `host` header to the
+ * object it is given, and the request pipeline shares one frozen headers object between requests.
+ */
+const ownHeaders: Undici.Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
+  const headers = options.headers
+  if (headers === undefined || headers === null) return dispatch(options, handler)
+  const copy = Array.isArray(headers) ? [...headers] : Symbol.iterator in headers ? headers : { ...headers }
+  return dispatch({ ...options, headers: copy }, handler)
+}
+
+// Plain HTTP services are reached by forwarding each request to the proxy (as curl does), not through
+// a CONNECT tunnel; HTTPS services always go through a tunnel, so the proxy sees no request content.
+const proxyOptions = { proxyTunnel: false } as const
+
+/**
+ * An undici connection pool that sends requests through `proxy`, destroyed when the scope closes.
+ * `HttpProxy.environment` reads `variables` (default `process.env`) now, through
+ * `HttpProxy.fromEnvironment`; a bad proxy URL there, as in a `Url`, was refused before (a
+ * `ConfigError` naming the variable), so nothing is sent.
+ *
+ * @example
+ * ```ts
+ * import { HttpProxy } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Effect, Exit } from "effect"
+ *
+ * const bad = Effect.runSyncExit(
+ *   Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.environment, { HTTPS_PROXY: "proxy.internal:3128" }))
+ * )
+ * assert.ok(Exit.isFailure(bad) && String(bad.cause).includes("HTTPS_PROXY must start with http:// or https://"))
+ * // A direct dispatcher, where Effect 4's @effect/platform-node runs (Node 22.19 or later).
+ * const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+ * if (major > 22 || (major === 22 && minor >= 19)) {
+ *   const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
+ *   assert.ok(Exit.isSuccess(direct))
+ * }
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeDispatcher = (
+  proxy: HttpProxy.HttpProxy,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Effect.Effect<Undici.Dispatcher, Config.ConfigError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.suspend(() => {
+      // The proxy variables are read and checked first: a bad one is refused whatever the runtime.
+      const proxies = proxy._tag === "Environment" ? HttpProxy.fromEnvironment(variables) : Result.succeed(undefined)
+      if (Result.isFailure(proxies)) return Effect.fail(proxies.failure)
+      return Effect.map(platformNode, ({ Undici }): Undici.Dispatcher => {
+        switch (proxy._tag) {
+          case "None":
+            return new Undici.Agent()
+          case "Url":
+            return new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
+          case "Environment": {
+            const { http, https, noProxy } = proxies.success!
+            return http === undefined && https === undefined
+              ? new Undici.Agent()
+              : new Undici.EnvHttpProxyAgent({
+                // Given explicitly (empty: none), so undici does not read the environment again.
+                httpProxy: http === undefined ? "" : Redacted.value(http),
+                httpsProxy: https === undefined ? "" : Redacted.value(https),
+                noProxy,
+                ...proxyOptions
+              }).compose(ownHeaders)
+          }
+        }
+      })
+    }),
+    (dispatcher) => Effect.promise(() => dispatcher.destroy())
+  )
+
+/**
+ * `makeDispatcher` as the platform's `NodeHttpClient.Dispatcher`, for `layerWithoutDispatcher` or
+ * any platform client over undici.
+ *
+ * @example
+ * ```ts
+ * import { HttpProxy } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import type { HttpClient } from "effect/http"
+ * import type { NodeHttpClient } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ *
+ * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy: give it
+ * // `NodeHttpClient.layerUndiciNoDispatcher`.
+ * const throughProxy = (client: Layer.Layer<HttpClient.HttpClient, never, NodeHttpClient.Dispatcher>) =>
+ *   client.pipe(Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment)))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerDispatcher = (
+  proxy: HttpProxy.HttpProxy,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Layer.Layer<NodeHttpClient.Dispatcher, Config.ConfigError> =>
+  Layer.unwrap(
+    Effect.map(platformNode, ({ NodeHttpClient }) =>
+      Layer.effect(NodeHttpClient.Dispatcher, makeDispatcher(proxy, variables)))
+  )
+
+/**
+ * The whole client through the given proxy: a proxy URL (credentials allowed, as
+ * `http://user:password@host:port`; give it `Redacted` when it has them), `"environment"` or
+ * `"none"`, or an `HttpProxy`. A bad value fails the layer with a `ConfigError` naming `proxy`
+ * before any request. Page and server-time requests share the proxied connection pool.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const ConfigLive = BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })
+ * const ThroughProxy = NodeTransport.layerProxy(Redacted.make("http://user:pw@proxy.internal:3128"))
+ * const Direct = NodeTransport.layerProxy("none")
+ *
+ * const refused = Effect.runSyncExit(Layer.build(NodeTransport.layerProxy("proxy.internal:3128").pipe(
+ *   Layer.provide(ConfigLive)
+ * )).pipe(Effect.scoped))
+ * assert.ok(refused._tag === "Failure" && String(refused.cause).includes("proxy must start with http:// or https://"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerProxy = (
+  proxy: HttpProxy.HttpProxy | string | Redacted.Redacted<string>,
+  variables: Readonly<Record<string, string | undefined>> = process.env
+): Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError, BrokerConfig> =>
+  layerWithoutDispatcher.pipe(Layer.provide(Layer.unwrap(
+    Result.match(
+      typeof proxy === "string" || Redacted.isRedacted(proxy) ? HttpProxy.parse(proxy) : Result.succeed(proxy),
+      {
+        onFailure: Effect.fail,
+        onSuccess: (checked) => Effect.succeed(layerDispatcher(checked, variables))
+      }
+    )
+  )))

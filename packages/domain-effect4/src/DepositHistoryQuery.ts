@@ -1,0 +1,136 @@
+/**
+ * The parameters of one deposit-history request (docs/wire-contract.md, "Parameters").
+ *
+ * @since 0.2.0
+ */
+import * as Schema from "effect/Schema"
+import * as QueryViolation from "./QueryViolation.js"
+
+/**
+ * A deposit-history query.
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ * import { Result } from "effect"
+ *
+ * const successfulUsdt: DepositHistoryQuery.DepositHistoryQuery = { coin: "USDT", status: "5", limit: 1000 }
+ * assert.ok(Result.isSuccess(DepositHistoryQuery.validate(successfulUsdt)))
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface DepositHistoryQuery extends QueryViolation.WindowPage {
+  readonly coin?: string | undefined
+  readonly status?: string | undefined
+}
+
+/**
+ * Schema of a deposit-history query.
+ *
+ * - `coin`, `status`: optional exact filters (status as the service's code text, e.g. `"5"`).
+ * - `startTime`, `endTime`: Unix ms, inclusive, `startTime <= endTime`; the service defaults them to
+ *   now − 10 days and now.
+ * - `limit`: integer 1..1000 (service default 20); `page`: integer >= 1 (default 1).
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ * import { Result, Schema } from "effect"
+ *
+ * const decode = Schema.decodeUnknownResult(DepositHistoryQuery.DepositHistoryQuery)
+ * assert.deepStrictEqual(decode({ coin: "USDT", limit: 1000 }), Result.succeed({ coin: "USDT", limit: 1000 }))
+ * assert.ok(Result.isFailure(decode({ startTime: 2, endTime: 1 })))
+ * ```
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const DepositHistoryQuery = Schema.Struct({
+  coin: Schema.optional(QueryViolation.nonEmptyText("omit it to mean every coin")),
+  status: Schema.optional(QueryViolation.nonEmptyText("omit it to mean every status")),
+  startTime: Schema.optional(QueryViolation.millis),
+  endTime: Schema.optional(QueryViolation.millis),
+  limit: Schema.optional(QueryViolation.integer(1, 1000)),
+  page: Schema.optional(QueryViolation.integer(1))
+}).check(Schema.makeFilter(QueryViolation.timeOrder))
+
+/**
+ * Integer-valued parameters (sent as base-10 text).
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ *
+ * assert.deepStrictEqual(DepositHistoryQuery.integerParameters, ["startTime", "endTime", "limit", "page"])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const integerParameters = ["startTime", "endTime", "limit", "page"] as const
+
+// The parameters in the order they are signed and sent (the exchange's documented order).
+const parameterOrder = ["coin", "status", "startTime", "endTime", "limit", "page"] as const
+
+const rules = QueryViolation.rules(DepositHistoryQuery, integerParameters, parameterOrder)
+
+/**
+ * Checks every rule; the first broken rule names the parameter.
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ * import { Result } from "effect"
+ *
+ * assert.deepStrictEqual(
+ *   DepositHistoryQuery.validate({ limit: 0 }),
+ *   Result.fail({ parameter: "limit", rule: "must be an integer from 1 to 1000", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const validate: QueryViolation.Rules<DepositHistoryQuery>["validate"] = rules.validate
+
+/**
+ * The business parameters in the order they are signed and sent (the exchange's documented order).
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ *
+ * assert.deepStrictEqual(DepositHistoryQuery.toParams({ page: 1, coin: "USDT", limit: 20 }), [
+ *   ["coin", "USDT"],
+ *   ["limit", "20"],
+ *   ["page", "1"]
+ * ])
+ * ```
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const toParams: QueryViolation.Rules<DepositHistoryQuery>["toParams"] = rules.toParams
+
+/**
+ * Reads the business parameters as received in text (server side).
+ *
+ * @example
+ * ```ts
+ * import { DepositHistoryQuery } from "@broker-history/domain-effect4"
+ * import { Result } from "effect"
+ *
+ * const query = DepositHistoryQuery.fromText({ coin: "USDT", limit: "1000" })
+ * assert.deepStrictEqual(Result.map(query, (q) => q.limit), Result.succeed(1000))
+ * assert.deepStrictEqual(
+ *   DepositHistoryQuery.fromText({ limit: "20.5" }),
+ *   Result.fail({ parameter: "limit", rule: "must be base-10 integer text", kind: "invalid" })
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category decoding
+ */
+export const fromText: QueryViolation.Rules<DepositHistoryQuery>["fromText"] = rules.fromText
