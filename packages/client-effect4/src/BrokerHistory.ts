@@ -486,8 +486,8 @@ export const make: Effect.Effect<
 })
 
 /**
- * The service over any platform `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`,
- * a mock): the request pipeline, WebCrypto HMAC-SHA256 signing and the server clock included. Runs
+ * The service over any platform `HttpClient` (`FetchHttpClient.layer`,
+ * `NodeTransport.layerPlatformHttpClient`, a mock): the request pipeline, WebCrypto HMAC-SHA256 signing and the server clock included. Runs
  * on any runtime with WebCrypto and `fetch`.
  *
  * @example
@@ -524,10 +524,8 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * The service over Node's undici with its own connection pool (closed with the layer): the fastest
  * transport on Node, with `node:crypto` signing (loaded when the layer is built, so importing this
  * module loads nothing Node-only). Requests go through the proxy the environment names
- * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another. Effect 4's
- * `@effect/platform-node` (and the undici it brings) runs on Node 22.19 or later: built on an older
- * Node, or on another runtime (Bun, Deno, a browser), it fails at once with a `ConfigError` saying
- * what to use instead.
+ * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); `NodeTransport.layerProxy` takes another. Built on
+ * another runtime (Bun, Deno, a browser) it fails at once with a `ConfigError` saying what to use.
  *
  * @example
  * ```ts
@@ -537,14 +535,12 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  * const HistoryLive = BrokerHistory.layerUndici.pipe(
  *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") }))
  * )
- * // A query that breaks a rule fails before anything is sent (where undici runs; elsewhere the layer
- * // itself fails, saying what to use instead):
+ * // A query that breaks a rule fails before anything is sent:
  * const error = await BrokerHistory.BrokerHistory.use((history) => history.depositHistory({ coin: "USDT", limit: 5000 }))
  *   .pipe(Effect.provide(HistoryLive), Effect.flip, Effect.runPromise)
- * assert.ok(
- *   error.message ===
- *       "Invalid depositHistory query: limit must be an integer from 1 to 1000. Nothing was sent; fix limit." ||
- *     error.message.includes("BrokerHistory.layerUndici needs Node's undici")
+ * assert.strictEqual(
+ *   error.message,
+ *   "Invalid depositHistory query: limit must be an integer from 1 to 1000. Nothing was sent; fix limit."
  * )
  * ```
  *
@@ -553,36 +549,21 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  */
 export const layerUndici: Layer.Layer<BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig> = Layer
   .unwrap(Effect.suspend(() =>
-    undiciRuns()
+    onNode()
       ? Effect.map(nodeTransport, (node) => node.layerProxy(HttpProxy.environment))
       : Effect.fail(SettingsCheck.configError(
-        `BrokerHistory.layerUndici needs Node's undici, which Effect 4's @effect/platform-node runs on Node ${undiciNode.major}.${undiciNode.minor} or later, and this is ${runtimeName()}: use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
+        `BrokerHistory.layerUndici needs Node's undici, and this is ${runtimeName()}: use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
       ))
   ))
-
-/** The oldest Node that Effect 4's `@effect/platform-node` (and its undici) runs on. */
-const undiciNode = { major: 22, minor: 19 } as const
 
 const versions = (): Record<string, string | undefined> | undefined =>
   (globalThis as { readonly process?: { readonly versions?: Record<string, string | undefined> } }).process?.versions
 
-/**
- * Node's version when this is Node itself (Bun and Deno carry `process.versions.node` too, with an
- * undici that does not work), as major and minor.
- */
-const nodeVersion = (): readonly [number, number] | undefined => {
+/** Whether this is Node itself (Bun and Deno carry `process.versions.node` too, with an undici that does not work). */
+const onNode = (): boolean => {
   const v = versions()
-  if (v?.node === undefined || v.bun !== undefined || v.deno !== undefined) return undefined
-  if ((globalThis as { readonly Deno?: unknown }).Deno !== undefined) return undefined
-  const [major, minor] = v.node.split(".").map(Number)
-  return [major ?? 0, minor ?? 0]
-}
-
-/** Whether this Node runs the undici transport (`@effect/platform-node` 4 needs Node 22.19 or later). */
-const undiciRuns = (): boolean => {
-  const node = nodeVersion()
-  return node !== undefined &&
-    (node[0] > undiciNode.major || node[0] === undiciNode.major && node[1] >= undiciNode.minor)
+  return v?.node !== undefined && v.bun === undefined && v.deno === undefined &&
+    (globalThis as { readonly Deno?: unknown }).Deno === undefined
 }
 
 const runtimeName = (): string => {
@@ -591,8 +572,6 @@ const runtimeName = (): string => {
     ? "Bun"
     : v?.deno !== undefined || (globalThis as { readonly Deno?: unknown }).Deno !== undefined
     ? "Deno"
-    : v?.node !== undefined
-    ? `Node ${v.node}`
     : "not Node"
 }
 
@@ -603,7 +582,7 @@ const nodeTransport = Effect.tryPromise({
     new Error(
       `BrokerHistory could not load the Node transport (${
         String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
-      }): it needs Node and @effect/platform-node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
+      }): it needs Node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
       { cause }
     )
 }).pipe(Effect.orDie)
@@ -625,9 +604,8 @@ const fetchTransport = (
 /**
  * The service with everything provided, settings from `config` (by default `BrokerConfig.config`: the
  * `BROKER_*` variables; or your own `Config`s, as `BrokerConfig.layerConfig` takes them) and the proxy
- * from `BROKER_PROXY` (see `HttpProxy.config`). On Node 22.19 or later it runs over undici (as
- * `layerUndici`); on older Node, Bun, Deno and other runtimes over `fetch`, never following
- * redirects. The one-line set-up.
+ * from `BROKER_PROXY` (see `HttpProxy.config`). On Node it runs over undici (as `layerUndici`); on
+ * Bun, Deno and other runtimes over `fetch`, never following redirects. The one-line set-up.
  *
  * @example
  * ```ts
@@ -654,6 +632,6 @@ export const layerConfig = (
   config: Config.Wrap<BrokerConfig.Options> = BrokerConfig.config
 ): Layer.Layer<BrokerHistory, Config.ConfigError> =>
   Layer.unwrap(Effect.flatMap(HttpProxy.config, (proxy) =>
-    undiciRuns()
+    onNode()
       ? Effect.map(nodeTransport, (node) => node.layerProxy(proxy))
       : Effect.succeed(fetchTransport(proxy)))).pipe(Layer.provide(BrokerConfig.layerConfig(config)))

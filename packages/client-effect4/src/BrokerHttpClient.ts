@@ -120,7 +120,7 @@ export const make: Effect.Effect<
 
 /**
  * The pipeline over a platform `HttpClient` (provide `FetchHttpClient.layer`,
- * `NodeHttpClient.layerUndici`, or a mock), with the `ServerClock` it measures through itself.
+ * `NodeTransport.layerPlatformHttpClient`, or a mock), with the `ServerClock` it measures through itself.
  *
  * @example
  * ```ts

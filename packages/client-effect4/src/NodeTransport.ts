@@ -4,57 +4,59 @@
  * The fastest way to run the client on Node, and what `BrokerHistory.layerUndici` and
  * `BrokerHistory.layerConfig` load (lazily: importing the package index loads no `node:*` module).
  * Requests go through the proxy the environment names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`)
- * unless a layer is given another `HttpProxy`. Effect 4's `@effect/platform-node` (and the undici it
- * brings) runs on Node 22.19 or later: this module loads it when a dispatcher is made, so importing
- * it elsewhere is safe, and a dispatcher asked for there fails with a `ConfigError` saying so.
+ * unless a layer is given another `HttpProxy`. It drives the `undici` package (7.x: Node's own HTTP
+ * client, maintained by the Node project) directly, so it runs on every Node this package supports
+ * (20.18.1 or later) and needs no `@effect/platform-node`.
  *
  * @since 0.2.0
  */
 import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
-import type * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import type * as Undici from "@effect/platform-node/Undici"
 import type * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
+import * as Undici from "undici"
 import { BrokerConfig } from "./BrokerConfig.js"
 import * as BrokerHistory from "./BrokerHistory.js"
 import { BrokerHttpClient } from "./BrokerHttpClient.js"
 import * as HttpProxy from "./HttpProxy.js"
 import * as Pipeline from "./internal/request/Pipeline.js"
 import * as UndiciExchange from "./internal/request/UndiciExchange.js"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
 import * as ServerClock from "./ServerClock.js"
 import { Signer } from "./Signer.js"
 
-/** The `@effect/platform-node` modules this transport drives. */
-interface PlatformNode {
-  readonly NodeHttpClient: typeof NodeHttpClient
-  readonly Undici: typeof Undici
-}
-
-let platformNodeLoaded: Promise<PlatformNode> | undefined
-
 /**
- * Effect 4's `@effect/platform-node` modules this transport drives, loaded on first use: on a Node
- * older than 22.19 their undici does not load, and a `ConfigError` says what to use instead.
+ * The undici `Dispatcher` (a connection pool: `Agent`, `ProxyAgent`, `Pool`, …) that the Node
+ * transport sends every request through. `layerDispatcher` provides one through a proxy; provide
+ * your own for other connection or TLS options.
+ *
+ * @example
+ * ```ts
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Effect, Layer } from "effect"
+ * import { Agent } from "undici"
+ *
+ * // At most 4 connections to the service, closed with the layer.
+ * const FourConnections = Layer.effect(
+ *   NodeTransport.Dispatcher,
+ *   Effect.acquireRelease(
+ *     Effect.sync(() => new Agent({ connections: 4 })),
+ *     (agent) => Effect.promise(() => agent.destroy())
+ *   )
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category services
  */
-const platformNode: Effect.Effect<PlatformNode, Config.ConfigError> = Effect.tryPromise({
-  try: () =>
-    platformNodeLoaded ??= Promise.all([
-      import("@effect/platform-node/NodeHttpClient"),
-      import("@effect/platform-node/Undici")
-    ]).then(([NodeHttpClient, Undici]) => ({ NodeHttpClient, Undici })),
-  catch: (cause) =>
-    SettingsCheck.configError(
-      `the Node transport needs Effect 4's @effect/platform-node, which runs on Node 22.19 or later, and it did not load here (Node ${process.versions.node}: ${
-        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
-      }); use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
-    )
-})
+export class Dispatcher extends Context.Service<Dispatcher, Undici.Dispatcher>()(
+  "@broker-history/client-effect4/NodeTransport/Dispatcher"
+) {}
 
 /**
  * An HMAC-SHA256 signer from the secret over `node:crypto`: synchronous, no promise per request.
@@ -103,8 +105,8 @@ export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effec
 )
 
 /**
- * The request pipeline over an undici `Dispatcher` (`NodeHttpClient.Dispatcher`), driven directly:
- * the client and the `ServerClock` it measures through itself, as the two services of a `Context`.
+ * The request pipeline over the undici `Dispatcher`, driven directly: the client and the
+ * `ServerClock` it measures through itself, as the two services of a `Context`.
  *
  * @example
  * ```ts
@@ -130,10 +132,9 @@ export const layerSigner: Layer.Layer<Signer, never, BrokerConfig> = Layer.effec
 export const makeHttpClient: Effect.Effect<
   Context.Context<BrokerHttpClient | ServerClock.ServerClock>,
   never,
-  BrokerConfig | Signer | NodeHttpClient.Dispatcher
+  BrokerConfig | Signer | Dispatcher
 > = Effect.flatMap(
-  // A Dispatcher provided means the platform module is loaded: its loading cannot fail here.
-  Effect.flatMap(Effect.orDie(platformNode), ({ NodeHttpClient }) => Effect.service(NodeHttpClient.Dispatcher)),
+  Effect.service(Dispatcher),
   (dispatcher) =>
     Effect.map(
       Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
@@ -148,12 +149,13 @@ export const makeHttpClient: Effect.Effect<
  * @example
  * ```ts
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Layer } from "effect"
+ * import { getGlobalDispatcher } from "undici"
  *
- * // Over the process-wide undici dispatcher (the one `fetch` uses): give it `NodeHttpClient.dispatcherLayerGlobal`.
- * const overDispatcher = (dispatcher: Layer.Layer<NodeHttpClient.Dispatcher>) =>
- *   NodeTransport.layerHttpClientWithoutDispatcher.pipe(Layer.provide(dispatcher))
+ * // Over the process-wide undici dispatcher.
+ * const HttpOverGlobalDispatcher = NodeTransport.layerHttpClientWithoutDispatcher.pipe(
+ *   Layer.provide(Layer.sync(NodeTransport.Dispatcher, getGlobalDispatcher))
+ * )
  * ```
  *
  * @since 0.2.0
@@ -162,7 +164,7 @@ export const makeHttpClient: Effect.Effect<
 export const layerHttpClientWithoutDispatcher: Layer.Layer<
   BrokerHttpClient | ServerClock.ServerClock,
   never,
-  BrokerConfig | Signer | NodeHttpClient.Dispatcher
+  BrokerConfig | Signer | Dispatcher
 > = Layer.effectContext(makeHttpClient)
 
 /**
@@ -172,21 +174,17 @@ export const layerHttpClientWithoutDispatcher: Layer.Layer<
  * @example
  * ```ts
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Effect, Layer } from "effect"
+ * import { Agent } from "undici"
  *
- * // At most 4 connections to the service, closed with the layer (Node 22.19 or later).
- * const FourConnections = Layer.unwrap(Effect.map(
- *   Effect.promise(() => Promise.all([import("@effect/platform-node/NodeHttpClient"), import("@effect/platform-node/Undici")])),
- *   ([Http, Undici]): Layer.Layer<NodeHttpClient.Dispatcher> =>
- *     Layer.effect(
- *       Http.Dispatcher,
- *       Effect.acquireRelease(
- *         Effect.sync(() => new Undici.Agent({ connections: 4 })),
- *         (agent) => Effect.promise(() => agent.destroy())
- *       )
- *     )
- * ))
+ * // At most 4 connections to the service, closed with the layer.
+ * const FourConnections = Layer.effect(
+ *   NodeTransport.Dispatcher,
+ *   Effect.acquireRelease(
+ *     Effect.sync(() => new Agent({ connections: 4 })),
+ *     (agent) => Effect.promise(() => agent.destroy())
+ *   )
+ * )
  * const HistoryLive = NodeTransport.layerWithoutDispatcher.pipe(Layer.provide(FourConnections))
  * ```
  *
@@ -196,7 +194,7 @@ export const layerHttpClientWithoutDispatcher: Layer.Layer<
 export const layerWithoutDispatcher: Layer.Layer<
   BrokerHistory.BrokerHistory,
   never,
-  BrokerConfig | NodeHttpClient.Dispatcher
+  BrokerConfig | Dispatcher
 > = Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
   Layer.provide(layerHttpClientWithoutDispatcher),
   Layer.provide(layerSigner)
@@ -233,12 +231,8 @@ const proxyOptions = { proxyTunnel: false } as const
  *   Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.environment, { HTTPS_PROXY: "proxy.internal:3128" }))
  * )
  * assert.ok(Exit.isFailure(bad) && String(bad.cause).includes("HTTPS_PROXY must start with http:// or https://"))
- * // A direct dispatcher, where Effect 4's @effect/platform-node runs (Node 22.19 or later).
- * const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
- * if (major > 22 || (major === 22 && minor >= 19)) {
- *   const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
- *   assert.ok(Exit.isSuccess(direct))
- * }
+ * const direct = await Effect.runPromiseExit(Effect.scoped(NodeTransport.makeDispatcher(HttpProxy.none)))
+ * assert.ok(Exit.isSuccess(direct))
  * ```
  *
  * @since 0.2.0
@@ -250,49 +244,48 @@ export const makeDispatcher = (
 ): Effect.Effect<Undici.Dispatcher, Config.ConfigError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.suspend(() => {
-      // The proxy variables are read and checked first: a bad one is refused whatever the runtime.
-      const proxies = proxy._tag === "Environment" ? HttpProxy.fromEnvironment(variables) : Result.succeed(undefined)
-      if (Result.isFailure(proxies)) return Effect.fail(proxies.failure)
-      return Effect.map(platformNode, ({ Undici }): Undici.Dispatcher => {
-        switch (proxy._tag) {
-          case "None":
-            return new Undici.Agent()
-          case "Url":
-            return new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
-          case "Environment": {
-            const { http, https, noProxy } = proxies.success!
-            return http === undefined && https === undefined
-              ? new Undici.Agent()
-              : new Undici.EnvHttpProxyAgent({
-                // Given explicitly (empty: none), so undici does not read the environment again.
-                httpProxy: http === undefined ? "" : Redacted.value(http),
-                httpsProxy: https === undefined ? "" : Redacted.value(https),
-                noProxy,
-                ...proxyOptions
-              }).compose(ownHeaders)
-          }
-        }
-      })
+      switch (proxy._tag) {
+        case "None":
+          return Effect.succeed<Undici.Dispatcher>(new Undici.Agent())
+        case "Url":
+          return Effect.succeed(
+            new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
+          )
+        case "Environment":
+          return Result.match(HttpProxy.fromEnvironment(variables), {
+            onFailure: Effect.fail,
+            onSuccess: ({ http, https, noProxy }) =>
+              Effect.succeed<Undici.Dispatcher>(
+                http === undefined && https === undefined
+                  ? new Undici.Agent()
+                  : new Undici.EnvHttpProxyAgent({
+                    // Given explicitly (empty: none), so undici does not read the environment again.
+                    httpProxy: http === undefined ? "" : Redacted.value(http),
+                    httpsProxy: https === undefined ? "" : Redacted.value(https),
+                    noProxy,
+                    ...proxyOptions
+                  }).compose(ownHeaders)
+              )
+          })
+      }
     }),
     (dispatcher) => Effect.promise(() => dispatcher.destroy())
   )
 
 /**
- * `makeDispatcher` as the platform's `NodeHttpClient.Dispatcher`, for `layerWithoutDispatcher` or
- * any platform client over undici.
+ * `makeDispatcher` as the `Dispatcher` service, for `layerWithoutDispatcher` or
+ * `layerPlatformHttpClient`.
  *
  * @example
  * ```ts
  * import { HttpProxy } from "@broker-history/client-effect4"
  * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
- * import type { HttpClient } from "effect/http"
- * import type { NodeHttpClient } from "@effect/platform-node"
  * import { Layer } from "effect"
  *
- * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy: give it
- * // `NodeHttpClient.layerUndiciNoDispatcher`.
- * const throughProxy = (client: Layer.Layer<HttpClient.HttpClient, never, NodeHttpClient.Dispatcher>) =>
- *   client.pipe(Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment)))
+ * // The platform HttpClient (for BrokerHistory.layer, say) through one proxy.
+ * const HttpThroughProxy = NodeTransport.layerPlatformHttpClient.pipe(
+ *   Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment))
+ * )
  * ```
  *
  * @since 0.2.0
@@ -301,10 +294,43 @@ export const makeDispatcher = (
 export const layerDispatcher = (
   proxy: HttpProxy.HttpProxy,
   variables: Readonly<Record<string, string | undefined>> = process.env
-): Layer.Layer<NodeHttpClient.Dispatcher, Config.ConfigError> =>
-  Layer.unwrap(
-    Effect.map(platformNode, ({ NodeHttpClient }) =>
-      Layer.effect(NodeHttpClient.Dispatcher, makeDispatcher(proxy, variables)))
+): Layer.Layer<Dispatcher, Config.ConfigError> => Layer.effect(Dispatcher, makeDispatcher(proxy, variables))
+
+/**
+ * An `effect/http` `HttpClient` over the undici `Dispatcher`: undici's own `fetch` sends every
+ * request through it (the dispatcher's proxy and connection options apply), and never follows a
+ * redirect (it would carry the key header wherever `Location` points; a 3xx comes back as it is).
+ * For `BrokerHistory.layer` and other users of a platform client on Node; `layerWithoutDispatcher`
+ * is the faster way to run this client over the same dispatcher.
+ *
+ * @example
+ * ```ts
+ * import { BrokerConfig, BrokerHistory, HttpProxy } from "@broker-history/client-effect4"
+ * import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+ * import { Layer, Redacted } from "effect"
+ *
+ * // The generic service over the platform client, through the proxy the environment names.
+ * const HistoryLive = BrokerHistory.layer.pipe(
+ *   Layer.provide(BrokerConfig.layer({ apiKey: Redacted.make("key"), secretKey: Redacted.make("secret") })),
+ *   Layer.provide(NodeTransport.layerPlatformHttpClient),
+ *   Layer.provide(NodeTransport.layerDispatcher(HttpProxy.environment))
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerPlatformHttpClient: Layer.Layer<HttpClient.HttpClient, never, Dispatcher> = FetchHttpClient.layer
+  .pipe(
+    // undici's `fetch` and its `RequestInit` (the `dispatcher` option) are typed as undici's, not the DOM's.
+    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, Undici.fetch as unknown as typeof globalThis.fetch)),
+    Layer.provide(Layer.effect(
+      FetchHttpClient.RequestInit,
+      Effect.map(
+        Effect.service(Dispatcher),
+        (dispatcher) => ({ dispatcher, redirect: "manual" }) satisfies Undici.RequestInit as unknown as RequestInit
+      )
+    ))
   )
 
 /**

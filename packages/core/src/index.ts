@@ -2,8 +2,8 @@
  * `@broker-history/core`: the Effect-free engine shared by the Effect 3 packages
  * (`@broker-history/domain`, `@broker-history/client`) and the Effect 4 packages
  * (`@broker-history/domain-effect4`, `@broker-history/client-effect4`). Every module is also its own
- * subpath (`@broker-history/core/walk/WindowPlan`); `signing/NodeSignature` is only a subpath, so
- * importing the index loads no `node:*` module.
+ * subpath (`@broker-history/core/walk/WindowPlan`); `signing/NodeSignature` and `request/UndiciRequest`
+ * are only subpaths, so importing the index loads no `node:*` module.
  *
  * @since 0.2.0
  */
@@ -181,6 +181,19 @@ export * as SlidingWindow from "./budget/SlidingWindow.js"
  * @since 0.2.0
  */
 export * as PollSchedule from "./follow/PollSchedule.js"
+/**
+ * Deadlines of the requests in flight, on one timer. (`@broker-history/core/request/Deadlines`)
+ *
+ * @example
+ * ```ts
+ * import { Deadlines } from "@broker-history/core"
+ *
+ * assert.strictEqual(Deadlines.granularity(30_000), 1000)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Deadlines from "./request/Deadlines.js"
 /**
  * JSON bodies read from their bytes. (`@broker-history/core/request/JsonBody`)
  *

@@ -1,4 +1,5 @@
-import { BrokerConfig, BrokerHistory } from "@broker-history/client-effect4"
+import { BrokerConfig, BrokerHistory, HttpProxy } from "@broker-history/client-effect4"
+import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { createHmac, timingSafeEqual } from "node:crypto"
@@ -6,7 +7,6 @@ import * as Http from "node:http"
 import type * as Net from "node:net"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "../support/EffectTest.js"
-import { undiciRuns } from "../support/WithService.js"
 
 const KEY = "e2e-key"
 const SECRET = "e2e-secret-5c1d"
@@ -125,30 +125,23 @@ const options = (baseUrl: string, overrides: Partial<Options>): Options => ({
 })
 
 /**
- * The carriers: undici driven directly (the ready-made layers) and the platform `HttpClient` over undici
- * where Effect 4's `@effect/platform-node` runs (Node 22.19 or later; loaded only there), and the
- * platform `HttpClient` over `fetch` everywhere.
+ * The carriers: undici driven directly (the ready-made layers), the platform `HttpClient` over the
+ * same undici (its `fetch` through the transport's dispatcher), and the platform `HttpClient` over
+ * the runtime's `fetch`.
  */
 const carriers: ReadonlyArray<readonly [string, (o: Options) => Layer.Layer<BrokerHistory.BrokerHistory, unknown>]> = [
-  ...(undiciRuns
-    ? [
-      [
-        "undici driven directly (layerUndici)",
-        (o: Options) => BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(o)))
-      ] as const,
-      [
-        "platform HttpClient (layer + NodeHttpClient.layerUndici)",
-        (o: Options) =>
-          Layer.unwrap(Effect.map(
-            Effect.promise(() => import("@effect/platform-node/NodeHttpClient")),
-            (NodeHttpClient) =>
-              BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(o))).pipe(
-                Layer.provide(NodeHttpClient.layerUndici)
-              )
-          ))
-      ] as const
-    ]
-    : []),
+  [
+    "undici driven directly (layerUndici)",
+    (o: Options) => BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(o)))
+  ],
+  [
+    "platform HttpClient over undici (layer + NodeTransport.layerPlatformHttpClient)",
+    (o: Options) =>
+      BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(o))).pipe(
+        Layer.provide(NodeTransport.layerPlatformHttpClient),
+        Layer.provide(NodeTransport.layerDispatcher(HttpProxy.none))
+      )
+  ],
   [
     "platform HttpClient (layer + FetchHttpClient.layer, redirects not followed)",
     (o: Options) =>
@@ -156,7 +149,7 @@ const carriers: ReadonlyArray<readonly [string, (o: Options) => Layer.Layer<Brok
         Layer.provide(FetchHttpClient.layer),
         Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
       )
-  ] as const
+  ]
 ]
 
 const use = <A, E>(

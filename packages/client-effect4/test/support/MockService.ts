@@ -1,5 +1,5 @@
 import { BrokerConfig, BrokerHistory, BrokerHttpClient, Signer } from "@broker-history/client-effect4"
-import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
+import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
 import { Clock, Effect, Layer, Redacted } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
@@ -99,14 +99,6 @@ export const historyLayer = (
   BrokerHistory.layer.pipe(Layer.provide(BrokerConfig.layer(testOptions(overrides)))).pipe(Layer.provide(mock.client))
 
 /**
- * HMAC-SHA256 with the mock's secret over `node:crypto`, synchronously (as `NodeTransport.makeSigner`,
- * whose module loads Effect 4's `@effect/platform-node`, which needs Node 22.19 or later).
- */
-export const syncSigner: Signer.Signer["Service"] = {
-  sign: (payload) => Effect.sync(() => NodeSignature.hmacSha256Hex(secretKey, payload))
-}
-
-/**
  * `BrokerHistory.layer` over a mock transport, but signing synchronously (node:crypto) instead of
  * through WebCrypto: a WebCrypto signature completes on a real thread, so the test clock could move
  * on (or a check run) while a request sits between its slot in the budget and its send.
@@ -117,7 +109,7 @@ export const historyLayerSyncSigning = (
 ) =>
   Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
     Layer.provide(BrokerHttpClient.layer),
-    Layer.provide(Layer.succeed(Signer.Signer, syncSigner)),
+    Layer.provide(Layer.succeed(Signer.Signer, NodeTransport.makeSigner(Redacted.make(secretKey)))),
     Layer.provide(BrokerConfig.layer(testOptions(overrides))),
     Layer.provide(mock.client)
   )
