@@ -10,6 +10,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Cause, Chunk, Effect, Exit, Layer, Redacted, Stream } from "effect"
 import { execFile, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import * as HistoryOrder from "./history-order.mjs"
 
 const bin = fileURLToPath(new URL("./node_modules/.bin/broker-history", import.meta.url))
 const serveArgs = [
@@ -116,17 +117,9 @@ const run = async (program, layer) => {
   throw new Error([Cause.pretty(exit.cause), ...reasons].join("\n"))
 }
 
-const checkOrder = (name, records, key, compare) => {
-  const keys = new Set(records.map(key))
-  check(keys.size === records.length, `${name}: ${records.length - keys.size} duplicate record(s) by key`)
-  for (let i = 1; i < records.length; i++) {
-    check(
-      compare(records[i - 1], records[i]) < 0,
-      `${name}: records ${i - 1} and ${i} are not in ascending order: ${JSON.stringify(records[i - 1])} then ${
-        JSON.stringify(records[i])
-      }`
-    )
-  }
+const checkOrder = (name, records, order) => {
+  const disorder = HistoryOrder.problem(name, records, order)
+  check(disorder === undefined, disorder)
 }
 
 const sameRecords = (name, a, b) => {
@@ -188,10 +181,10 @@ const main = async () => {
 
   check(viaUndici.deposits.length > 0, "deposits: the stream returned no records")
   check(viaUndici.transfers.length > 0, `transfers SPOT→FUTURES to ${subAccount}: the stream returned no records`)
-  checkOrder("deposits (undici)", viaUndici.deposits, DepositRecord.key, DepositRecord.compare)
-  checkOrder("transfers (undici)", viaUndici.transfers, TransferRecord.key, TransferRecord.compare)
-  checkOrder("deposits (fetch)", viaFetch.deposits, DepositRecord.key, DepositRecord.compare)
-  checkOrder("transfers (fetch)", viaFetch.transfers, TransferRecord.key, TransferRecord.compare)
+  checkOrder("deposits (undici)", viaUndici.deposits, DepositRecord)
+  checkOrder("transfers (undici)", viaUndici.transfers, TransferRecord)
+  checkOrder("deposits (fetch)", viaFetch.deposits, DepositRecord)
+  checkOrder("transfers (fetch)", viaFetch.transfers, TransferRecord)
   sameRecords("deposits", viaUndici.deposits, viaFetch.deposits)
   sameRecords("transfers", viaUndici.transfers, viaFetch.transfers)
   for (const r of viaUndici.transfers) {

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Consumer test: the five public packages as a user gets them. Builds and packs them, installs the
-# tarballs into a fresh project outside the repository with npm, by README.md's own install line
-# and the CLI README's line for its library modules (the tarballs standing in for the
-# @broker-history packages they name), and checks there that:
+# Consumer test: the public packages of both lines as a user gets them. Builds and packs them, and
+# installs each line's tarballs into its own fresh project outside the repository with npm (Effect 3
+# and Effect 4 peers cannot share one), the tarballs standing in for the @broker-history packages
+# the install lines name:
+#   - the Effect 3 line (core, domain, client, server, cli): README.md's install line and the CLI
+#     README's line for its library modules;
+#   - the Effect 4 line (core, domain-effect4, client-effect4): README.md's install line for
+#     @broker-history/client-effect4 (or, while it gives none, that package's README's), with the
+#     optional peers the packages declare (readme-install.mjs), without --legacy-peer-deps;
+# and checks that:
 #   - publint and attw find no packaging or type-resolution problem in any tarball;
-#   - a TypeScript consumer type-checks under nodenext and bundler resolution (every .d.ts checked),
-#     and the CLI's library modules load;
-#   - plain Node reads full histories through the installed client (undici and fetch agree) and the
-#     installed CLI exports the same deposits (read-history.mjs);
-#   - the client's neutral path (layer + FetchHttpClient) loads no Node-only module (neutral.mjs);
-#   - the same path works on Bun and Deno (neutral-runtime.mjs);
+#   - the Effect 4 tree is valid (`npm ls --all`) and holds no Effect but 4.x;
+#   - each line's TypeScript consumer type-checks under nodenext and bundler resolution (every .d.ts
+#     checked: consumer*.ts), and the CLI's library modules load;
+#   - plain Node reads full histories through the installed Effect 3 client (undici and fetch agree)
+#     and the installed CLI exports the same deposits (read-history.mjs);
+#   - for each line, the client's neutral path (layer + FetchHttpClient) loads no Node-only module
+#     (neutral.mjs), and on Node, Bun and Deno a page comes back over fetch and the ready layer
+#     (BrokerHistory.layerConfig(), from BROKER_*) reads the reference service's full histories, once
+#     each, in order, exactly as the installed CLI exports them (neutral-runtime.mjs);
 #   - the CLI installs and runs in a fresh project whose `effect` is 4.x and globally, never loading
 #     the project's Effect (cli-anywhere.sh);
-# and prints tarball sizes, the install time and CLI start-up times. Any failure fails the script.
+# and prints tarball sizes, install and step times and CLI start-up times. Any failure fails it.
 # Needs Node 20+ and npm (pnpm via npx), the repository's dependencies installed, and the npm
 # registry; all other traffic goes to 127.0.0.1. Usage, from anywhere: bash scripts/consumer/run.sh
 set -euo pipefail
@@ -21,13 +30,21 @@ HERE="$ROOT/scripts/consumer"
 cd "$ROOT"
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 export CI="${CI:-true}" NO_COLOR=1 FORCE_COLOR=0
-PACKAGES=(core domain client server cli)
+# The packages of each line; core is both lines'. Each is packed once.
+LINE3=(core domain client server cli)
+LINE4=(core domain-effect4 client-effect4)
+PACKAGES=(core domain client server cli domain-effect4 client-effect4)
+# The checks both lines' projects run, each over the line's modules (line.mjs: line-effect3.mjs or
+# line-effect4.mjs) and its consumer*.ts.
+LINE_CHECKS=("$HERE"/{history-order.mjs,neutral.mjs,neutral-runtime.mjs,record-loads.mjs,record-loads-register.mjs})
+LINE_CHECKS+=("$HERE"/{tsconfig.nodenext.json,tsconfig.bundler.json})
 DEMO_KEY=mx0vglDEMOKEY0000000000000000000
 DEMO_SECRET=45d0b3c26f2644f19bfb98b07741b2f5
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/broker-history-consumer.XXXXXX")
 PACKS="$WORK/packs"
 PROJECT="$WORK/project"
+PROJECT4="$WORK/project-effect4"
 SERVER_PID=""
 
 stop_server() {
@@ -63,6 +80,23 @@ step() {
 }
 # Every command that could wait is bounded (coreutils timeout; on timeout its process group is killed).
 bounded() { timeout --kill-after=10 "$@"; }
+# tarball NAME: the packed @broker-history/NAME (its version starts with a digit: client is not client-effect4).
+tarball() { echo "$PACKS"/broker-history-"$1"-[0-9]*.tgz; }
+# line_packs DIR PACKAGE...: DIR holds those tarballs only (readme-install.mjs adds every one of DIR).
+line_packs() {
+  local dir=$1 p
+  shift
+  mkdir -p "$dir"
+  for p in "$@"; do ln "$(tarball "$p")" "$dir/"; done
+}
+# fresh_project DIR: an empty ESM npm project.
+fresh_project() {
+  mkdir -p "$1"
+  (cd "$1" && npm init -y >/dev/null && npm pkg set type=module)
+}
+# install_args PACKS_DIR PACKAGE SOURCE...: the npm install arguments of the line a README gives for
+# PACKAGE (readme-install.mjs: the first SOURCE that has one), with the tarballs of PACKS_DIR; one a line.
+install_args() { (cd "$ROOT" && node "$HERE/readme-install.mjs" "$@"); }
 
 step "build and pack (pnpm ${PNPM_VERSION})"
 bounded 300 npx --yes "pnpm@${PNPM_VERSION}" run build
@@ -77,12 +111,12 @@ for p in "${PACKAGES[@]}"; do
 done
 total=0
 for p in "${PACKAGES[@]}"; do
-  tgz=$(echo "$PACKS"/broker-history-"$p"-*.tgz)
+  tgz=$(tarball "$p")
   [[ -f "$tgz" ]] || { echo "no tarball for $p in $PACKS" >&2; exit 1; }
   bytes=$(wc -c <"$tgz" | tr -d ' ')
   files=$(tar -tzf "$tgz" | wc -l | tr -d ' ')
   total=$((total + bytes))
-  printf '   tarball %-24s %8s bytes, %3s files\n' "@broker-history/$p" "$bytes" "$files"
+  printf '   tarball %-32s %8s bytes, %3s files\n' "@broker-history/$p" "$bytes" "$files"
   # The published manifest must name compiled files only: entry points and bins in the tarball, no
   # .ts entry point, no tsx launcher as the bin, no workspace: range left (clear messages before
   # the install; the checks below would fail later and less plainly).
@@ -111,37 +145,59 @@ for p in "${PACKAGES[@]}"; do
     }' "$WORK/unpacked/$p"
 done
 echo "   tarballs total: $total bytes"
+line_packs "$PACKS/effect3" "${LINE3[@]}"
+line_packs "$PACKS/effect4" "${LINE4[@]}"
 
-step "fresh project outside the repository: npm install of the tarballs"
-mkdir -p "$PROJECT"
+step "Effect 3 line: fresh project outside the repository: npm install of the tarballs"
+fresh_project "$PROJECT"
 cd "$PROJECT"
-npm init -y >/dev/null
-npm pkg set type=module
 # npm 11 asks for install scripts to be approved: better-sqlite3 compiles (or fetches) its binding,
 # bun and deno link their platform binaries. Older npm ignores the field.
 npm pkg set allowScripts.better-sqlite3=true allowScripts.bun=true allowScripts.deno=true --json
 # The README's own install line (read out of README.md, so the two cannot drift), the tarballs in
-# place of the @broker-history packages it names and the other packed ones added, with the line the
-# CLI's README gives for its library modules (the CLI installs none of their Effect 3 packages);
-# then the tools.
-mapfile -t README_INSTALL < <(node "$HERE/readme-install.mjs" "$ROOT/README.md" "$PACKS")
+# place of the @broker-history packages it names and the line's other packed ones added, then the
+# line the CLI's README gives for its library modules (the CLI installs none of their Effect 3
+# packages); then the tools.
+mapfile -t README_INSTALL < <(install_args "$PACKS/effect3" @broker-history/client README.md#Install)
 [[ ${#README_INSTALL[@]} -gt 0 ]] || { echo "no install line read from README.md" >&2; exit 1; }
-echo "   README.md's install line: npm install ${README_INSTALL[*]#"$PACKS/"}"
-mapfile -t LIBRARY_INSTALL < <(node "$HERE/readme-install.mjs" "$ROOT/packages/cli/README.md" "$PACKS" "In a program")
+mapfile -t LIBRARY_INSTALL < <(install_args "$PACKS/effect3" @broker-history/cli "packages/cli/README.md#In a program")
 [[ ${#LIBRARY_INSTALL[@]} -gt 0 ]] || { echo "no install line read from packages/cli/README.md" >&2; exit 1; }
-echo "   packages/cli/README.md's line for the library modules: npm install ${LIBRARY_INSTALL[*]#"$PACKS/"}"
 T_INSTALL=$(now_ms)
 bounded 600 npm install --no-audit --no-fund "${README_INSTALL[@]}" "${LIBRARY_INSTALL[@]}"
 bounded 300 npm install --no-audit --no-fund --save-dev \
   "typescript@~5.9" "@types/node@^20" publint "@arethetypeswrong/cli"
 INSTALL_MS=$(($(now_ms) - T_INSTALL))
 echo "   scratch install (the READMEs' lines with 5 tarballs; typescript, publint, attw; better-sqlite3 built): $((INSTALL_MS / 1000)).$((INSTALL_MS % 1000 / 100)) s"
-cp "$HERE"/{read-history.mjs,neutral.mjs,neutral-runtime.mjs,record-loads.mjs,record-loads-register.mjs} .
-cp "$HERE"/{consumer.ts,consumer-node.ts,tsconfig.nodenext.json,tsconfig.bundler.json} .
+cp "${LINE_CHECKS[@]}" "$HERE"/{read-history.mjs,consumer.ts,consumer-node.ts} .
+cp "$HERE/line-effect3.mjs" line.mjs
 
-step "publint --strict and attw --profile esm-only on each tarball"
+step "Effect 4 line: fresh project outside the repository: npm install of the tarballs"
+fresh_project "$PROJECT4"
+cd "$PROJECT4"
+# README.md's line for the Effect 4 packages once it gives one, the package's own README's until then.
+mapfile -t INSTALL4 < <(install_args "$PACKS/effect4" @broker-history/client-effect4 README.md#Install \
+  packages/client-effect4/README.md)
+[[ ${#INSTALL4[@]} -gt 0 ]] || { echo "no Effect 4 install line read from README.md or packages/client-effect4/README.md" >&2; exit 1; }
+T_INSTALL4=$(now_ms)
+bounded 600 npm install --no-audit --no-fund "${INSTALL4[@]}"
+bounded 300 npm install --no-audit --no-fund --save-dev "typescript@~5.9" "@types/node@^20"
+INSTALL4_MS=$(($(now_ms) - T_INSTALL4))
+echo "   scratch install (the README's line with 3 tarballs; typescript): $((INSTALL4_MS / 1000)).$((INSTALL4_MS % 1000 / 100)) s"
+bounded 60 npm ls --all >/dev/null || { npm ls --all 2>&1 | tail -20 >&2; echo "npm ls: the Effect 4 project's tree is invalid" >&2; exit 1; }
+# Every Effect package installed anywhere in the tree (npm query sees nested copies too) is 4.x.
+npm query '[name=effect], [name^=@effect/]' | node -e '
+  const found = JSON.parse(require("node:fs").readFileSync(0, "utf8")).map((p) => `${p.name}@${p.version} (${p.location})`)
+  const other = found.filter((p) => !/@4\.\d+\.\d+[^ ]* \(/.test(p))
+  if (!found.some((p) => p.startsWith("effect@"))) { console.error("the Effect 4 project has no effect installed"); process.exit(1) }
+  if (other.length > 0) { console.error(`the Effect 4 project holds Effect packages that are not 4.x: ${other.join(", ")}`); process.exit(1) }
+  console.log(`   npm ls --all: valid; its Effect packages, all 4.x: ${found.join(", ")}`)'
+cp "${LINE_CHECKS[@]}" "$HERE"/{consumer-effect4.ts,consumer-effect4-node.ts} .
+cp "$HERE/line-effect4.mjs" line.mjs
+cd "$PROJECT"
+
+step "publint --strict and attw --profile esm-only on each tarball (both lines)"
 for p in "${PACKAGES[@]}"; do
-  tgz=$(echo "$PACKS"/broker-history-"$p"-*.tgz)
+  tgz=$(tarball "$p")
   bounded 120 node_modules/.bin/publint run --strict "$tgz"
   # attw skips wildcard exports ("./*"): name every public module (dist/**/*.d.ts, not internal/).
   mapfile -t entries < <(tar -tzf "$tgz" | sed -n 's#^package/dist/\([A-Za-z0-9_/]*\)\.d\.ts$#./\1#p' |
@@ -151,22 +207,31 @@ for p in "${PACKAGES[@]}"; do
     --include-entrypoints "${entries[@]}"
 done
 
-step "tsc --noEmit: nodenext (consumer.ts, consumer-node.ts) and bundler (consumer.ts), skipLibCheck false"
-bounded 300 node_modules/.bin/tsc -p tsconfig.nodenext.json
-bounded 300 node_modules/.bin/tsc -p tsconfig.bundler.json
-echo "   type-check OK"
+# typecheck PROJECT_DIR: tsc --noEmit over the project's consumer*.ts, nodenext and bundler.
+typecheck() {
+  (cd "$1" && bounded 300 node_modules/.bin/tsc -p tsconfig.nodenext.json && bounded 300 node_modules/.bin/tsc -p tsconfig.bundler.json)
+  echo "   type-check OK: $(cd "$1" && echo consumer*.ts)"
+}
+
+step "Effect 4 line: tsc --noEmit, skipLibCheck false: nodenext (consumer-effect4*.ts), bundler (consumer-effect4.ts)"
+typecheck "$PROJECT4"
+
+step "Effect 3 line: tsc --noEmit, skipLibCheck false: nodenext (consumer.ts, consumer-node.ts), bundler (consumer.ts)"
+typecheck "$PROJECT"
 # consumer-node.ts only type-checks the CLI's library modules: load them too (every static import).
 bounded 60 node --input-type=module -e '
   import { Cli, SyncDatabase } from "@broker-history/cli"
   if (typeof Cli.run !== "function" || SyncDatabase.tables.transfers.name !== "transfers") process.exit(1)'
 echo "   the CLI's library modules load (Cli, SyncDatabase)"
 
-step "plain Node: full histories through the installed client and CLI (read-history.mjs)"
+step "Effect 3 line, plain Node: full histories through the installed client and CLI (read-history.mjs)"
 bounded 300 node read-history.mjs
 
 step "reference service for the neutrality, runtime and CLI-anywhere checks (installed CLI, under Node)"
-"$PROJECT/node_modules/.bin/broker-history" serve --port 0 --transfers 2000 --deposits 500 --sub-accounts 3 \
-  --seed 7 --no-log >"$WORK/serve.log" 2>&1 </dev/null &
+# Two years of history, and the budget the readers below allow themselves (BROKER_RATE_LIMIT*).
+DEPOSITS=500
+"$PROJECT/node_modules/.bin/broker-history" serve --port 0 --transfers 2000 --deposits "$DEPOSITS" --sub-accounts 3 \
+  --seed 7 --years 2 --rate-limit 500 --rate-window-ms 1000 --no-log >"$WORK/serve.log" 2>&1 </dev/null &
 SERVER_PID=$!
 BASE_URL=""
 for _ in $(seq 600); do
@@ -186,30 +251,61 @@ if [[ -z "$BASE_URL" ]]; then
   exit 1
 fi
 echo "   serving on $BASE_URL"
-export BROKER_BASE_URL="$BASE_URL" BROKER_API_KEY="$DEMO_KEY" BROKER_SECRET_KEY="$DEMO_SECRET"
+export BROKER_BASE_URL="$BASE_URL" BROKER_API_KEY="$DEMO_KEY" BROKER_SECRET_KEY="$DEMO_SECRET" \
+  BROKER_RATE_LIMIT=500 BROKER_RATE_LIMIT_INTERVAL="1 second"
+# The reference the lines' readers are held to: the service's whole history (from three years back,
+# it holds two) of deposits and of SPOT→FUTURES transfers, as the installed CLI exports it.
+REFERENCE_UNTIL=$(now_ms)
+REFERENCE_SINCE=$((REFERENCE_UNTIL - 3 * 366 * 86400000))
+bounded 120 node_modules/.bin/broker-history deposits --since "$REFERENCE_SINCE" --until "$REFERENCE_UNTIL" \
+  >"$WORK/reference-deposits.ndjson"
+bounded 120 node_modules/.bin/broker-history transfers --from-account-type SPOT --to-account-type FUTURES \
+  --since "$REFERENCE_SINCE" --until "$REFERENCE_UNTIL" >"$WORK/reference-transfers.ndjson"
+reference() { echo "$(wc -l <"$1" | tr -d ' ') $(sha256sum "$1" | cut -d' ' -f1)"; }
+export REFERENCE_SINCE REFERENCE_UNTIL REFERENCE_DEPOSITS REFERENCE_TRANSFERS
+REFERENCE_DEPOSITS=$(reference "$WORK/reference-deposits.ndjson")
+REFERENCE_TRANSFERS=$(reference "$WORK/reference-transfers.ndjson")
+[[ "${REFERENCE_DEPOSITS%% *}" == "$DEPOSITS" ]] ||
+  { echo "the CLI exported ${REFERENCE_DEPOSITS%% *} deposits, the service holds $DEPOSITS" >&2; exit 1; }
+[[ "${REFERENCE_TRANSFERS%% *}" -gt 0 ]] || { echo "the CLI exported no SPOT→FUTURES transfers" >&2; exit 1; }
+echo "   reference: the CLI's export of $DEPOSITS deposits (all the service holds) and ${REFERENCE_TRANSFERS%% *} SPOT→FUTURES transfers"
 
-step "runtime neutrality: BrokerHistory.layer + FetchHttpClient loads no Node-only module (neutral.mjs)"
-bounded 120 node --import ./record-loads-register.mjs neutral.mjs
-
-step "Bun and Deno (npm packages bun, deno): the neutral path over fetch and WebCrypto (neutral-runtime.mjs)"
+step "Bun and Deno (npm packages bun, deno, in the Effect 3 project; both lines run them)"
 T_RT=$(now_ms)
 bounded 300 npm install --no-audit --no-fund --save-dev "bun@^1" "deno@^2"
 echo "   bun and deno installed in $((($(now_ms) - T_RT) / 1000)) s"
-echo "   $(node_modules/.bin/bun --version | sed 's/^/bun /'); $(node_modules/.bin/deno --version | head -1)"
-DO_NOT_TRACK=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0 \
-  bounded 120 node_modules/.bin/bun run --no-install neutral-runtime.mjs
-# Deno reads package.json and the npm-installed node_modules (manual mode), downloads nothing
-# (--cached-only) and may only reach 127.0.0.1 and read this project.
-DENO_DIR="$WORK/deno-dir" DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
-  bounded 120 node_modules/.bin/deno run --node-modules-dir=manual --cached-only --no-prompt \
-  --allow-net=127.0.0.1 --allow-env --allow-read=. neutral-runtime.mjs
+BUN="$PROJECT/node_modules/.bin/bun"
+DENO="$PROJECT/node_modules/.bin/deno"
+echo "   $("$BUN" --version | sed 's/^/bun /'); $("$DENO" --version | head -1)"
+
+# line_runtimes PROJECT_DIR: the line installed there (its line.mjs): the neutral path loads no
+# Node-only module (neutral.mjs), and Node, Bun and Deno read a page and the full histories
+# (neutral-runtime.mjs). Deno reads package.json and the npm-installed node_modules (manual mode),
+# downloads nothing (--cached-only) and may only reach 127.0.0.1 and read that project.
+line_runtimes() {
+  (
+    cd "$1"
+    bounded 120 node --import ./record-loads-register.mjs neutral.mjs
+    bounded 120 node neutral-runtime.mjs
+    DO_NOT_TRACK=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0 bounded 120 "$BUN" run --no-install neutral-runtime.mjs
+    DENO_DIR="$WORK/deno-dir" DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
+      bounded 120 "$DENO" run --node-modules-dir=manual --cached-only --no-prompt \
+      --allow-net=127.0.0.1 --allow-env --allow-read=. neutral-runtime.mjs
+  )
+}
+
+step "Effect 3 line: neutral path (neutral.mjs); Node, Bun, Deno: full histories through layerConfig() (neutral-runtime.mjs)"
+line_runtimes "$PROJECT"
+
+step "Effect 4 line: neutral path (neutral.mjs); Node, Bun, Deno: full histories through layerConfig() (neutral-runtime.mjs)"
+line_runtimes "$PROJECT4"
 
 step "the CLI anywhere: in a fresh Effect 4 project and installed globally (cli-anywhere.sh)"
-bounded 600 bash "$HERE/cli-anywhere.sh" "$PACKS" "$WORK/anywhere" "$PROJECT"
+bounded 600 bash "$HERE/cli-anywhere.sh" "$PACKS/effect3" "$WORK/anywhere" "$PROJECT"
 stop_server
 
 step "CLI start-up: installed (the bundle, plain node) vs workspace (tsx)"
 bounded 600 bash "$HERE/startup.sh" "$PROJECT"
 
 step ""
-echo "== consumer: OK in $((($(now_ms) - T_ALL) / 1000)) s (scratch install $((INSTALL_MS / 1000)) s)"
+echo "== consumer: OK in $((($(now_ms) - T_ALL) / 1000)) s (scratch installs: Effect 3 $((INSTALL_MS / 1000)) s, Effect 4 $((INSTALL4_MS / 1000)) s)"

@@ -4,7 +4,7 @@ import { Effect, Fiber } from "effect"
 import { capture } from "./support/Capture.js"
 import { describe, expect, it } from "./support/EffectTest.js"
 import type { Answer } from "./support/MockService.js"
-import { historyLayer, mockService, transferWire } from "./support/MockService.js"
+import { historyLayerSyncSigning, mockService, transferWire } from "./support/MockService.js"
 import * as TestClock from "./support/TestClock.js"
 
 const query = {
@@ -23,7 +23,7 @@ const run = (script: ReadonlyArray<Answer>, traced: boolean) =>
     const call = Effect.service(BrokerHistory.BrokerHistory).pipe(
       Effect.flatMap((h) => h.transferHistory(query)),
       Effect.withSpan("caller"),
-      Effect.provide(historyLayer(mock, { retry: { maxRetries: 3, baseDelay: "10 millis", maxDelay: "10 millis" } })),
+      Effect.provide(historyLayerSyncSigning(mock, { retry: { maxRetries: 3, baseDelay: "10 millis", maxDelay: "10 millis" } })),
       traced ? (e) => e : Effect.withTracerEnabled(false),
       Effect.provide(layer),
       Effect.forkChild

@@ -5,7 +5,6 @@
  */
 import { BrokerConfig, type BrokerError, BrokerHistory } from "@broker-history/client-effect4"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted, Stream } from "effect-4"
-import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
 import type { Client, Line, Outcome, Settings } from "../Line.js"
 import { fieldsOf } from "../Line.js"
 
@@ -29,11 +28,7 @@ export const line: Line = {
   name: "effect4",
   withClient: async (settings, use) => {
     const runtime = ManagedRuntime.make(
-      BrokerHistory.layer.pipe(
-        Layer.provide(BrokerConfig.layer(options(settings))),
-        Layer.provide(FetchHttpClient.layer),
-        Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
-      )
+      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(options(settings))))
     )
     try {
       const history = await runtime.runPromise(Effect.service(BrokerHistory.BrokerHistory))
