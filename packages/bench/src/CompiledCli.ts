@@ -24,8 +24,9 @@ const cliDir = Path.join(packagesDir, "cli")
 
 /**
  * A module, for `node --import`, that registers a resolve hook mapping `@broker-history/<package>` to
- * `<packages>/<package>/dist/index.js` and `@broker-history/<package>/<Module>` to
- * `<packages>/<package>/dist/<Module>.js`; every other specifier resolves as usual.
+ * `<packages>/<package>/dist/index.js` and `@broker-history/<package>/<path>` (a module, or one in a
+ * folder: `@broker-history/core/walk/Crowded`) to `<packages>/<package>/dist/<path>.js`; every other
+ * specifier resolves as usual.
  *
  * @example
  * import * as CompiledCli from "@broker-history/bench/CompiledCli"
@@ -34,7 +35,7 @@ const cliDir = Path.join(packagesDir, "cli")
 export const distPreload = (packages: string): string => {
   const root = JSON.stringify(pathToFileURL(packages).href)
   const hook = `export async function resolve(specifier, context, next) {
-  const m = /^@broker-history\\/(domain|client|server|cli)(?:\\/([A-Za-z]+))?$/.exec(specifier)
+  const m = /^@broker-history\\/([a-z][a-z0-9-]*)(?:\\/([A-Za-z]+(?:\\/[A-Za-z]+)*))?$/.exec(specifier)
   if (m === null) return next(specifier, context)
   return { url: ${root} + "/" + m[1] + "/dist/" + (m[2] ?? "index") + ".js", shortCircuit: true }
 }`

@@ -126,6 +126,8 @@ describe("CompiledCli", () => {
       "@broker-history/cli/SyncDatabase",
       "@broker-history/client",
       "@broker-history/domain",
+      "@broker-history/core",
+      "@broker-history/core/walk/Crowded",
       "node:fs"
     ]
     const script = `console.log(JSON.stringify(${JSON.stringify(specifiers)}.map((s) => import.meta.resolve(s))))`
@@ -137,6 +139,8 @@ describe("CompiledCli", () => {
       "file:///x/packages/cli/dist/SyncDatabase.js",
       "file:///x/packages/client/dist/index.js",
       "file:///x/packages/domain/dist/index.js",
+      "file:///x/packages/core/dist/index.js",
+      "file:///x/packages/core/dist/walk/Crowded.js",
       "node:fs"
     ])
   })
