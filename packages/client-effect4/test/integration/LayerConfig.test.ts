@@ -8,7 +8,12 @@ import { Cause, Config, ConfigProvider, Effect, Exit, Layer, Redacted, Stream } 
 import { afterAll } from "vitest"
 import { describe, expect, it } from "../support/EffectTest.js"
 import * as ReferenceService from "../support/ReferenceService.js"
-import { undiciRuns } from "../support/WithService.js"
+
+/** Node 22.19 or later: where Effect 4's `@effect/platform-node`, and so the undici transport, runs. */
+const undiciRuns = (() => {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+  return major > 22 || major === 22 && minor >= 19
+})()
 
 /** Runs `use` as if on `runtime` (`process.versions.bun` or `.deno` set), restoring it after. */
 const asIf = <A, E, R>(runtime: "bun" | "deno", use: Effect.Effect<A, E, R>) =>
