@@ -48,7 +48,9 @@ describe.each(Lines.all)("faults ($name)", (line) => {
         }
       )))
 
-  it.each([1, 2, 3])(
+  // The seeds run side by side: each has its own service and client, and mostly waits (the random 429s
+  // cut the client's adaptive rate to what the service accepted before each).
+  it.concurrent.each([1, 2, 3])(
     "seed %i: 5xx, 429s, drops, hangs and truncated bodies over two years: transfers and deposits exact",
     (seed) =>
       withReferenceService({ seed: { seed, transfers: 3000, deposits: 600, end: END } }, async (service) => {

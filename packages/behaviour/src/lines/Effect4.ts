@@ -12,8 +12,9 @@ import { BrokerConfig, type BrokerError, BrokerHistory, TransferPlan } from "@br
 import type { Config } from "effect-4"
 import { Cause, Effect, Exit, Layer, Logger, ManagedRuntime, Metric, Redacted, References, Stream } from "effect-4"
 import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
-import type { Call, Client, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
+import { clientOf } from "./Wiring.js"
 
 const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
   ...settings,
@@ -83,26 +84,16 @@ export const line: Line = {
         const tapped = each === undefined ? taken : Stream.tap(taken, (a) => Effect.promise(async () => each(a)))
         return call(Stream.runCollect(tapped), run)
       }
-      // The suite passes queries as plain objects (sometimes wrong on purpose): the line checks them.
-      const client: Client = {
-        transferHistory: (query, options) => call(history.transferHistory(query as never), options),
-        depositHistory: (query, options) => call(history.depositHistory(query as never), options),
-        subAccountList: (query, options) => call(history.subAccountList(query as never), options),
-        transfers: (query, run) => collect(history.transfers(query as never), run),
-        deposits: (query, run) => collect(history.deposits(query as never), run),
-        transferChanges: (query, run) => collect(history.transferChanges(query as never), run),
-        depositChanges: (query, run) => collect(history.depositChanges(query as never), run),
-        followTransfers: (streams, options, run) =>
-          collect(history.followTransfers(streams as never, options as never), run as never),
-        subAccounts: (options, run) => collect(history.subAccounts(options as never), run),
-        availability: () => runtime.runPromise(history.availability),
-        incomplete: () => runtime.runPromise(history.incomplete),
+      const client = clientOf<
+        Effect.Effect<unknown, BrokerError.BrokerError>,
+        Stream.Stream<unknown, BrokerError.BrokerError>
+      >(history, call, collect, {
         incompleteCounter: (endpoint) =>
           runtime.runPromise(
             Metric.value(Metric.withAttributes(BrokerHistory.incompleteMilliseconds, { endpoint }))
           ).then((state) => state.count),
         logs
-      }
+      })
       return await use(client)
     } finally {
       await runtime.dispose()
