@@ -182,6 +182,19 @@ export * as SlidingWindow from "./budget/SlidingWindow.js"
  */
 export * as PollSchedule from "./follow/PollSchedule.js"
 /**
+ * Which transfer streams cover a broker's history. (`@broker-history/core/plan/TransferPlan`)
+ *
+ * @example
+ * ```ts
+ * import { TransferPlan } from "@broker-history/core"
+ *
+ * assert.strictEqual(TransferPlan.ofSubAccounts(["a@x"], ["SPOT"]).length, 3)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as TransferPlan from "./plan/TransferPlan.js"
+/**
  * JSON bodies read from their bytes. (`@broker-history/core/request/JsonBody`)
  *
  * @example
