@@ -182,6 +182,19 @@ export * as SlidingWindow from "./budget/SlidingWindow.js"
  */
 export * as PollSchedule from "./follow/PollSchedule.js"
 /**
+ * One outage of a dependency, as a value and its events. (`@broker-history/core/follow/Outage`)
+ *
+ * @example
+ * ```ts
+ * import { Outage } from "@broker-history/core"
+ *
+ * assert.strictEqual(Outage.failed(Outage.initial, { at: 5, message: "503", tag: "ServerError" }, 0).outage?.since, 5)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Outage from "./follow/Outage.js"
+/**
  * Which transfer streams cover a broker's history. (`@broker-history/core/plan/TransferPlan`)
  *
  * @example
