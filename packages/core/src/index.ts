@@ -247,6 +247,19 @@ export * as ServerText from "./request/ServerText.js"
  */
 export * as QueryCheck from "./query/QueryCheck.js"
 /**
+ * The reading of the sub-account list: the answer check and the reader of its pages. (`@broker-history/core/query/SubAccountList`)
+ *
+ * @example
+ * ```ts
+ * import { SubAccountList } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(SubAccountList.reader(10, 100).read([]), { _tag: "Done", fresh: [] })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as SubAccountList from "./query/SubAccountList.js"
+/**
  * Exact decimal text. (`@broker-history/core/record/Decimal`)
  *
  * @example
