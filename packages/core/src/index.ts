@@ -260,6 +260,45 @@ export * as QueryCheck from "./query/QueryCheck.js"
  */
 export * as SubAccountList from "./query/SubAccountList.js"
 /**
+ * What is wrong with a query, and the rules' words. (`@broker-history/core/query/QueryViolation`)
+ *
+ * @example
+ * ```ts
+ * import { QueryViolation } from "@broker-history/core"
+ *
+ * assert.strictEqual(QueryViolation.format({ parameter: "page", rule: QueryViolation.integerRule(1), kind: "invalid" }), "page must be an integer >= 1")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as QueryViolation from "./query/QueryViolation.js"
+/**
+ * A query's parameters received as text, read as values. (`@broker-history/core/query/QueryText`)
+ *
+ * @example
+ * ```ts
+ * import { QueryText } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual({ ...(QueryText.read(["page"], { page: "2" }) as { input: object }).input }, { page: 2 })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as QueryText from "./query/QueryText.js"
+/**
+ * The check that accepts a valid query without a schema interpreter. (`@broker-history/core/query/Accepts`)
+ *
+ * @example
+ * ```ts
+ * import { Accepts } from "@broker-history/core"
+ *
+ * assert.strictEqual(Accepts.struct([], () => true)({}), true)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Accepts from "./query/Accepts.js"
+/**
  * Exact decimal text. (`@broker-history/core/record/Decimal`)
  *
  * @example
