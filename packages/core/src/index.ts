@@ -377,6 +377,19 @@ export * as SubAccount from "./record/SubAccount.js"
  */
 export * as Endpoint from "./protocol/Endpoint.js"
 /**
+ * Each endpoint's query: its type, its parameters in wire order, the integer ones. (`@broker-history/core/protocol/Parameters`)
+ *
+ * @example
+ * ```ts
+ * import { Parameters } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Parameters.subAccountList.integers, ["page", "limit"])
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Parameters from "./protocol/Parameters.js"
+/**
  * The error table. (`@broker-history/core/protocol/ErrorBody`)
  *
  * @example
