@@ -247,6 +247,19 @@ export * as ServerText from "./request/ServerText.js"
  */
 export * as QueryCheck from "./query/QueryCheck.js"
 /**
+ * What differs between the two histories, as far as it is plain. (`@broker-history/core/query/HistoryKind`)
+ *
+ * @example
+ * ```ts
+ * import { HistoryKind } from "@broker-history/core"
+ *
+ * assert.strictEqual(HistoryKind.deposits.endpoint.name, "depositHistory")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as HistoryKind from "./query/HistoryKind.js"
+/**
  * The reading of the sub-account list: the answer check and the reader of its pages. (`@broker-history/core/query/SubAccountList`)
  *
  * @example
