@@ -416,6 +416,19 @@ export * as Parameters from "./protocol/Parameters.js"
  */
 export * as ErrorBody from "./protocol/ErrorBody.js"
 /**
+ * The failures of broker calls as plain data, their messages and which are retryable. (`@broker-history/core/error/BrokerError`)
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/core"
+ *
+ * assert.strictEqual(BrokerError.describeRequest({ endpoint: "transferHistory", page: 2 }), "transferHistory (page 2)")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as BrokerError from "./error/BrokerError.js"
+/**
  * The canonical query string. (`@broker-history/core/signing/QueryString`)
  *
  * @example
