@@ -208,6 +208,19 @@ export * as Outage from "./follow/Outage.js"
  */
 export * as TransferPlan from "./plan/TransferPlan.js"
 /**
+ * How an HTTP answer becomes a value or a failure, as plain data. (`@broker-history/core/request/Answer`)
+ *
+ * @example
+ * ```ts
+ * import { Answer } from "@broker-history/core"
+ *
+ * assert.strictEqual(Answer.retryAfterMillis("2", 0), 2000)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Answer from "./request/Answer.js"
+/**
  * JSON bodies read from their bytes. (`@broker-history/core/request/JsonBody`)
  *
  * @example
