@@ -5,7 +5,7 @@
  *
  * @since 0.2.0
  */
-import { Endpoint } from "@broker-history/domain-effect4"
+import * as CoreSettings from "@broker-history/core/config/Settings"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -225,24 +225,7 @@ export interface Options {
  * @since 0.2.0
  * @category constants
  */
-export const defaults = {
-  baseUrl: "https://api.mexc.com",
-  apiKeyHeader: Endpoint.apiKeyHeader,
-  requestTimeout: Duration.seconds(10),
-  maxRetries: 5,
-  baseDelay: Duration.millis(200),
-  maxDelay: Duration.seconds(10),
-  maxRetryAfter: Duration.minutes(1),
-  followMaxDelay: Duration.minutes(1),
-  rateLimit: 20,
-  rateLimitInterval: Duration.seconds(1),
-  rateLimitMargin: Duration.millis(25),
-  rateLimitAdaptive: true,
-  depositMaxWindow: Endpoint.depositDefaultWindow,
-  maxResponseBytes: 16 * 1024 * 1024,
-  maxPagesPerMillisecond: 20,
-  onIncomplete: "fail"
-} as const
+export const defaults: CoreSettings.Defaults<Duration.Duration> = CoreSettings.defaultsWith(Duration.millis)
 
 /**
  * The environment variables `layerConfig` reads, each with its default.
@@ -258,30 +241,7 @@ export const defaults = {
  * @since 0.2.0
  * @category constants
  */
-export const env = {
-  baseUrl: "BROKER_BASE_URL",
-  apiKey: "BROKER_API_KEY",
-  secretKey: "BROKER_SECRET_KEY",
-  apiKeyHeader: "BROKER_API_KEY_HEADER",
-  recvWindow: "BROKER_RECV_WINDOW",
-  requestTimeout: "BROKER_REQUEST_TIMEOUT",
-  retrySchedule: "retry.schedule",
-  maxRetries: "BROKER_MAX_RETRIES",
-  retryBaseDelay: "BROKER_RETRY_BASE_DELAY",
-  retryMaxDelay: "BROKER_RETRY_MAX_DELAY",
-  maxRetryAfter: "BROKER_MAX_RETRY_AFTER",
-  followMaxDelay: "BROKER_FOLLOW_RETRY_MAX_DELAY",
-  rateLimit: "BROKER_RATE_LIMIT",
-  rateLimitInterval: "BROKER_RATE_LIMIT_INTERVAL",
-  rateLimitMargin: "BROKER_RATE_LIMIT_MARGIN",
-  rateLimitAdaptive: "BROKER_RATE_LIMIT_ADAPTIVE",
-  transferMaxWindow: "BROKER_TRANSFER_MAX_WINDOW",
-  depositMaxWindow: "BROKER_DEPOSIT_MAX_WINDOW",
-  allowInsecureHttp: "BROKER_ALLOW_INSECURE_HTTP",
-  maxResponseBytes: "BROKER_MAX_RESPONSE_BYTES",
-  maxPagesPerMillisecond: "BROKER_MAX_PAGES_PER_MILLISECOND",
-  onIncomplete: "BROKER_ON_INCOMPLETE"
-} as const satisfies SettingsCheck.Names
+export const env: typeof CoreSettings.variables = CoreSettings.variables
 
 /**
  * Checks options and fills in defaults. Pure: the same checks back `layer` and `layerConfig`.
@@ -304,168 +264,26 @@ export const env = {
  */
 export const resolve = (
   options: Options,
-  names: SettingsCheck.Names = SettingsCheck.optionNames
-): Result.Result<Settings, Config.ConfigError> =>
-  Result.gen(function*() {
-    const baseUrlText = options.baseUrl ?? defaults.baseUrl
-    let url: URL
-    try {
-      url = new URL(baseUrlText)
-    } catch {
-      return yield* SettingsCheck.invalid(
-        names.baseUrl,
-        `${names.baseUrl} is not a valid URL: ${JSON.stringify(baseUrlText)}`
-      )
-    }
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      return yield* SettingsCheck.invalid(names.baseUrl, `${names.baseUrl} must be an http(s) URL, got ${url.protocol}`)
-    }
-    if (url.protocol === "http:" && !SettingsCheck.loopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
-      return yield* SettingsCheck.invalid(
-        names.baseUrl,
-        `${names.baseUrl} must use https:// (${url.host} is not loopback): the API key would cross the network in clear text; set ${names.allowInsecureHttp} to allow it anyway`
-      )
-    }
-    if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-      return yield* SettingsCheck.invalid(
-        names.baseUrl,
-        `${names.baseUrl} must not carry a query, fragment or credentials`
-      )
-    }
-    const baseUrl = url.toString().replace(/\/+$/, "")
-    const apiKey = yield* SettingsCheck.credential(names.apiKey, Redacted.value(options.apiKey))
-    if (/[\r\n]/.test(apiKey)) {
-      return yield* SettingsCheck.invalid(names.apiKey, `${names.apiKey} contains a line break`)
-    }
-    yield* SettingsCheck.credential(names.secretKey, Redacted.value(options.secretKey))
-    const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
-    if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
-      return yield* SettingsCheck.invalid(
-        names.apiKeyHeader,
-        `${names.apiKeyHeader} must be a header name (letters, digits, -)`
-      )
-    }
-    const recvWindow = options.recvWindow
-    if (
-      recvWindow !== undefined &&
-      (!Number.isInteger(recvWindow) || recvWindow < Endpoint.recvWindow.min || recvWindow > Endpoint.recvWindow.max)
-    ) {
-      return yield* SettingsCheck.invalid(
-        names.recvWindow,
-        `${names.recvWindow} must be an integer number of ms from 1 to 60000`
-      )
-    }
-    const requestTimeout = yield* SettingsCheck.positiveDuration(
-      names.requestTimeout,
-      options.requestTimeout ?? defaults.requestTimeout
-    )
-    const retry = yield* resolveRetry(options.retry, names)
-    const limit = options.rateLimit?.limit ?? defaults.rateLimit
-    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SettingsCheck.maxRateLimit) {
-      return yield* SettingsCheck.invalid(
-        names.rateLimit,
-        `${names.rateLimit} must be a whole number of requests from 1 to ${SettingsCheck.maxRateLimit} (for more, shorten the interval)`
-      )
-    }
-    const interval = yield* SettingsCheck.positiveDuration(
-      names.rateLimitInterval,
-      options.rateLimit?.interval ?? defaults.rateLimitInterval
-    )
-    const margin = SettingsCheck.durationOf(options.rateLimit?.margin ?? defaults.rateLimitMargin)
-    if (margin === undefined || !Duration.isFinite(margin) || Duration.toMillis(margin) < 0) {
-      return yield* SettingsCheck.invalid(
-        names.rateLimitMargin,
-        `${names.rateLimitMargin} must be a finite duration (0 allowed)`
-      )
-    }
-    const adaptive = options.rateLimit?.adaptive ?? defaults.rateLimitAdaptive
-    if (typeof adaptive !== "boolean") {
-      return yield* SettingsCheck.invalid(names.rateLimitAdaptive, `${names.rateLimitAdaptive} must be true or false`)
-    }
-    const transfers = options.maxWindow?.transfers === undefined
-      ? undefined
-      : yield* SettingsCheck.positiveDuration(names.transferMaxWindow, options.maxWindow.transfers)
-    const deposits = yield* SettingsCheck.positiveDuration(
-      names.depositMaxWindow,
-      options.maxWindow?.deposits ?? defaults.depositMaxWindow
-    )
-    const maxResponseBytes = yield* SettingsCheck.wholeNumber(
-      names.maxResponseBytes,
-      options.maxResponseBytes ?? defaults.maxResponseBytes,
-      SettingsCheck.responseBytes
-    )
-    const maxPagesPerMillisecond = yield* SettingsCheck.wholeNumber(
-      names.maxPagesPerMillisecond,
-      options.maxPagesPerMillisecond ?? defaults.maxPagesPerMillisecond,
-      SettingsCheck.pagesPerMillisecond
-    )
-    const onIncomplete = options.onIncomplete ?? defaults.onIncomplete
-    if (onIncomplete !== "fail" && onIncomplete !== "warn") {
-      return yield* SettingsCheck.invalid(names.onIncomplete, `${names.onIncomplete} must be "fail" or "warn"`)
-    }
-    return {
-      baseUrl,
-      apiKey: options.apiKey,
-      secretKey: options.secretKey,
-      apiKeyHeader,
-      recvWindow,
-      requestTimeout,
-      retry,
-      rateLimit: { limit, interval, margin, adaptive },
-      maxWindow: { transfers, deposits },
-      maxResponseBytes,
-      maxPagesPerMillisecond,
-      onIncomplete,
-      names
-    }
-  })
+  names: CoreSettings.Names = CoreSettings.optionNames
+): Result.Result<Settings, Config.ConfigError> => {
+  const resolved = CoreSettings.resolve(
+    { ...options, apiKey: () => Redacted.value(options.apiKey), secretKey: () => Redacted.value(options.secretKey) },
+    names,
+    line
+  )
+  if (resolved._tag === "Invalid") return SettingsCheck.invalid(resolved.problem.setting, resolved.problem.message)
+  const { baseUrl, ...settings } = resolved.settings
+  return Result.succeed({ baseUrl, apiKey: options.apiKey, secretKey: options.secretKey, ...settings })
+}
 
-const resolveRetry = (
-  option: Options["retry"],
-  names: SettingsCheck.Names
-): Result.Result<Settings["retry"], Config.ConfigError> =>
-  Result.gen(function*() {
-    const retry = Schedule.isSchedule(option) ? { schedule: option } : option ?? {}
-    const baseDelay = yield* SettingsCheck.positiveDuration(names.retryBaseDelay, retry.baseDelay ?? defaults.baseDelay)
-    const maxRetryAfter = yield* SettingsCheck.positiveDuration(
-      names.maxRetryAfter,
-      retry.maxRetryAfter ?? defaults.maxRetryAfter
-    )
-    const followMaxDelay = yield* SettingsCheck.positiveDuration(
-      names.followMaxDelay,
-      retry.followMaxDelay ?? defaults.followMaxDelay
-    )
-    if (Duration.isLessThan(followMaxDelay, baseDelay)) {
-      return yield* SettingsCheck.invalid(
-        names.followMaxDelay,
-        `${names.followMaxDelay} must not be shorter than the base delay`
-      )
-    }
-    if (retry.schedule !== undefined) {
-      if (!Schedule.isSchedule(retry.schedule)) {
-        return yield* SettingsCheck.invalid(names.retrySchedule, `${names.retrySchedule} must be an Effect Schedule`)
-      }
-      if (retry.maxRetries !== undefined || retry.maxDelay !== undefined) {
-        return yield* SettingsCheck.invalid(
-          names.retrySchedule,
-          `${names.retrySchedule} comes without ${names.maxRetries} and ${names.retryMaxDelay}: they shape the default schedule only; bound your schedule instead (e.g. Schedule.intersect(schedule, Schedule.recurs(n)))`
-        )
-      }
-      return { schedule: retry.schedule, baseDelay, maxRetryAfter, followMaxDelay }
-    }
-    const maxRetries = retry.maxRetries ?? defaults.maxRetries
-    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
-      return yield* SettingsCheck.invalid(names.maxRetries, `${names.maxRetries} must be an integer from 0 to 100`)
-    }
-    const maxDelay = yield* SettingsCheck.positiveDuration(names.retryMaxDelay, retry.maxDelay ?? defaults.maxDelay)
-    if (Duration.isLessThan(maxDelay, baseDelay)) {
-      return yield* SettingsCheck.invalid(
-        names.retryMaxDelay,
-        `${names.retryMaxDelay} must not be shorter than the base delay`
-      )
-    }
-    return { schedule: Retry.backoff({ maxRetries, baseDelay, maxDelay }), baseDelay, maxRetryAfter, followMaxDelay }
-  })
+// What core's checks need of Effect 4: its durations, schedules and the defaults as durations.
+const line: CoreSettings.Line<Duration.Duration, Schedule.Schedule<unknown, BrokerError>> = {
+  duration: SettingsCheck.durationOf,
+  millis: Duration.toMillis,
+  isSchedule: (u): u is Schedule.Schedule<unknown, BrokerError> => Schedule.isSchedule(u),
+  backoff: Retry.backoff,
+  defaults
+}
 
 /**
  * The default retry schedule, with its numbers: exponential backoff from `baseDelay`, doubling,
@@ -619,7 +437,7 @@ export const layerConfig = (
       Config.unwrap(wrapped),
       (options) =>
         Effect.fromResult(
-          resolve(options, wrapped === config ? SettingsCheck.fromVariables(env) : SettingsCheck.optionNames)
+          resolve(options, wrapped === config ? CoreSettings.fromVariables(env) : CoreSettings.optionNames)
         )
     )
   )

@@ -169,6 +169,19 @@ export * as AdaptiveRate from "./budget/AdaptiveRate.js"
  */
 export * as SlidingWindow from "./budget/SlidingWindow.js"
 /**
+ * The client's settings: names, defaults and rules. (`@broker-history/core/config/Settings`)
+ *
+ * @example
+ * ```ts
+ * import { Settings } from "@broker-history/core"
+ *
+ * assert.strictEqual(Settings.variables.baseUrl, "BROKER_BASE_URL")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Settings from "./config/Settings.js"
+/**
  * When each followed stream is polled next. (`@broker-history/core/follow/PollSchedule`)
  *
  * @example

@@ -6,7 +6,6 @@
  *
  * @internal
  */
-import type * as CoreBrokerError from "@broker-history/core/error/BrokerError"
 import * as Core from "@broker-history/core/request/Answer"
 import type { Endpoint } from "@broker-history/domain-effect4"
 import { ErrorBody } from "@broker-history/domain-effect4"
@@ -18,6 +17,7 @@ import type * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaParser from "effect/SchemaParser"
 import type { RequestContext } from "../../BrokerError.js"
 import * as BrokerError from "../../BrokerError.js"
+import { toError } from "../Failure.js"
 import * as DecodeIssue from "./DecodeIssue.js"
 
 /** A decoder of a body's JSON value: the value, or the first issue of what is wrong with it. */
@@ -38,18 +38,6 @@ export const retryAfterMillis = Core.retryAfterMillis
 
 /** A body's `Content-Length` as a number of bytes; `undefined` when absent or not a whole number. */
 export const contentLength = Core.contentLength
-
-/**
- * Core's failure as this line's tagged error: the error class of the name of its tag, of the same
- * fields.
- */
-export const toError = <F extends CoreBrokerError.BrokerError>(
-  failure: F
-): Extract<BrokerError.BrokerError, { readonly _tag: F["_tag"] }> => {
-  const { _tag, ...fields } = failure
-  const ErrorClass = BrokerError[_tag as F["_tag"]] as unknown as new(fields: object) => BrokerError.BrokerError
-  return new ErrorClass(fields) as Extract<BrokerError.BrokerError, { readonly _tag: F["_tag"] }>
-}
 
 const decodeErrorBody = SchemaParser.decodeUnknownResult(ErrorBody.ErrorBody)
 
