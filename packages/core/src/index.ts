@@ -155,6 +155,19 @@ export * as WindowPlan from "./walk/WindowPlan.js"
  */
 export * as AdaptiveRate from "./budget/AdaptiveRate.js"
 /**
+ * The bookkeeping of one request budget. (`@broker-history/core/budget/Budget`)
+ *
+ * @example
+ * ```ts
+ * import { Budget } from "@broker-history/core"
+ *
+ * assert.strictEqual(Budget.make({ limit: 20, intervalMillis: 1000, marginMillis: 25, adaptive: true }).perSecond, 20)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Budget from "./budget/Budget.js"
+/**
  * The sliding-window request budget's state. (`@broker-history/core/budget/SlidingWindow`)
  *
  * @example
