@@ -20,7 +20,9 @@ import * as Retry from "./internal/request/Retry.js"
 import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
- * The resolved configuration every client service reads.
+ * The resolved configuration every client service reads: the credentials as given, and every other
+ * setting as `@broker-history/core/config/Settings`'s `Resolved` describes it, its durations
+ * `Duration`s and its retry schedule an Effect `Schedule`.
  *
  * @example
  * ```ts
@@ -42,75 +44,9 @@ import * as SettingsCheck from "./internal/SettingsCheck.js"
  * @since 0.2.0
  * @category models
  */
-export interface Settings {
-  /** Base URL without a trailing slash, e.g. `https://api.mexc.com`. */
-  readonly baseUrl: string
+export interface Settings extends CoreSettings.Resolved<Duration.Duration, Schedule.Schedule<unknown, BrokerError>> {
   readonly apiKey: Redacted.Redacted<string>
   readonly secretKey: Redacted.Redacted<string>
-  /** Header that carries the API key (`X-MEXC-APIKEY`). */
-  readonly apiKeyHeader: string
-  /** `recvWindow` in ms sent with every request, or `undefined` to use the service default (5000). */
-  readonly recvWindow: number | undefined
-  /** Time allowed for one attempt (connect, answer and body). */
-  readonly requestTimeout: Duration.Duration
-  readonly retry: {
-    /**
-     * Decides whether and when a failed attempt is tried again; only retryable failures (5xx, 429,
-     * transport, damaged body) reach it, and a 429/418's `Retry-After` replaces the wait it chose.
-     */
-    readonly schedule: Schedule.Schedule<unknown, BrokerError>
-    /** First wait of a follow stream's backoff (and of the default schedule). */
-    readonly baseDelay: Duration.Duration
-    /**
-     * Longest `Retry-After` obeyed. A refusal that asks for a longer wait fails at once with
-     * `RateLimited` (carrying the wait), except in a follow stream, which waits it out.
-     */
-    readonly maxRetryAfter: Duration.Duration
-    /**
-     * Cap of the backoff of a follow stream whose request failed after every retry with a transient
-     * failure: it is tried again without limit, the waits doubling from `baseDelay` up to this.
-     */
-    readonly followMaxDelay: Duration.Duration
-  }
-  /** Request budget shared by every call and stream built from one layer. */
-  readonly rateLimit: {
-    readonly limit: number
-    readonly interval: Duration.Duration
-    /**
-     * Added to `interval` when spacing requests. Requests started exactly `interval` apart can reach
-     * the service closer together than that (network and scheduling jitter) and trip its own limiter.
-     */
-    readonly margin: Duration.Duration
-    /**
-     * `limit` is an upper bound: a 429/418 lowers the rate to below what the service accepted, and it
-     * grows back over time (docs/configuration.md, "Adaptive rate"). Off: always `limit`.
-     */
-    readonly adaptive: boolean
-  }
-  /**
-   * Widest time window one request may cover, per endpoint (`undefined`: no limit). An upper bound:
-   * when the service refuses a window as too wide, the streams narrow it and keep to the widest window
-   * it accepts, learned once per endpoint for the layer (docs/streams.md, "Window widths"); only a
-   * service that refuses windows of a minute, or refuses a width it accepted before, makes a stream
-   * fail with an `ApiError` naming this setting.
-   */
-  readonly maxWindow: { readonly transfers: Duration.Duration | undefined; readonly deposits: Duration.Duration }
-  /** Largest response body read, in bytes; a larger one fails the attempt as a `ResponseDecodeError`. */
-  readonly maxResponseBytes: number
-  /** Most pages read of one millisecond that holds more than a page (the walk's only deep paging). */
-  readonly maxPagesPerMillisecond: number
-  /**
-   * What a full-history stream does when the service does not serve every record of a millisecond
-   * (`IncompleteHistory`): `"fail"` the stream, or `"warn"` (a warning log, the metric
-   * `broker_history_incomplete_total`) and go on.
-   */
-  readonly onIncomplete: "fail" | "warn"
-  /**
-   * How messages name each setting: the option (`secretKey`), and, when the settings were read from
-   * the `BROKER_*` variables, the variable too (`secretKey (from BROKER_SECRET_KEY)`). Errors that say
-   * what to check or raise use these names.
-   */
-  readonly names: Readonly<Record<keyof typeof env, string>>
 }
 
 /**
@@ -137,7 +73,9 @@ export class BrokerConfig
 {}
 
 /**
- * Options for `layer`. Only the credentials are required.
+ * Options for `layer`. Only the credentials are required; every other option, its default and its
+ * rule, is `@broker-history/core/config/Settings`'s `Options`, its durations given as Effect's
+ * duration input and its retry schedule as an Effect `Schedule`.
  *
  * @example
  * ```ts
@@ -157,56 +95,11 @@ export class BrokerConfig
  * @since 0.2.0
  * @category models
  */
-export interface Options {
-  /** Default `https://api.mexc.com`. Plain `http://` only for loopback or with `allowInsecureHttp`. */
-  readonly baseUrl?: string | undefined
+export interface Options
+  extends Omit<CoreSettings.Options<Duration.Input, Schedule.Schedule<unknown, BrokerError>>, "apiKey" | "secretKey">
+{
   readonly apiKey: Redacted.Redacted<string>
   readonly secretKey: Redacted.Redacted<string>
-  /** Default `X-MEXC-APIKEY`. */
-  readonly apiKeyHeader?: string | undefined
-  /** Milliseconds, 1..60000. Default: not sent (the service uses 5000). */
-  readonly recvWindow?: number | undefined
-  /** Default 10 seconds. */
-  readonly requestTimeout?: Duration.Input | undefined
-  /**
-   * A `Schedule` deciding the retries (see `Settings.retry.schedule`), or the default schedule's
-   * numbers: 5 retries, 200 ms base delay doubling up to 10 s (`retrySchedule`). `Retry-After` is
-   * obeyed up to 1 minute; follow streams back off up to 1 minute. A `schedule` comes with neither
-   * `maxRetries` nor `maxDelay`, which only shape the default.
-   */
-  readonly retry?: Schedule.Schedule<unknown, BrokerError> | {
-    readonly schedule?: Schedule.Schedule<unknown, BrokerError> | undefined
-    readonly maxRetries?: number | undefined
-    readonly baseDelay?: Duration.Input | undefined
-    readonly maxDelay?: Duration.Input | undefined
-    readonly maxRetryAfter?: Duration.Input | undefined
-    readonly followMaxDelay?: Duration.Input | undefined
-  } | undefined
-  /** Default 20 requests per 1 second (MEXC's stated account budget). */
-  readonly rateLimit?: {
-    readonly limit?: number | undefined
-    readonly interval?: Duration.Input | undefined
-    /** Default 25 ms: added to the interval so jitter cannot push the service over its limit. */
-    readonly margin?: Duration.Input | undefined
-    /** Default `true`: lower the rate after a 429/418 and grow it back to `limit` over time. */
-    readonly adaptive?: boolean | undefined
-  } | undefined
-  /**
-   * Defaults: transfers unlimited, deposits 10 days. An upper bound: a stream learns a narrower
-   * maximum from the service's refusals (see `Settings.maxWindow`).
-   */
-  readonly maxWindow?: {
-    readonly transfers?: Duration.Input | undefined
-    readonly deposits?: Duration.Input | undefined
-  } | undefined
-  /** Allow `http://` to a non-loopback host. The API key then crosses the network in clear text. */
-  readonly allowInsecureHttp?: boolean | undefined
-  /** Default 16 MiB (16777216 bytes); 1024 to 1073741824. */
-  readonly maxResponseBytes?: number | undefined
-  /** Default 20; 1 to 1000. */
-  readonly maxPagesPerMillisecond?: number | undefined
-  /** Default `"fail"`. */
-  readonly onIncomplete?: "fail" | "warn" | undefined
 }
 
 /**
