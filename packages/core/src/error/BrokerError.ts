@@ -389,6 +389,27 @@ export type BrokerError =
   | SubAccountListTooLong
 
 /**
+ * The fields of a failure without its tag: what each line's error class of that tag is made of.
+ *
+ * @example
+ * ```ts
+ * import * as BrokerError from "@broker-history/core/error/BrokerError"
+ *
+ * assert.deepStrictEqual(
+ *   BrokerError.fieldsOf({ _tag: "ServerError", request: { endpoint: "transferHistory" }, status: 503, attempts: 1 }),
+ *   { request: { endpoint: "transferHistory" }, status: 503, attempts: 1 }
+ * )
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const fieldsOf = <F extends { readonly _tag: string }>(failure: F): Omit<F, "_tag"> => {
+  const { _tag: _, ...fields } = failure
+  return fields
+}
+
+/**
  * A request as messages name it: the endpoint, then its window and page when it has them.
  *
  * @example
