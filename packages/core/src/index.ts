@@ -195,6 +195,19 @@ export * as SlidingWindow from "./budget/SlidingWindow.js"
  */
 export * as Settings from "./config/Settings.js"
 /**
+ * The rules of a proxy setting. (`@broker-history/core/config/Proxy`)
+ *
+ * @example
+ * ```ts
+ * import { Proxy } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Proxy.parse("none"), { _tag: "None" })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Proxy from "./config/Proxy.js"
+/**
  * When each followed stream is polled next. (`@broker-history/core/follow/PollSchedule`)
  *
  * @example
