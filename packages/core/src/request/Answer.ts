@@ -337,7 +337,7 @@ export const read = <A>(
  *   retryAfterMillis: 2000,
  *   attempts: 3
  * })
- * assert.strictEqual(Answer.refusal(ctx, Answer.refused(400, 700002, "bad"), { ...reply, status: 400 }, 0, 1, 60_000)._tag, "AuthenticationError")
+ * assert.strictEqual(Answer.refusal(ctx, Answer.refused(400, 700002, "bad"), reply, 0, 1, 60_000)._tag, "AuthenticationError")
  * ```
  *
  * @since 0.2.0
