@@ -20,9 +20,9 @@ import * as Retry from "./internal/request/Retry.js"
 import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
- * The resolved configuration every client service reads: the credentials as given, and every other
- * setting as `@broker-history/core/config/Settings`'s `Resolved` describes it, its durations
- * `Duration`s and its retry schedule an Effect `Schedule`.
+ * The resolved configuration every client service reads: every setting as
+ * `@broker-history/core/config/Settings`'s `Resolved` describes it, the credentials `Redacted`, the
+ * durations `Duration`s and the retry schedule an Effect `Schedule`.
  *
  * @example
  * ```ts
@@ -44,10 +44,9 @@ import * as SettingsCheck from "./internal/SettingsCheck.js"
  * @since 0.2.0
  * @category models
  */
-export interface Settings extends CoreSettings.Resolved<Duration.Duration, Schedule.Schedule<unknown, BrokerError>> {
-  readonly apiKey: Redacted.Redacted<string>
-  readonly secretKey: Redacted.Redacted<string>
-}
+export interface Settings
+  extends CoreSettings.Resolved<Duration.Duration, Schedule.Schedule<unknown, BrokerError>, Redacted.Redacted<string>>
+{}
 
 /**
  * The configuration service: its value is the resolved `Settings`.
@@ -73,9 +72,9 @@ export class BrokerConfig
 {}
 
 /**
- * Options for `layer`. Only the credentials are required; every other option, its default and its
- * rule, is `@broker-history/core/config/Settings`'s `Options`, its durations given as Effect's
- * duration input and its retry schedule as an Effect `Schedule`.
+ * Options for `layer`. Only the credentials are required (`Redacted`); every option, its default and
+ * its rule, is `@broker-history/core/config/Settings`'s `Options`, the durations given as Effect's
+ * duration input and the retry schedule as an Effect `Schedule`.
  *
  * @example
  * ```ts
@@ -96,11 +95,8 @@ export class BrokerConfig
  * @category models
  */
 export interface Options
-  extends Omit<CoreSettings.Options<Duration.Input, Schedule.Schedule<unknown, BrokerError>>, "apiKey" | "secretKey">
-{
-  readonly apiKey: Redacted.Redacted<string>
-  readonly secretKey: Redacted.Redacted<string>
-}
+  extends CoreSettings.Options<Duration.Input, Schedule.Schedule<unknown, BrokerError>, Redacted.Redacted<string>>
+{}
 
 /**
  * Defaults of every optional setting.
@@ -159,23 +155,20 @@ export const resolve = (
   options: Options,
   names: CoreSettings.Names = CoreSettings.optionNames
 ): Result.Result<Settings, Config.ConfigError> => {
-  const resolved = CoreSettings.resolve(
-    { ...options, apiKey: () => Redacted.value(options.apiKey), secretKey: () => Redacted.value(options.secretKey) },
-    names,
-    line
-  )
-  if (resolved._tag === "Invalid") return SettingsCheck.invalid(resolved.problem.setting, resolved.problem.message)
-  const { baseUrl, ...settings } = resolved.settings
-  return Result.succeed({ baseUrl, apiKey: options.apiKey, secretKey: options.secretKey, ...settings })
+  const resolved = CoreSettings.resolve(options, names, line)
+  return resolved._tag === "Invalid"
+    ? SettingsCheck.invalid(resolved.problem.setting, resolved.problem.message)
+    : Result.succeed(resolved.settings)
 }
 
-// What core's checks need of Effect 4: its durations, schedules and the defaults as durations.
-const line: CoreSettings.Line<Duration.Duration, Schedule.Schedule<unknown, BrokerError>> = {
+// What core's checks need of Effect 4: its durations, schedules, the defaults as durations, its secrets.
+const line: CoreSettings.Line<Duration.Duration, Schedule.Schedule<unknown, BrokerError>, Redacted.Redacted<string>> = {
   duration: SettingsCheck.durationOf,
   millis: Duration.toMillis,
   isSchedule: (u): u is Schedule.Schedule<unknown, BrokerError> => Schedule.isSchedule(u),
   backoff: Retry.backoff,
-  defaults
+  defaults,
+  reveal: Redacted.value
 }
 
 /**

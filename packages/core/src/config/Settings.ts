@@ -330,20 +330,22 @@ export interface Problem {
 /**
  * What a line gives `resolve` of its own values: its durations (`duration`: an input as a duration,
  * `undefined` when it is none; `millis`: a duration's milliseconds, `Infinity` for an infinite one),
- * its schedules (`isSchedule`; `backoff`, the default schedule of its numbers) and its defaults
- * (`defaultsWith` of its durations).
+ * its schedules (`isSchedule`; `backoff`, the default schedule of its numbers), its defaults
+ * (`defaultsWith` of its durations) and how its credentials are revealed to be checked (`reveal`;
+ * they are kept as given, `Redacted` in both lines).
  *
  * @example
  * ```ts
  * import * as Settings from "@broker-history/core/config/Settings"
  *
  * // Durations as plain milliseconds, and a schedule as the list of its waits.
- * const line: Settings.Line<number, ReadonlyArray<number>> = {
+ * const line: Settings.Line<number, ReadonlyArray<number>, string> = {
  *   duration: (input) => typeof input === "number" ? input : undefined,
  *   millis: (d) => d,
  *   isSchedule: (u): u is ReadonlyArray<number> => Array.isArray(u),
  *   backoff: ({ maxRetries, baseDelay }) => Array.from({ length: maxRetries }, (_, n) => baseDelay * 2 ** n),
- *   defaults: Settings.defaultsWith((millis) => millis)
+ *   defaults: Settings.defaultsWith((millis) => millis),
+ *   reveal: (secret) => secret
  * }
  * assert.strictEqual(line.backoff({ maxRetries: 2, baseDelay: 100, maxDelay: 1000 }).length, 2)
  * ```
@@ -351,36 +353,36 @@ export interface Problem {
  * @since 0.2.0
  * @category models
  */
-export interface Line<D, S> {
+export interface Line<D, S, K> {
   readonly duration: (input: unknown) => D | undefined
   readonly millis: (duration: D) => number
   readonly isSchedule: (u: unknown) => u is S
   readonly backoff: (options: { readonly maxRetries: number; readonly baseDelay: D; readonly maxDelay: D }) => S
   readonly defaults: Defaults<D>
+  readonly reveal: (secret: K) => string
 }
 
 /**
- * The options `resolve` checks: each line's `BrokerConfig.Options`, the credentials given as
- * functions that reveal them (they are read to be checked, never kept), the durations as the line's
- * duration inputs (`I`) and the retry schedule as its schedule (`S`).
+ * The options `resolve` checks: each line's `BrokerConfig.Options`, its credentials of the line's
+ * secret type (`K`: `Redacted`), its durations as the line's duration inputs (`I`) and its retry
+ * schedule as its schedule (`S`).
  *
  * @example
  * ```ts
  * import type * as Settings from "@broker-history/core/config/Settings"
  *
- * const options: Settings.Options<number, never> = { apiKey: () => "key", secretKey: () => "secret", requestTimeout: 5000 }
+ * const options: Settings.Options<number, never, string> = { apiKey: "key", secretKey: "secret", requestTimeout: 5000 }
  * assert.strictEqual(options.requestTimeout, 5000)
  * ```
  *
  * @since 0.2.0
  * @category models
  */
-export interface Options<I, S> {
+export interface Options<I, S, K> {
   /** Default `https://api.mexc.com`. Plain `http://` only for loopback or with `allowInsecureHttp`. */
   readonly baseUrl?: string | undefined
-  /** Revealed only to be checked, never kept. */
-  readonly apiKey: () => string
-  readonly secretKey: () => string
+  readonly apiKey: K
+  readonly secretKey: K
   /** Default `X-MEXC-APIKEY`. */
   readonly apiKeyHeader?: string | undefined
   /** Milliseconds, 1..60000. Default: not sent (the service uses 5000). */
@@ -430,32 +432,34 @@ export interface Options<I, S> {
 
 /**
  * The settings `resolve` gives: every option checked, the defaults filled in, the base URL without a
- * trailing slash, and the names messages use. The credentials are not in it: the line keeps them as
- * they were given (`Redacted`).
+ * trailing slash, the credentials as they were given, and the names messages use.
  *
  * @example
  * ```ts
  * import * as Settings from "@broker-history/core/config/Settings"
  *
- * const line: Settings.Line<number, "backoff"> = {
+ * const line: Settings.Line<number, "backoff", string> = {
  *   duration: (input) => typeof input === "number" ? input : undefined,
  *   millis: (d) => d,
  *   isSchedule: (u): u is "backoff" => u === "backoff",
  *   backoff: () => "backoff",
- *   defaults: Settings.defaultsWith((millis) => millis)
+ *   defaults: Settings.defaultsWith((millis) => millis),
+ *   reveal: (secret) => secret
  * }
- * const resolved = Settings.resolve({ apiKey: () => "key", secretKey: () => "secret" }, Settings.optionNames, line)
+ * const resolved = Settings.resolve({ apiKey: "key", secretKey: "secret" }, Settings.optionNames, line)
  * assert.ok(resolved._tag === "Resolved")
- * const settings: Settings.Resolved<number, "backoff"> = resolved.settings
+ * const settings: Settings.Resolved<number, "backoff", string> = resolved.settings
  * assert.strictEqual(settings.retry.schedule, "backoff")
  * ```
  *
  * @since 0.2.0
  * @category models
  */
-export interface Resolved<D, S> {
+export interface Resolved<D, S, K> {
   /** Base URL without a trailing slash, e.g. `https://api.mexc.com`. */
   readonly baseUrl: string
+  readonly apiKey: K
+  readonly secretKey: K
   /** Header that carries the API key (`X-MEXC-APIKEY`). */
   readonly apiKeyHeader: string
   /** `recvWindow` in ms sent with every request, or `undefined` to use the service default (5000). */
@@ -540,14 +544,15 @@ const broken = (setting: string, message: string): never => {
  * ```ts
  * import * as Settings from "@broker-history/core/config/Settings"
  *
- * const line: Settings.Line<number, "backoff"> = {
+ * const line: Settings.Line<number, "backoff", string> = {
  *   duration: (input) => typeof input === "number" ? input : undefined,
  *   millis: (d) => d,
  *   isSchedule: (u): u is "backoff" => u === "backoff",
  *   backoff: () => "backoff",
- *   defaults: Settings.defaultsWith((millis) => millis)
+ *   defaults: Settings.defaultsWith((millis) => millis),
+ *   reveal: (secret) => secret
  * }
- * const credentials = { apiKey: () => "key", secretKey: () => "secret" }
+ * const credentials = { apiKey: "key", secretKey: "secret" }
  * assert.deepStrictEqual(Settings.resolve({ ...credentials, baseUrl: "http://example.com" }, Settings.optionNames, line), {
  *   _tag: "Invalid",
  *   problem: {
@@ -562,12 +567,12 @@ const broken = (setting: string, message: string): never => {
  * @since 0.2.0
  * @category constructors
  */
-export const resolve = <I, D, S>(
-  options: Options<I, S>,
+export const resolve = <I, D, S, K>(
+  options: Options<I, S, K>,
   names: Names,
-  line: Line<D, S>
+  line: Line<D, S, K>
 ):
-  | { readonly _tag: "Resolved"; readonly settings: Resolved<D, S> }
+  | { readonly _tag: "Resolved"; readonly settings: Resolved<D, S, K> }
   | { readonly _tag: "Invalid"; readonly problem: Problem } =>
 {
   try {
@@ -591,7 +596,7 @@ const credential = (setting: string, value: string): string =>
     ? broken(setting, `${setting} has leading or trailing whitespace; remove it (it is not part of the key)`)
     : value
 
-const check = <I, D, S>(options: Options<I, S>, names: Names, line: Line<D, S>): Resolved<D, S> => {
+const check = <I, D, S, K>(options: Options<I, S, K>, names: Names, line: Line<D, S, K>): Resolved<D, S, K> => {
   const { defaults } = line
   const positiveDuration = (setting: string, input: unknown): D => {
     const d = line.duration(input)
@@ -619,9 +624,11 @@ const check = <I, D, S>(options: Options<I, S>, names: Names, line: Line<D, S>):
     broken(names.baseUrl, `${names.baseUrl} must not carry a query, fragment or credentials`)
   }
   const baseUrl = url.toString().replace(/\/+$/, "")
-  const apiKey = credential(names.apiKey, options.apiKey())
-  if (/[\r\n]/.test(apiKey)) broken(names.apiKey, `${names.apiKey} contains a line break`)
-  credential(names.secretKey, options.secretKey())
+  // The credentials are revealed to be checked, and kept as they were given.
+  if (/[\r\n]/.test(credential(names.apiKey, line.reveal(options.apiKey)))) {
+    broken(names.apiKey, `${names.apiKey} contains a line break`)
+  }
+  credential(names.secretKey, line.reveal(options.secretKey))
   const apiKeyHeader = options.apiKeyHeader ?? defaults.apiKeyHeader
   if (!/^[A-Za-z0-9-]+$/.test(apiKeyHeader)) {
     broken(names.apiKeyHeader, `${names.apiKeyHeader} must be a header name (letters, digits, -)`)
@@ -672,6 +679,8 @@ const check = <I, D, S>(options: Options<I, S>, names: Names, line: Line<D, S>):
   }
   return {
     baseUrl,
+    apiKey: options.apiKey,
+    secretKey: options.secretKey,
     apiKeyHeader,
     recvWindow,
     requestTimeout,
@@ -685,12 +694,12 @@ const check = <I, D, S>(options: Options<I, S>, names: Names, line: Line<D, S>):
   }
 }
 
-const checkRetry = <I, D, S>(
-  option: Options<I, S>["retry"],
+const checkRetry = <I, D, S, K>(
+  option: Options<I, S, K>["retry"],
   names: Names,
-  line: Line<D, S>,
+  line: Line<D, S, K>,
   positiveDuration: (setting: string, input: unknown) => D
-): Resolved<D, S>["retry"] => {
+): Resolved<D, S, K>["retry"] => {
   const { defaults } = line
   const retry = line.isSchedule(option) ? { schedule: option } : option ?? {}
   const baseDelay = positiveDuration(names.retryBaseDelay, retry.baseDelay ?? defaults.baseDelay)

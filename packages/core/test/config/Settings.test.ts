@@ -4,7 +4,7 @@ import * as Settings from "../../src/config/Settings.js"
 // A line whose durations are milliseconds (a text "<n> ms" too; anything else is not a duration) and
 // whose schedules are lists of waits.
 type Schedule = { readonly waits: ReadonlyArray<number> }
-const line: Settings.Line<number, Schedule> = {
+const line: Settings.Line<number, Schedule, () => string> = {
   duration: (input) =>
     typeof input === "number"
       ? input
@@ -16,14 +16,15 @@ const line: Settings.Line<number, Schedule> = {
   backoff: ({ baseDelay, maxDelay, maxRetries }) => ({
     waits: Array.from({ length: maxRetries }, (_, n) => Math.min(baseDelay * 2 ** n, maxDelay))
   }),
-  defaults: Settings.defaultsWith((millis) => millis)
+  defaults: Settings.defaultsWith((millis) => millis),
+  reveal: (secret) => secret()
 }
 
 const credentials = { apiKey: (): string => "k", secretKey: () => "s" }
-type Options = Settings.Options<number | string, Schedule>
+type Options = Settings.Options<number | string, Schedule, () => string>
 
 const resolve = (options: Partial<Options>, names: Settings.Names = Settings.optionNames) =>
-  Settings.resolve<number | string, number, Schedule>({ ...credentials, ...options }, names, line)
+  Settings.resolve<number | string, number, Schedule, () => string>({ ...credentials, ...options }, names, line)
 
 const problem = (options: Partial<Options>, names?: Settings.Names) => {
   const resolved = resolve(options, names)
@@ -37,6 +38,8 @@ describe("Settings.resolve", () => {
       _tag: "Resolved",
       settings: {
         baseUrl: "https://api.mexc.com",
+        apiKey: credentials.apiKey,
+        secretKey: credentials.secretKey,
         apiKeyHeader: "X-MEXC-APIKEY",
         recvWindow: undefined,
         requestTimeout: 10_000,
@@ -206,7 +209,7 @@ describe("Settings.resolve", () => {
     )
   })
 
-  it("reveals the credentials only to check them, after the base URL, and keeps nothing of them", () => {
+  it("reveals the credentials only to check them, after the base URL, and keeps them as given", () => {
     const revealed: Array<string> = []
     const resolved = Settings.resolve(
       { apiKey: () => (revealed.push("apiKey"), "key"), secretKey: () => (revealed.push("secretKey"), "secret") },
@@ -215,6 +218,7 @@ describe("Settings.resolve", () => {
     )
     expect(revealed).toEqual(["apiKey", "secretKey"])
     expect(JSON.stringify(resolved)).not.toMatch(/"key"|"secret"/)
+    expect(resolved._tag === "Resolved" && resolved.settings.apiKey()).toBe("key")
     const never = () => {
       throw new Error("revealed")
     }
