@@ -124,22 +124,43 @@ export interface Counted {
 }
 
 /**
- * What to tell after a slot was taken or a refusal counted: the raises to log (in order), and the
+ * A line for the debug log: a raise of the level by an acceptance, or a refusal counted.
+ *
+ * @example
+ * ```ts
+ * import type * as Budget from "@broker-history/core/budget/Budget"
+ *
+ * const note: Budget.Note = {
+ *   message: "broker rate limit raised",
+ *   annotations: { sentAt: 0, acceptedMost: 12, levelBefore: 10, level: 12 }
+ * }
+ * assert.strictEqual(note.annotations.level, 12)
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Note =
+  | { readonly message: "broker rate limit raised"; readonly annotations: Raise }
+  | { readonly message: "broker rate limit refused"; readonly annotations: Counted }
+
+/**
+ * What to tell after a slot was taken or a refusal counted: the log lines, in order, then the
  * allowed rate in requests per second when it changed since last told (`undefined`: unchanged).
  *
  * @example
  * ```ts
  * import type * as Budget from "@broker-history/core/budget/Budget"
  *
- * const news: Budget.News = { raises: [], perSecond: undefined }
- * assert.strictEqual(news.raises.length, 0)
+ * const news: Budget.News = { notes: [], perSecond: undefined }
+ * assert.strictEqual(news.notes.length, 0)
  * ```
  *
  * @since 0.2.0
  * @category models
  */
 export interface News {
-  readonly raises: ReadonlyArray<Raise>
+  readonly notes: ReadonlyArray<Note>
   readonly perSecond: number | undefined
 }
 
@@ -198,16 +219,21 @@ export interface Books {
   /**
    * The attempt that took `start` was refused, its answer arriving at `at`: a 429 or a 418
    * (`status`) asking to wait `retryAfterMillis`, failing at once when that is longer than the client
-   * waits (`beyondMaxWait`). `undefined` when the rate does not adapt.
+   * waits (`maxRetryAfterMillis` set, as `RateLimited` has it). Nothing to tell when the rate does
+   * not adapt.
    */
   readonly refused: (
     start: SlidingWindow.Start,
     at: number,
-    refusal: { readonly status: number; readonly retryAfterMillis: number; readonly beyondMaxWait: boolean }
-  ) => (News & { readonly counted: Counted }) | undefined
+    refusal: {
+      readonly status: number
+      readonly retryAfterMillis: number
+      readonly maxRetryAfterMillis?: number | undefined
+    }
+  ) => News
 }
 
-const nothingNew: News = { raises: [], perSecond: undefined }
+const nothingNew: News = { notes: [], perSecond: undefined }
 
 /**
  * The books of a budget of `limit`. `onTheirWayAtFirst` bounds the requests on their way at the
@@ -223,7 +249,7 @@ const nothingNew: News = { raises: [], perSecond: undefined }
  * assert.deepStrictEqual(books.gate(0), { _tag: "Bounded", places: 4, resize: false })
  * const start = books.window.reserve(books.pace, 0)
  * assert.strictEqual(start.wait, 0)
- * assert.deepStrictEqual(books.started({ at: start.at, waited: 0, slot: start.slot }), { raises: [], perSecond: undefined })
+ * assert.deepStrictEqual(books.started({ at: start.at, waited: 0, slot: start.slot }), { notes: [], perSecond: undefined })
  * ```
  *
  * @since 0.2.0
@@ -249,7 +275,7 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
       gate: () => ({ _tag: "Open" }),
       started: () => nothingNew,
       accepted: () => {},
-      refused: () => undefined
+      refused: () => nothingNew
     }
   }
   // Twice the bound and room for the callers waiting with slots reserved ahead (spread evenly, many
@@ -287,7 +313,7 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
     return perSecond(rate)
   }
   // Raises of the level by acceptances (counted as they come), told by the next start or refusal.
-  const raised: Array<Raise> = []
+  const raised: Array<Note> = []
   // The busy period: from the first attempt after a full interval without one (a limiter is then as
   // full as it gets: a token bucket refilled, a window emptied), and what the service accepted since.
   let busyFrom = Number.NEGATIVE_INFINITY
@@ -299,8 +325,8 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
       acceptedSinceBusy = 0
     }
     lastStart = Math.max(lastStart, start.at)
-    if (raised.length > 0) return { raises: raised.splice(0), perSecond: report(start.at) }
-    return reported === settings.bound ? nothingNew : { raises: [], perSecond: report(start.at) }
+    if (raised.length > 0) return { notes: raised.splice(0), perSecond: report(start.at) }
+    return reported === settings.bound ? nothingNew : { notes: [], perSecond: report(start.at) }
   }
   // The bound on requests on their way (docs/configuration.md, "Discovery"): `onTheirWayAtFirst` at
   // the start of a busy period, twice as many after every `doublingIntervals` of it. A refusal keeps
@@ -353,7 +379,7 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
       // A ban (418) refuses every request until it ends; after a 429 only the refused request
       // waits for `Retry-After`, and the cut rate holds the other streams back (docs/configuration.md).
       // A ban longer than `retry.maxRetryAfter` pauses nothing: each request meets it and fails at once.
-      pauseMillis: refusal.status === 418 && !refusal.beyondMaxWait ? refusal.retryAfterMillis : 0
+      pauseMillis: refusal.status === 418 && refusal.maxRetryAfterMillis === undefined ? refusal.retryAfterMillis : 0
     })
     if (state.cutAt !== before.cutAt) cutBefore = before.cutAt
     const counted: Counted = {
@@ -374,7 +400,10 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
       state.pausedUntil > before.pausedUntil ||
       AdaptiveRate.allowed(settings, state, at) < AdaptiveRate.allowed(settings, before, at)
     ) window.withdraw(at)
-    return { counted, raises: raised.splice(0), perSecond: report(at) }
+    return {
+      notes: [...raised.splice(0), { message: "broker rate limit refused", annotations: counted }],
+      perSecond: report(at)
+    }
   }
   const accepted = (start: SlidingWindow.Start) => {
     window.answered(start, true)
@@ -387,7 +416,10 @@ export const make = (limit: Limit, onTheirWayAtFirst: number = discoveryInFlight
       const before = state
       state = AdaptiveRate.accepted(settings, state, acceptedMost)
       if (state !== before) {
-        raised.push({ sentAt: start.at, acceptedMost, levelBefore: before.ceiling, level: state.ceiling })
+        raised.push({
+          message: "broker rate limit raised",
+          annotations: { sentAt: start.at, acceptedMost, levelBefore: before.ceiling, level: state.ceiling }
+        })
       }
     }
   }

@@ -19,7 +19,11 @@ const limit = (over: Partial<Budget.Limit> = {}): Budget.Limit => ({
   ...over
 })
 
-const tooMany = { status: 429, retryAfterMillis: 1000, beyondMaxWait: false }
+const tooMany = { status: 429, retryAfterMillis: 1000 }
+
+/** What a refusal counted, as its log line says it. */
+const counted = (news: Budget.News) =>
+  news.notes.find((note) => note.message === "broker rate limit refused")?.annotations
 
 describe("Budget books", () => {
   it("without adaptation: a fixed pace, no bound on the way, nothing learned", () => {
@@ -28,8 +32,8 @@ describe("Budget books", () => {
     expect(books.open()).toBe(true)
     expect(books.gate(0)).toEqual({ _tag: "Open" })
     const start = take(books, 0)
-    expect(books.started(start)).toEqual({ raises: [], perSecond: undefined })
-    expect(books.refused(start, 10, tooMany)).toBeUndefined()
+    expect(books.started(start)).toEqual({ notes: [], perSecond: undefined })
+    expect(books.refused(start, 10, tooMany)).toEqual({ notes: [], perSecond: undefined })
     expect(books.perSecond).toBe(20)
   })
 
@@ -67,8 +71,9 @@ describe("Budget books", () => {
     })
     for (const start of starts.slice(20, 29)) books.started(start)
     const news = books.refused(starts[20]!, 600, tooMany)
-    expect(news?.counted).toMatchObject({ sentAt: starts[20]!.at, at: 600, acceptedMost: 20, level: 20, cut: true })
-    expect(news?.perSecond).toBe(20)
+    expect(news.notes).toHaveLength(1)
+    expect(counted(news)).toMatchObject({ sentAt: starts[20]!.at, at: 600, acceptedMost: 20, level: 20, cut: true })
+    expect(news.perSecond).toBe(20)
     expect(books.pace(600).count).toBe(20)
     // The slot reserved at the old pace and not started yet is taken again at the new one.
     const waiting = books.window.reserve(books.pace, 600)
@@ -76,12 +81,12 @@ describe("Budget books", () => {
   })
 
   it("a ban (418) pauses every start until it ends, unless it is longer than the client waits", () => {
-    for (const beyondMaxWait of [false, true]) {
+    for (const maxRetryAfterMillis of [undefined, 1000]) {
       const books = Budget.make(limit(), Infinity)
       const start = take(books, 0)
       books.started(start)
-      books.refused(start, 100, { status: 418, retryAfterMillis: 5000, beyondMaxWait })
-      expect(books.pace(100).notBefore).toBe(beyondMaxWait ? 0 : 5100)
+      books.refused(start, 100, { status: 418, retryAfterMillis: 5000, maxRetryAfterMillis })
+      expect(books.pace(100).notBefore).toBe(maxRetryAfterMillis === undefined ? 5100 : 0)
     }
   })
 
@@ -91,13 +96,16 @@ describe("Budget books", () => {
     starts.forEach((start) => books.started(start))
     starts.slice(0, 15).forEach((start) => books.accepted(start))
     // The 21st refused: the cut, to the 20 sent before it.
-    expect(books.refused(starts[20]!, 600, tooMany)?.counted).toMatchObject({ level: 20, cut: true })
+    expect(counted(books.refused(starts[20]!, 600, tooMany))).toMatchObject({ level: 20, cut: true })
     // The 17th, sent before the cut, refused after it: the level goes down to what it says.
-    expect(books.refused(starts[16]!, 610, tooMany)?.counted).toMatchObject({ level: 16, cut: false })
+    expect(counted(books.refused(starts[16]!, 610, tooMany))).toMatchObject({ level: 16, cut: false })
     // The 18th to 20th accepted after all: the service's window held 18; the raises are told with the next start.
     starts.slice(17, 20).forEach((start) => books.accepted(start))
     const news = books.started(take(books, 700))
-    expect(news.raises.map((raise) => [raise.levelBefore, raise.level])).toEqual([[16, 17], [17, 18]])
+    expect(news.notes.map((note) => [note.message, note.annotations.levelBefore, note.annotations.level])).toEqual([
+      ["broker rate limit raised", 16, 17],
+      ["broker rate limit raised", 17, 18]
+    ])
     expect(news.perSecond).toBe(18)
   })
 })

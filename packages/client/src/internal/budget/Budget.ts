@@ -56,46 +56,30 @@ export const make = (
       adaptive: rateLimit.adaptive
     }, onTheirWayAtFirst)
     yield* Metric.set(gauge, books.perSecond)
-    const take = SlidingWindow.take(books.window, books.pace)
-    if (!rateLimit.adaptive) {
-      return { attempt: (use) => Effect.flatMap(take, use), accepted: () => {}, refused: () => Effect.void }
-    }
-    // What the books say after a start or a refusal: the raises of the level, logged, then the rate.
-    const tell = (news: Books.News): Effect.Effect<void> => {
-      const raises = news.raises.length === 0 ? Effect.void : Effect.forEach(
-        news.raises,
-        (raise) => Effect.logDebug("broker rate limit raised").pipe(Effect.annotateLogs({ ...raise })),
-        { discard: true }
+    // What the books say after a start or a refusal: their log lines, then the rate allowed now.
+    const tell = (news: Books.News): Effect.Effect<void> =>
+      news.notes.length === 0 && news.perSecond === undefined ? Effect.void : Effect.zipRight(
+        Effect.forEach(news.notes, (note) =>
+          Effect.logDebug(note.message).pipe(Effect.annotateLogs({ ...note.annotations })), {
+          discard: true
+        }),
+        news.perSecond === undefined ? Effect.void : Metric.set(gauge, news.perSecond)
       )
-      return news.perSecond === undefined ? raises : Effect.zipRight(raises, Metric.set(gauge, news.perSecond))
-    }
-    const started = Effect.flatMap(take, (start) => {
-      const news = books.started(start)
-      return news.raises.length === 0 && news.perSecond === undefined
-        ? Effect.succeed(start)
-        : Effect.as(tell(news), start)
-    })
+    const started = Effect.flatMap(SlidingWindow.take(books.window, books.pace), (start) =>
+      Effect.as(tell(books.started(start)), start))
     const onTheirWay = yield* Effect.makeSemaphore(onTheirWayAtFirst)
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       books.open() ? Effect.flatMap(started, use) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const gate = books.gate(now)
-        if (gate._tag === "Open") return Effect.flatMap(started, use)
+        if (gate._tag === "Open") {
+          return Effect.flatMap(started, use)
+        }
         const run = onTheirWay.withPermits(1)(Effect.flatMap(started, use))
         return gate.resize ? Effect.zipRight(onTheirWay.resize(gate.places), run) : run
       })
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
-      Effect.suspend(() => {
-        const news = books.refused(start, at, {
-          status: error.status,
-          retryAfterMillis: error.retryAfterMillis,
-          beyondMaxWait: error.maxRetryAfterMillis !== undefined
-        })
-        if (news === undefined) return Effect.void
-        const logged = Effect.logDebug("broker rate limit refused").pipe(Effect.annotateLogs({ ...news.counted }))
-        return Effect.zipRight(
-          Effect.zipRight(tell({ raises: news.raises, perSecond: undefined }), logged),
-          tell({ raises: [], perSecond: news.perSecond })
-        )
-      })
+      Effect.suspend(() =>
+        tell(books.refused(start, at, error))
+      )
     return { attempt, accepted: books.accepted, refused }
   })
