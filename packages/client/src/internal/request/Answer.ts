@@ -23,16 +23,6 @@ import * as DecodeIssue from "./DecodeIssue.js"
 /** A complete answer (see core's `Reply`). */
 export type Reply = Core.Reply
 
-/** An answer that is the service's refusal (see core's `Refused`). */
-export type Refused = Core.Refused
-
-/** The request context of a query: endpoint, plus window and page when the query has them. */
-export const requestContext: (endpoint: string, params: ReadonlyArray<readonly [string, string]>) => RequestContext =
-  Core.requestContext
-
-/** Retry-After in ms at `now`, `undefined` when absent or unreadable (see core). */
-export const retryAfterMillis = Core.retryAfterMillis
-
 /** A body's `Content-Length` as a number of bytes; `undefined` when absent or not a whole number. */
 export const contentLength = Core.contentLength
 
@@ -57,7 +47,7 @@ export const read = <A>(
   reply: Reply,
   decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
   attempts: number
-): Either.Either<A, BrokerError.ResponseDecodeError | Refused> => {
+): Either.Either<A, BrokerError.ResponseDecodeError | Core.Refused> => {
   const outcome = Core.read(
     ctx,
     reply,
@@ -82,7 +72,7 @@ export const read = <A>(
 /** A refusal as a typed error, by the error table (core's `refusal`). */
 export const refusal = (
   ctx: RequestContext,
-  answer: Refused,
+  answer: Core.Refused,
   reply: Reply,
   now: number,
   attempts: number,
@@ -132,7 +122,7 @@ export const transportFailure = (
 
 /** The request context of an endpoint call. */
 export const endpointContext = (endpoint: Endpoint.Endpoint, params: ReadonlyArray<readonly [string, string]>) =>
-  requestContext(endpoint.name, params)
+  Core.requestContext(endpoint.name, params)
 
 /**
  * One attempt's exchange with the platform's failures as `TransportError`s and a deadline: the
