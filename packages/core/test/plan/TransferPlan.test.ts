@@ -1,7 +1,7 @@
-import { TransferPlan } from "@broker-history/client-effect4"
-import type { SubAccount } from "@broker-history/domain-effect4"
 import * as fc from "fast-check"
-import { describe, expect, it } from "./support/EffectTest.js"
+import { describe, expect, it } from "vitest"
+import * as TransferPlan from "../../src/plan/TransferPlan.js"
+import type * as SubAccount from "../../src/record/SubAccount.js"
 
 const types = ["SPOT", "FUTURES"]
 
