@@ -51,7 +51,12 @@ export const walk: WalkLine = {
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const request = { startTime, endTime, page, limit, now }
         requests.push(request)
-        return Effect.flatMap(Effect.promise(async () => endpoint(request)), (answer) =>
+        // A promise is awaited; a plain answer (or a throw: a defect) is taken at once.
+        const answered = Effect.suspend(() => {
+          const answer = endpoint(request)
+          return answer instanceof Promise ? Effect.promise(() => answer) : Effect.succeed(answer)
+        })
+        return Effect.flatMap(answered, (answer) =>
           isRefusal(answer)
             ? Effect.fail(
               new BrokerError.ApiError({
