@@ -1,0 +1,92 @@
+/**
+ * The Effect 3 line's `BrokerHistory` behind the suite's `SimulationLine`: the layer over its test
+ * support's mock transport, signing synchronously, on its virtual clock.
+ */
+import { BrokerHistory } from "@broker-history/client"
+import { Cause, Effect, Exit, Fiber, HashMap, List, Logger, LogLevel, Option, Runtime, Stream } from "effect"
+import { historyLayerSyncSigning, mockService } from "../../../client/test/support/MockService.js"
+import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
+import { fieldsOf } from "../Line.js"
+import type { Handle, LogLine, Sim, SimulationLine } from "../Simulation.js"
+import type { End } from "../Walk.js"
+
+const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
+  if (Exit.isSuccess(exit)) return { _tag: "Done" }
+  const error = Cause.failureOption(exit.cause)
+  if (Option.isSome(error)) {
+    const failure = error.value as { readonly _tag: string; readonly message: string }
+    return { _tag: "Failure", failure: { _tag: failure._tag, message: failure.message, fields: fieldsOf(failure) } }
+  }
+  if (Cause.isInterruptedOnly(exit.cause)) return { _tag: "Interrupted" }
+  return { _tag: "Defect", message: Cause.pretty(exit.cause) }
+}
+
+/** Every log line, debug included. */
+const logged = (lines: Array<LogLine>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.provide(Logger.replace(
+      Logger.defaultLogger,
+      Logger.make(({ annotations, logLevel, message }) => {
+        lines.push({
+          level: logLevel.label,
+          message: List.isList(message) ? "" : Array.isArray(message) ? message.join(" ") : String(message),
+          annotations: Object.fromEntries(HashMap.toEntries(annotations))
+        })
+      })
+    )),
+    Logger.withMinimumLogLevel(LogLevel.Debug)
+  )
+
+/** The line under its suite name. */
+export const simulation: SimulationLine = {
+  name: "effect3",
+  run: (service, { settings = {}, start }, script) => {
+    const mock = mockService(service.answer, service.time === undefined ? {} : { time: service.time })
+    const logs: Array<LogLine> = []
+    const body = Effect.gen(function*() {
+      const clock = yield* VirtualClock.VirtualClock
+      const runtime = yield* Effect.runtime<BrokerHistory.BrokerHistory>()
+      const history = yield* BrokerHistory.BrokerHistory
+      const fibers: Array<Fiber.RuntimeFiber<void, unknown>> = []
+      const sim: Sim = {
+        adjust: (millis) => Effect.runPromise(clock.adjust(millis)),
+        start: (method, ...args) => {
+          const emitted: Array<unknown> = []
+          let end: End | undefined
+          const stream = (history[method] as (...args: ReadonlyArray<unknown>) => Stream.Stream<unknown, unknown>)(
+            ...args
+          )
+          const fiber = Runtime.runFork(runtime)(
+            Stream.runForEach(stream, (a) => Effect.sync(() => void emitted.push(a)))
+          )
+          fiber.addObserver((exit) => void (end = endOf(exit)))
+          fibers.push(fiber)
+          const handle: Handle = { emitted, end: () => end }
+          return handle
+        },
+        call: (method, query) => {
+          const call = (history[method] as (query: unknown) => Effect.Effect<unknown, unknown>)(query)
+          return Runtime.runPromiseExit(runtime)(call).then((exit) => {
+            if (Exit.isSuccess(exit)) return { _tag: "Success" as const, value: exit.value }
+            const end = endOf(exit)
+            if (end._tag === "Failure") return end
+            throw new Error(`the page call ended ${end._tag}: ${"message" in end ? end.message : ""}`)
+          })
+        },
+        availability: () => Runtime.runPromise(runtime)(history.availability),
+        logs,
+        requests: mock.seen,
+        timeRequests: mock.timeRequests
+      }
+      yield* Effect.promise(() => script(sim))
+      yield* Effect.forEach(fibers, Fiber.interrupt)
+    })
+    return Effect.runPromise(
+      body.pipe(
+        Effect.provide(historyLayerSyncSigning(mock, settings as never)),
+        logged(logs),
+        VirtualClock.run({ start })
+      )
+    )
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The Effect 4 line's `BrokerHistory` behind the suite's `SimulationLine`: the layer over its test
+ * support's mock transport, signing synchronously, on its virtual clock.
+ */
+import { BrokerHistory } from "@broker-history/client-effect4"
+import { Cause, Effect, Exit, Fiber, Logger, References, Stream } from "effect-4"
+import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
+import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
+import { fieldsOf } from "../Line.js"
+import type { Handle, LogLine, Sim, SimulationLine } from "../Simulation.js"
+import type { End } from "../Walk.js"
+
+const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
+  if (Exit.isSuccess(exit)) return { _tag: "Done" }
+  const error = Cause.findErrorOption(exit.cause)
+  if (error._tag === "Some") {
+    const failure = error.value as { readonly _tag: string; readonly message: string }
+    return { _tag: "Failure", failure: { _tag: failure._tag, message: failure.message, fields: fieldsOf(failure) } }
+  }
+  if (Cause.hasInterruptsOnly(exit.cause)) return { _tag: "Interrupted" }
+  return { _tag: "Defect", message: Cause.pretty(exit.cause) }
+}
+
+/** Every log line, debug included. */
+const logged = (lines: Array<LogLine>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.provide(Logger.layer([
+      Logger.make(({ fiber, logLevel, message }) => {
+        lines.push({
+          level: logLevel.toUpperCase(),
+          message: Array.isArray(message) ? message.join(" ") : String(message),
+          annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
+        })
+      })
+    ])),
+    Effect.provideService(References.MinimumLogLevel, "Debug")
+  )
+
+/** The line under its suite name. */
+export const simulation: SimulationLine = {
+  name: "effect4",
+  run: (service, { settings = {}, start }, script) => {
+    const mock = mockService(service.answer, service.time === undefined ? {} : { time: service.time })
+    const logs: Array<LogLine> = []
+    const body = Effect.gen(function*() {
+      const clock = yield* Effect.service(VirtualClock.VirtualClock)
+      const context = yield* Effect.context<BrokerHistory.BrokerHistory>()
+      const history = yield* Effect.service(BrokerHistory.BrokerHistory)
+      const fibers: Array<Fiber.Fiber<void, unknown>> = []
+      const sim: Sim = {
+        adjust: (millis) => Effect.runPromise(clock.adjust(millis)),
+        start: (method, ...args) => {
+          const emitted: Array<unknown> = []
+          let end: End | undefined
+          const stream = (history[method] as (...args: ReadonlyArray<unknown>) => Stream.Stream<unknown, unknown>)(
+            ...args
+          )
+          const fiber = Effect.runForkWith(context)(
+            Stream.runForEach(stream, (a) => Effect.sync(() => void emitted.push(a)))
+          )
+          fiber.addObserver((exit) => void (end = endOf(exit)))
+          fibers.push(fiber)
+          const handle: Handle = { emitted, end: () => end }
+          return handle
+        },
+        call: (method, query) => {
+          const call = (history[method] as (query: unknown) => Effect.Effect<unknown, unknown>)(query)
+          return Effect.runPromiseExitWith(context)(call).then((exit) => {
+            if (Exit.isSuccess(exit)) return { _tag: "Success" as const, value: exit.value }
+            const end = endOf(exit)
+            if (end._tag === "Failure") return end
+            throw new Error(`the page call ended ${end._tag}: ${"message" in end ? end.message : ""}`)
+          })
+        },
+        availability: () => Effect.runPromiseWith(context)(history.availability),
+        logs,
+        requests: mock.seen,
+        timeRequests: mock.timeRequests
+      }
+      yield* Effect.promise(() => script(sim))
+      yield* Effect.forEach(fibers, Fiber.interrupt)
+    })
+    return Effect.runPromise(
+      body.pipe(
+        Effect.provide(historyLayerSyncSigning(mock, settings as never)),
+        logged(logs),
+        VirtualClock.run({ start })
+      )
+    )
+  }
+}
