@@ -71,6 +71,8 @@ export interface Sim {
   readonly adjust: (millis: number) => Promise<void>
   /** Starts `history[method](...args)` in the simulation, collecting what it emits. */
   readonly start: (method: StreamMethod, ...args: ReadonlyArray<unknown>) => Handle
+  /** As `start`, the stream ending after its first `n` elements. */
+  readonly take: (n: number, method: StreamMethod, ...args: ReadonlyArray<unknown>) => Handle
   /** Runs the page call `history[method](query)` in the simulation (settling as the time moves). */
   readonly call: (method: PageMethod, query?: unknown) => Promise<Outcome<unknown>>
   readonly availability: () => Promise<Availability>

@@ -1,12 +1,11 @@
 import type { BrokerConfig, BrokerError, Checkpoint } from "@broker-history/client"
 import { BrokerHistory } from "@broker-history/client"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Fiber, HashMap, Logger, Metric, Stream, TestClock } from "effect"
+import { Chunk, Effect, Either, HashMap, Logger, Metric, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
 import type { Ordering, Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
 import { historyLayerSyncSigning as historyLayer, mockService, transferWire } from "./support/MockService.js"
-import * as VirtualClock from "./support/VirtualClock.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const depositWire = {
@@ -70,6 +69,8 @@ const requestBound = (records: number, clusters: number, limit: number, range: n
   (clusters + 1) * (Math.ceil(Math.log2(range)) + 2 * Math.ceil(30 / Math.max(1, limit - 1))) +
   (maxWindow === undefined ? 0 : Math.ceil(range / maxWindow))
 
+// The streams on the clock (the server's now, a failing page, follow polls, a shared budget) are tested
+// once for both lines in packages/behaviour/test/clock.
 describe("full-history streams (mocked service)", () => {
   it.effect.prop(
     "property: any history, limit, window and server order → the expected set, ascending, exactly once, in a bounded number of requests",
@@ -274,19 +275,6 @@ describe("full-history streams (mocked service)", () => {
       })
     }))
 
-  it.effect("an empty history is an empty stream that still walks to the end", () =>
-    Effect.gen(function*() {
-      yield* TestClock.setTime(10 * 86_400_000)
-      const mock = mockService(transferService([]))
-      const out = yield* withHistory(
-        mock,
-        (h) => collect(h.transfers({ ...base, since: 0, until: 10 * 86_400_000 - 1, limit: 5 })),
-        { maxWindow: { transfers: "1 day" } }
-      )
-      expect(out).toEqual([])
-      expect(mock.seen.length).toBe(10)
-    }))
-
   it.effect("is lazy: nothing is sent before it runs, and take(n) sends only what it needs", () =>
     Effect.gen(function*() {
       // An `until` in the past (by the local clock) needs no request for the server's time.
@@ -306,20 +294,6 @@ describe("full-history streams (mocked service)", () => {
       // Shrinking from the whole range to a window that fits: a handful of requests, not the history.
       expect(mock.seen.length).toBeLessThanOrEqual(6)
       expect(mock.timeRequests.length).toBe(0)
-    }))
-
-  it.effect("until defaults to the server's now, pinned once", () =>
-    Effect.gen(function*() {
-      yield* TestClock.setTime(1_000_000)
-      const rows = [{ tranId: "1", timestamp: 999_000, status: "SUCCESS" }, {
-        tranId: "2",
-        timestamp: 1_000_500,
-        status: "SUCCESS"
-      }]
-      const mock = mockService(transferService(rows), { serverOffset: 0 })
-      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0 })))
-      expect(ids(out)).toEqual(["1"])
-      expect(mock.timeRequests.length).toBe(1)
     }))
 
   it.effect("resume: stopping anywhere and continuing from the checkpoint equals one run", () =>
@@ -417,85 +391,6 @@ describe("full-history streams (mocked service)", () => {
       expect(error).toMatchObject({ _tag: "InvalidQuery", parameter: "follow.interval" })
       expect(mock.seen.length + mock.timeRequests.length).toBe(0)
     }))
-
-  it.effect("a page that keeps failing ends the stream with an error naming its window and page", () =>
-    Effect.gen(function*() {
-      const rows = Array.from({ length: 20 }, (_, i) => ({ tranId: String(100 + i), timestamp: i, status: "SUCCESS" }))
-      const good = transferService(rows)
-      const mock = mockService((seen) =>
-        Number(seen.params.get("startTime")) > 0 ? { status: 503, text: "down" } : good(seen)
-      )
-      const fiber = yield* withHistory(
-        mock,
-        (h) => Effect.either(collect(h.transfers({ ...base, since: 0, until: 19, limit: 100 }))),
-        { maxWindow: { transfers: "5 millis" }, retry: { maxRetries: 2, baseDelay: "10 millis" } }
-      ).pipe(Effect.fork)
-      yield* VirtualClock.adjust("10 seconds")
-      const result = yield* Fiber.join(fiber)
-      expect(result._tag).toBe("Left")
-      const error = (result as any).left
-      expect(error).toMatchObject({ _tag: "ServerError", attempts: 3, request: { startTime: 5, endTime: 9, page: 1 } })
-      expect(error.message).toContain("page 1")
-    }).pipe(VirtualClock.run()))
-
-  it.effect("follow: new records and status updates appear within one interval", () =>
-    Effect.gen(function*() {
-      const rows: Array<Row> = [
-        { tranId: "1", timestamp: 10_000, status: "SUCCESS" },
-        { tranId: "2", timestamp: 99_000, status: "PENDING" }
-      ]
-      const mock = mockService(transferService(rows))
-      const seen: Array<string> = []
-      const fiber = yield* withHistory(mock, (h) =>
-        h.transferChanges({ ...base, since: 0, follow: { interval: "10 seconds", settlement: "1 minute" } }).pipe(
-          Stream.runForEach((c) =>
-            Effect.sync(() => seen.push(`${c.kind}:${c.record.tranId}:${c.record.status}`))
-          )
-        )).pipe(Effect.fork)
-      yield* VirtualClock.adjust("1 millis")
-      expect(seen).toEqual(["new:1:SUCCESS", "new:2:PENDING"])
-      rows.push({ tranId: "3", timestamp: 105_000, status: "SUCCESS" })
-      rows[1]!.status = "SUCCESS"
-      yield* VirtualClock.adjust("10 seconds")
-      expect(seen.slice(2)).toEqual(["update:2:SUCCESS", "new:3:SUCCESS"])
-      yield* VirtualClock.adjust("10 seconds")
-      expect(seen.length).toBe(4)
-      const before = mock.seen.length
-      yield* Fiber.interrupt(fiber)
-      yield* VirtualClock.adjust("1 minute")
-      expect(mock.seen.length).toBe(before)
-    }).pipe(VirtualClock.run({ start: 100_000 })))
-
-  it.effect("several concurrent streams from one layer share one budget", () =>
-    Effect.gen(function*() {
-      const rows = Array.from(
-        { length: 60 },
-        (_, i) => ({ tranId: String(100 + i), timestamp: i * 1000, status: "SUCCESS" })
-      )
-      const mock = mockService(transferService(rows))
-      const query = { ...base, since: 0, until: 60_000, limit: 5 }
-      const fiber = yield* BrokerHistory.BrokerHistory.pipe(
-        Effect.flatMap((h) =>
-          Effect.all([
-            collect(h.transfers(query)),
-            collect(h.transfers({ ...query, concurrency: 3 })),
-            collect(h.transfers({ ...query, toAccount: "sub@x" }))
-          ], { concurrency: "unbounded" })
-        ),
-        Effect.provide(historyLayer(mock, { rateLimit: { limit: 5, interval: "1 second" } })),
-        Effect.fork
-      )
-      yield* VirtualClock.adjust("2 minutes")
-      const [a, b, c] = yield* Fiber.join(fiber)
-      expect(ids(a)).toEqual(expected(rows, 0, 60_000))
-      expect(ids(b)).toEqual(ids(a))
-      // The mock has every record for every account, so the third stream (one account only) is the same set.
-      expect(ids(c)).toEqual(ids(a))
-      expect(mock.seen.some((s) => s.params.get("toAccount") === "sub@x")).toBe(true)
-      const times = mock.seen.map((s) => s.at)
-      expect(times.length).toBeGreaterThan(15)
-      for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(5)
-    }).pipe(VirtualClock.run()))
 
   it.effect("checkpoints encode and decode: a change stream's checkpoint, stored as text, resumes it", () =>
     Effect.gen(function*() {

@@ -7,7 +7,7 @@ import { Cause, Effect, Exit, Fiber, Logger, References, Stream } from "effect-4
 import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
 import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
-import type { Handle, LogLine, Sim, SimulationLine } from "../Simulation.js"
+import type { Handle, LogLine, Sim, SimulationLine, StreamMethod } from "../Simulation.js"
 import type { End } from "../Walk.js"
 
 const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
@@ -47,22 +47,25 @@ export const simulation: SimulationLine = {
       const context = yield* Effect.context<BrokerHistory.BrokerHistory>()
       const history = yield* Effect.service(BrokerHistory.BrokerHistory)
       const fibers: Array<Fiber.Fiber<void, unknown>> = []
+      const started = (n: number | undefined, method: StreamMethod, args: ReadonlyArray<unknown>): Handle => {
+        const emitted: Array<unknown> = []
+        let end: End | undefined
+        const stream = (history[method] as (...args: ReadonlyArray<unknown>) => Stream.Stream<unknown, unknown>)(
+          ...args
+        )
+        const taken = n === undefined ? stream : Stream.take(stream, n)
+        const fiber = Effect.runForkWith(context)(
+          Stream.runForEach(taken, (a) => Effect.sync(() => void emitted.push(a)))
+        )
+        fiber.addObserver((exit) => void (end = endOf(exit)))
+        fibers.push(fiber)
+        const handle: Handle = { emitted, end: () => end }
+        return handle
+      }
       const sim: Sim = {
         adjust: (millis) => Effect.runPromise(clock.adjust(millis)),
-        start: (method, ...args) => {
-          const emitted: Array<unknown> = []
-          let end: End | undefined
-          const stream = (history[method] as (...args: ReadonlyArray<unknown>) => Stream.Stream<unknown, unknown>)(
-            ...args
-          )
-          const fiber = Effect.runForkWith(context)(
-            Stream.runForEach(stream, (a) => Effect.sync(() => void emitted.push(a)))
-          )
-          fiber.addObserver((exit) => void (end = endOf(exit)))
-          fibers.push(fiber)
-          const handle: Handle = { emitted, end: () => end }
-          return handle
-        },
+        start: (method, ...args) => started(undefined, method, args),
+        take: (n, method, ...args) => started(n, method, args),
         call: (method, query) => {
           const call = (history[method] as (query: unknown) => Effect.Effect<unknown, unknown>)(query)
           return Effect.runPromiseExitWith(context)(call).then((exit) => {
