@@ -76,6 +76,8 @@ export interface Sim {
   /** Runs the page call `history[method](query)` in the simulation (settling as the time moves). */
   readonly call: (method: PageMethod, query?: unknown) => Promise<Outcome<unknown>>
   readonly availability: () => Promise<Availability>
+  /** The gauge `BrokerHttpClient.metrics.rateLimitCurrent`: the rate (per second) the budget allows now. */
+  readonly rateLimitCurrent: () => Promise<number>
   readonly logs: ReadonlyArray<LogLine>
   /** Every signed request (the server-time requests aside), in order. */
   readonly requests: ReadonlyArray<Seen>

@@ -2,8 +2,8 @@
  * The Effect 3 line's `BrokerHistory` behind the suite's `SimulationLine`: the layer over its test
  * support's mock transport, signing synchronously, on its virtual clock.
  */
-import { BrokerHistory } from "@broker-history/client"
-import { Cause, Effect, Exit, Fiber, HashMap, List, Logger, LogLevel, Option, Runtime, Stream } from "effect"
+import { BrokerHistory, BrokerHttpClient } from "@broker-history/client"
+import { Cause, Effect, Exit, Fiber, HashMap, List, Logger, LogLevel, Metric, Option, Runtime, Stream } from "effect"
 import { historyLayerSyncSigning, mockService } from "../../../client/test/support/MockService.js"
 import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -77,6 +77,10 @@ export const simulation: SimulationLine = {
           })
         },
         availability: () => Runtime.runPromise(runtime)(history.availability),
+        rateLimitCurrent: () =>
+          Runtime.runPromise(runtime)(Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)).then((gauge) =>
+            gauge.value
+          ),
         logs,
         requests: mock.seen,
         timeRequests: mock.timeRequests

@@ -2,8 +2,8 @@
  * The Effect 4 line's `BrokerHistory` behind the suite's `SimulationLine`: the layer over its test
  * support's mock transport, signing synchronously, on its virtual clock.
  */
-import { BrokerHistory } from "@broker-history/client-effect4"
-import { Cause, Effect, Exit, Fiber, Logger, References, Stream } from "effect-4"
+import { BrokerHistory, BrokerHttpClient } from "@broker-history/client-effect4"
+import { Cause, Effect, Exit, Fiber, Logger, Metric, References, Stream } from "effect-4"
 import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
 import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -76,6 +76,10 @@ export const simulation: SimulationLine = {
           })
         },
         availability: () => Effect.runPromiseWith(context)(history.availability),
+        rateLimitCurrent: () =>
+          Effect.runPromiseWith(context)(Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)).then((gauge) =>
+            gauge.value
+          ),
         logs,
         requests: mock.seen,
         timeRequests: mock.timeRequests
