@@ -29,6 +29,8 @@ export interface Service {
   readonly answer: (seen: Seen) => Answer
   /** An answer to the n-th `/api/v3/time` request, sent at `at`, instead of the time (`undefined`: the time). */
   readonly time?: ((n: number, at: number) => Answer | undefined) | undefined
+  /** Every answer (the server time's too) comes this long (ms) after its request; `seen.at` is then. */
+  readonly latencyMillis?: number | undefined
 }
 
 /** A log line of the line: its level in capitals, its message, its annotations. */

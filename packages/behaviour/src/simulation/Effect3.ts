@@ -3,7 +3,23 @@
  * support's mock transport, signing synchronously, on its virtual clock.
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client"
-import { Cause, Effect, Exit, Fiber, HashMap, List, Logger, LogLevel, Metric, Option, Runtime, Stream } from "effect"
+import { HttpClient } from "@effect/platform"
+import {
+  Cause,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  HashMap,
+  Layer,
+  List,
+  Logger,
+  LogLevel,
+  Metric,
+  Option,
+  Runtime,
+  Stream
+} from "effect"
 import { historyLayerSyncSigning, mockService } from "../../../client/test/support/MockService.js"
 import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -43,6 +59,16 @@ export const simulation: SimulationLine = {
   run: (service, { settings = {}, start }, script) => {
     const mock = mockService(service.answer, service.time === undefined ? {} : { time: service.time })
     const logs: Array<LogLine> = []
+    const latency = service.latencyMillis
+    // Each answer after `latency` ms of the clock: the mock transport answers when the wait is over.
+    const client = latency === undefined ? mock.client : Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(
+        HttpClient.HttpClient,
+        (inner) =>
+          HttpClient.transform(inner, (answer) => Effect.zipRight(Effect.sleep(Duration.millis(latency)), answer))
+      )
+    ).pipe(Layer.provide(mock.client))
     const body = Effect.gen(function*() {
       const clock = yield* VirtualClock.VirtualClock
       const runtime = yield* Effect.runtime<BrokerHistory.BrokerHistory>()
@@ -90,7 +116,7 @@ export const simulation: SimulationLine = {
     })
     return Effect.runPromise(
       body.pipe(
-        Effect.provide(historyLayerSyncSigning(mock, settings as never)),
+        Effect.provide(historyLayerSyncSigning({ client }, settings as never)),
         logged(logs),
         VirtualClock.run({ start })
       )

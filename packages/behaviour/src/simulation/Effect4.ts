@@ -3,7 +3,8 @@
  * support's mock transport, signing synchronously, on its virtual clock.
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client-effect4"
-import { Cause, Effect, Exit, Fiber, Logger, Metric, References, Stream } from "effect-4"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, Metric, References, Stream } from "effect-4"
+import * as HttpClient from "effect-4/http/HttpClient"
 import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
 import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -42,6 +43,16 @@ export const simulation: SimulationLine = {
   run: (service, { settings = {}, start }, script) => {
     const mock = mockService(service.answer, service.time === undefined ? {} : { time: service.time })
     const logs: Array<LogLine> = []
+    const latency = service.latencyMillis
+    // Each answer after `latency` ms of the clock: the mock transport answers when the wait is over.
+    const client = latency === undefined ? mock.client : Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(
+        Effect.service(HttpClient.HttpClient),
+        (inner) =>
+          HttpClient.transform(inner, (answer) => Effect.andThen(Effect.sleep(Duration.millis(latency)), answer))
+      )
+    ).pipe(Layer.provide(mock.client))
     const body = Effect.gen(function*() {
       const clock = yield* Effect.service(VirtualClock.VirtualClock)
       const context = yield* Effect.context<BrokerHistory.BrokerHistory>()
@@ -89,7 +100,7 @@ export const simulation: SimulationLine = {
     })
     return Effect.runPromise(
       body.pipe(
-        Effect.provide(historyLayerSyncSigning(mock, settings as never)),
+        Effect.provide(historyLayerSyncSigning({ client }, settings as never)),
         logged(logs),
         VirtualClock.run({ start })
       )
