@@ -8,21 +8,13 @@
 import type { Outcome } from "./Line.js"
 import type { End } from "./Walk.js"
 
-/** A request as the scripted service sees it, at the virtual time `at` (ms). */
-export interface Seen {
-  readonly n: number
-  readonly at: number
-  readonly path: string
-  readonly query: string
-  readonly params: URLSearchParams
-  readonly headers: Readonly<Record<string, string>>
-}
-
-/** What the service answers: a status and JSON body (or raw text), or a transport failure. */
-export type Answer =
-  | { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> }
-  | { readonly status: number; readonly text: string; readonly headers?: Record<string, string> }
-  | { readonly transport: string }
+/**
+ * A request as the scripted service sees it (`at`: its virtual time, ms), and what the service
+ * answers: a status and JSON body (or raw text), or a transport failure. The lines' mock transports
+ * (their test support's `MockService`) take the same plain values.
+ */
+export type { Answer, Seen } from "../../client/test/support/MockService.js"
+import type { Answer, Seen } from "../../client/test/support/MockService.js"
 
 /** The scripted service: every signed request's answer, and optionally the server-time endpoint's. */
 export interface Service {

@@ -2,8 +2,10 @@
 // stubbed. How follow streams ride out an outage over the mock transport is tested once for both
 // lines in packages/behaviour/test/clock.
 import { BrokerConfig, BrokerError, BrokerHistory, BrokerHttpClient, ServerClock } from "@broker-history/client-effect4"
-import { Clock, Effect, Fiber, Layer, Logger, References, Schema, Stream } from "effect"
+import { Clock, Effect, Fiber, Layer, Schema, Stream } from "effect"
 import { describe, expect, it } from "./support/EffectTest.js"
+import type { Line } from "./support/Logged.js"
+import { logged } from "./support/Logged.js"
 import type { Row } from "./support/MockHistory.js"
 import { transferService } from "./support/MockHistory.js"
 import type { Answer, Seen } from "./support/MockService.js"
@@ -13,27 +15,6 @@ import * as VirtualClock from "./support/VirtualClock.js"
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const T0 = 1_000_000
 const minute = 60_000
-
-interface Line {
-  readonly level: string
-  readonly message: string
-  readonly annotations: Record<string, unknown>
-}
-
-/** Every log line, debug included, kept as level, message and annotations. */
-const logged = (lines: Array<Line>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.provide(Logger.layer([
-      Logger.make(({ fiber, logLevel, message }) => {
-        lines.push({
-          level: logLevel.toUpperCase(),
-          message: Array.isArray(message) ? message.join(" ") : String(message),
-          annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
-        })
-      })
-    ])),
-    Effect.provideService(References.MinimumLogLevel, "Debug")
-  )
 
 const unavailable = (lines: ReadonlyArray<Line>) =>
   lines.filter((l) => l.message.startsWith("broker service unavailable"))

@@ -4,22 +4,8 @@
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import { HttpClient } from "@effect/platform"
-import {
-  Cause,
-  Duration,
-  Effect,
-  Exit,
-  Fiber,
-  HashMap,
-  Layer,
-  List,
-  Logger,
-  LogLevel,
-  Metric,
-  Option,
-  Runtime,
-  Stream
-} from "effect"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Metric, Option, Runtime, Stream } from "effect"
+import { logged } from "../../../client/test/support/Logged.js"
 import { historyLayerSyncSigning, mockService } from "../../../client/test/support/MockService.js"
 import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -36,22 +22,6 @@ const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
   if (Cause.isInterruptedOnly(exit.cause)) return { _tag: "Interrupted" }
   return { _tag: "Defect", message: Cause.pretty(exit.cause) }
 }
-
-/** Every log line, debug included. */
-const logged = (lines: Array<LogLine>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.provide(Logger.replace(
-      Logger.defaultLogger,
-      Logger.make(({ annotations, logLevel, message }) => {
-        lines.push({
-          level: logLevel.label,
-          message: List.isList(message) ? "" : Array.isArray(message) ? message.join(" ") : String(message),
-          annotations: Object.fromEntries(HashMap.toEntries(annotations))
-        })
-      })
-    )),
-    Logger.withMinimumLogLevel(LogLevel.Debug)
-  )
 
 /** The line under its suite name. */
 export const simulation: SimulationLine = {

@@ -3,8 +3,9 @@
  * support's mock transport, signing synchronously, on its virtual clock.
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client-effect4"
-import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, Metric, References, Stream } from "effect-4"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Metric, Stream } from "effect-4"
 import * as HttpClient from "effect-4/http/HttpClient"
+import { logged } from "../../../client-effect4/test/support/Logged.js"
 import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
 import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
@@ -21,21 +22,6 @@ const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
   if (Cause.hasInterruptsOnly(exit.cause)) return { _tag: "Interrupted" }
   return { _tag: "Defect", message: Cause.pretty(exit.cause) }
 }
-
-/** Every log line, debug included. */
-const logged = (lines: Array<LogLine>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.provide(Logger.layer([
-      Logger.make(({ fiber, logLevel, message }) => {
-        lines.push({
-          level: logLevel.toUpperCase(),
-          message: Array.isArray(message) ? message.join(" ") : String(message),
-          annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
-        })
-      })
-    ])),
-    Effect.provideService(References.MinimumLogLevel, "Debug")
-  )
 
 /** The line under its suite name. */
 export const simulation: SimulationLine = {

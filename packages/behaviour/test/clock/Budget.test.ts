@@ -43,7 +43,7 @@ describe.each(Simulations.all)(
       let gauge = Number.NaN
       const answer = (s: Seen): Answer => {
         seen.push(s.at)
-        return service.answer(s as never)
+        return service.answer(s)
       }
       // A 1 ms margin: with none, a start exactly one interval after another may land inside the
       // service's window; the default margin would lower the rates below the ones asserted.

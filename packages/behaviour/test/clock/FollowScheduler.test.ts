@@ -10,7 +10,7 @@ import * as Simulations from "../../src/Simulations.js"
 /** Streams named by their `toAccount`; each has its own rows, served by the mock history. */
 const multiService = (rows: Record<string, Array<Row>>) => {
   const services = Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, transferService(r)]))
-  return (seen: Seen) => services[seen.params.get("toAccount") ?? ""]!(seen as never)
+  return (seen: Seen) => services[seen.params.get("toAccount") ?? ""]!(seen)
 }
 
 const queryOf = (name: string) => ({

@@ -1,6 +1,6 @@
-// The walk against services that refuse windows wider than a maximum they do not publish: widths
-// learned from the refusals, shared by the walks given the same `windowWidths`.
-import { Cause, Clock, Effect, Logger, Option, References, Stream } from "effect"
+// The walk against a service that refuses windows wider than a maximum it does not publish: what this
+// line logs of the widths it learns, and the causes it leaves alone.
+import { Cause, Effect, Logger, Option, References, Stream } from "effect"
 import { ApiError } from "../../../src/BrokerError.js"
 import * as FullHistory from "../../../src/FullHistory.js"
 import { describe, expect, it } from "../../support/EffectTest.js"
@@ -12,65 +12,27 @@ interface R {
 
 const day = 86_400_000
 
-/** How the service words its refusal: stating its maximum (as the reference service), not, or wrongly. */
-type Wording = "stated" | "plain" | "misstated"
-
-const refusalText = (wording: Wording, max: number, width: number): string =>
-  wording === "stated"
-    ? `Param is error: endTime - startTime must not exceed ${max - 1} ms`
-    : wording === "plain"
-    ? "Param is error: time window too large"
-    : `Param is error: the time range of ${width} ms is longer than ${3 * max} ms`
-
 /**
  * An in-memory service over `rows` (newest first) that refuses a window wider than `max` ms with the
- * `ApiError` a real refusal produces (400, 33333), counting requests, refusals and the most requests
- * in flight at once. Rows are visible once the clock's `now(clock)` reaches their time. Past `cap`
- * requests it dies, so that a walk that crawls fails the test instead of running for hours.
+ * `ApiError` a real refusal produces (400, 33333), stating its maximum as the reference service does.
  */
-const service = (
-  rows: ReadonlyArray<R>,
-  max: number,
-  wording: Wording,
-  now: (clock: number) => number = () => Infinity,
-  cap = 100_000
-) => {
-  const counts = { requests: 0, refused: 0, inFlight: 0, mostInFlight: 0, widest: 0 }
-  const widths: Array<number> = []
-  const fetch = (startTime: number, endTime: number, page: number, limit: number) =>
-    Effect.suspend(() => {
-      if (++counts.requests > cap) return Effect.die(`more than ${cap} requests`)
-      counts.inFlight++
-      counts.mostInFlight = Math.max(counts.mostInFlight, counts.inFlight)
-      const width = endTime - startTime + 1
-      widths.push(width)
-      // Yield, so that windows fetched ahead are in flight together.
-      return Effect.andThen(
-        Effect.yieldNow,
-        Effect.flatMap(Clock.currentTimeMillis, (clock) => {
-          if (width > max) {
-            counts.refused++
-            return Effect.fail(
-              new ApiError({
-                request: { endpoint: "transferHistory", startTime, endTime, page },
-                status: 400,
-                code: 33333,
-                msg: refusalText(wording, max, width)
-              })
-            )
-          }
-          counts.widest = Math.max(counts.widest, width)
-          const visible = now(clock)
-          return Effect.succeed(
-            rows.filter((r) => r.t >= startTime && r.t <= endTime && r.t <= visible)
-              .sort((a, b) => b.t - a.t || (a.id < b.id ? 1 : -1))
-              .slice((page - 1) * limit, page * limit)
-          )
+const statesMaximum =
+  (rows: ReadonlyArray<R>, max: number) => (startTime: number, endTime: number, page: number, limit: number) =>
+    endTime - startTime + 1 > max
+      ? Effect.fail(
+        new ApiError({
+          request: { endpoint: "transferHistory", startTime, endTime, page },
+          status: 400,
+          code: 33333,
+          msg: `Param is error: endTime - startTime must not exceed ${max - 1} ms`
         })
-      ).pipe(Effect.ensuring(Effect.sync(() => void counts.inFlight--)))
-    })
-  return { fetch, counts, widths }
-}
+      )
+      : Effect.succeed(
+        rows.filter((r) => r.t >= startTime && r.t <= endTime).sort((x, y) => y.t - x.t).slice(
+          (page - 1) * limit,
+          page * limit
+        )
+      )
 
 const options = (
   fetch: FullHistory.Options<R>["fetch"],
@@ -106,7 +68,7 @@ describe("Walk: window widths, the logs and causes of the line", () => {
           annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
         })
       })
-      const { fetch } = service([{ id: "a", t: 5 }], 30 * day, "stated")
+      const fetch = statesMaximum([{ id: "a", t: 5 }], 30 * day)
       yield* collect(FullHistory.records(options(fetch))).pipe(
         Effect.provide(Logger.layer([logger])),
         Effect.provideService(References.MinimumLogLevel, "Debug")
