@@ -4,24 +4,13 @@
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client"
 import { HttpClient } from "@effect/platform"
-import { Cause, Duration, Effect, Exit, Fiber, Layer, Metric, Option, Runtime, Stream } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, Metric, Runtime, Stream } from "effect"
 import { logged } from "../../../client/test/support/Logged.js"
 import { historyLayerSyncSigning, mockService } from "../../../client/test/support/MockService.js"
 import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
-import { fieldsOf } from "../Line.js"
 import type { Handle, LogLine, Sim, SimulationLine, StreamMethod } from "../Simulation.js"
 import type { End } from "../Walk.js"
-
-const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
-  if (Exit.isSuccess(exit)) return { _tag: "Done" }
-  const error = Cause.failureOption(exit.cause)
-  if (Option.isSome(error)) {
-    const failure = error.value as { readonly _tag: string; readonly message: string }
-    return { _tag: "Failure", failure: { _tag: failure._tag, message: failure.message, fields: fieldsOf(failure) } }
-  }
-  if (Cause.isInterruptedOnly(exit.cause)) return { _tag: "Interrupted" }
-  return { _tag: "Defect", message: Cause.pretty(exit.cause) }
-}
+import { endOf } from "../walk/Effect3.js"
 
 /** The line under its suite name. */
 export const simulation: SimulationLine = {

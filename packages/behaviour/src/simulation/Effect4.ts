@@ -3,25 +3,14 @@
  * support's mock transport, signing synchronously, on its virtual clock.
  */
 import { BrokerHistory, BrokerHttpClient } from "@broker-history/client-effect4"
-import { Cause, Duration, Effect, Exit, Fiber, Layer, Metric, Stream } from "effect-4"
+import { Duration, Effect, Exit, Fiber, Layer, Metric, Stream } from "effect-4"
 import * as HttpClient from "effect-4/http/HttpClient"
 import { logged } from "../../../client-effect4/test/support/Logged.js"
 import { historyLayerSyncSigning, mockService } from "../../../client-effect4/test/support/MockService.js"
 import * as VirtualClock from "../../../client-effect4/test/support/VirtualClock.js"
-import { fieldsOf } from "../Line.js"
 import type { Handle, LogLine, Sim, SimulationLine, StreamMethod } from "../Simulation.js"
 import type { End } from "../Walk.js"
-
-const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
-  if (Exit.isSuccess(exit)) return { _tag: "Done" }
-  const error = Cause.findErrorOption(exit.cause)
-  if (error._tag === "Some") {
-    const failure = error.value as { readonly _tag: string; readonly message: string }
-    return { _tag: "Failure", failure: { _tag: failure._tag, message: failure.message, fields: fieldsOf(failure) } }
-  }
-  if (Cause.hasInterruptsOnly(exit.cause)) return { _tag: "Interrupted" }
-  return { _tag: "Defect", message: Cause.pretty(exit.cause) }
-}
+import { endOf } from "../walk/Effect4.js"
 
 /** The line under its suite name. */
 export const simulation: SimulationLine = {

@@ -28,16 +28,20 @@ const optionsOf = <A>(
   }
 }
 
-const failureOf = (error: { readonly _tag: string; readonly message: string }) => ({
+/** A typed failure of the line as data. */
+export const failureOf = (error: { readonly _tag: string; readonly message: string }) => ({
   _tag: error._tag,
   message: error.message,
   fields: fieldsOf(error)
 })
 
-const endOf = (exit: Exit.Exit<unknown, { readonly _tag: string; readonly message: string }>): End => {
+/** How a fiber of the line ended, as data. */
+export const endOf = (exit: Exit.Exit<unknown, unknown>): End => {
   if (Exit.isSuccess(exit)) return { _tag: "Done" }
   const error = Cause.failureOption(exit.cause)
-  if (Option.isSome(error)) return { _tag: "Failure", failure: failureOf(error.value) }
+  if (Option.isSome(error)) {
+    return { _tag: "Failure", failure: failureOf(error.value as { readonly _tag: string; readonly message: string }) }
+  }
   if (Cause.isInterruptedOnly(exit.cause)) return { _tag: "Interrupted" }
   return { _tag: "Defect", message: Cause.pretty(exit.cause) }
 }
