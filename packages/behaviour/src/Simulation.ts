@@ -57,6 +57,8 @@ export interface Handle {
   readonly emitted: ReadonlyArray<unknown>
   /** How it ended, or `undefined` while it runs. */
   readonly end: () => End | undefined
+  /** Interrupts it, resolving once it has ended. */
+  readonly interrupt: () => Promise<void>
 }
 
 /** The running simulation, for the script. */

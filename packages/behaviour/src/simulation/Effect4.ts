@@ -45,8 +45,7 @@ export const simulation: SimulationLine = {
         )
         fiber.addObserver((exit) => void (end = endOf(exit)))
         fibers.push(fiber)
-        const handle: Handle = { emitted, end: () => end }
-        return handle
+        return { emitted, end: () => end, interrupt: () => Effect.runPromise(Fiber.interrupt(fiber)) }
       }
       const sim: Sim = {
         adjust: (millis) => Effect.runPromise(clock.adjust(millis)),

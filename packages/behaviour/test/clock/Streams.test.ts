@@ -99,6 +99,12 @@ describe.each(Simulations.all)("full-history streams ($name) on the clock", (lin
       await sim.adjust(10_000)
       expect(seen().length).toBe(4)
       expect(stream.end()).toBeUndefined()
+      // Interrupted, it sends nothing more.
+      const before = sim.requests.length
+      await stream.interrupt()
+      await sim.adjust(60_000)
+      expect(stream.end()).toEqual({ _tag: "Interrupted" })
+      expect(sim.requests.length).toBe(before)
     })
   })
 
