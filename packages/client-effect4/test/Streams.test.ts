@@ -1,27 +1,13 @@
-import type { BrokerConfig, BrokerError, Checkpoint } from "@broker-history/client-effect4"
+import type { BrokerConfig, Checkpoint } from "@broker-history/client-effect4"
 import { BrokerHistory } from "@broker-history/client-effect4"
 import { Effect, Logger, Metric, References, Result, Stream } from "effect"
-import * as fc from "fast-check"
 import { describe, expect, it } from "./support/EffectTest.js"
-import type { Ordering, Row } from "./support/MockHistory.js"
+import type { Row } from "./support/MockHistory.js"
 import { expected, transferService } from "./support/MockHistory.js"
-import { historyLayerSyncSigning as historyLayer, mockService, transferWire } from "./support/MockService.js"
+import { historyLayerSyncSigning as historyLayer, mockService } from "./support/MockService.js"
 import * as TestClock from "./support/TestClock.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
-const depositWire = {
-  amount: "1.5",
-  coin: "USDT",
-  network: "TRC20",
-  status: 5,
-  address: "T1",
-  addressTag: null,
-  txId: "0xabc",
-  unlockConfirm: 1,
-  confirmTimes: 1,
-  insertTime: 1_000,
-  memo: null
-}
 const fast = { rateLimit: { limit: 10_000, interval: "1 millis" } } as const
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
@@ -37,188 +23,9 @@ const withHistory = <A, E>(
     Effect.provide(historyLayer(mock, { ...fast, ...overrides }))
   )
 
-/**
- * Random histories: clustered times (ties, bursts), empty stretches. Each record's offset in its
- * cluster is drawn by fast-check (seeded by the run, shrinkable), folded into the cluster's spread.
- * With the rows comes the number of clusters (for the bound on requests).
- */
-const historyArb = fc.array(
-  fc.record({
-    at: fc.integer({ min: 0, max: 100_000 }),
-    spread: fc.integer({ min: 0, max: 50 }),
-    offsets: fc.array(fc.nat({ max: 50 }), { minLength: 1, maxLength: 30 })
-  }),
-  { minLength: 0, maxLength: 8 }
-).map((clusters) => {
-  const rows: Array<Row> = []
-  let id = 1000
-  for (const c of clusters) {
-    for (const offset of c.offsets) {
-      rows.push({ tranId: String(id++), timestamp: c.at + offset % (c.spread + 1), status: "SUCCESS" })
-    }
-  }
-  return { rows, clusters: clusters.length }
-})
-
-/**
- * The most requests a walk over a `historyArb` history may take: 1.15 × the pages its records need,
- * plus, per cluster (≤ 30 records within ≤ 51 ms), a binary search over the range to find where it
- * starts (⌈log2 range⌉ requests) and windows of fewer than `limit` records through it, each of which
- * may take one narrowing request (2 ⌈30 / (limit − 1)⌉); one more for the stretch after the last; and
- * with a maximum window, the ⌈range / maxWindow⌉ windows an empty range alone takes.
- */
-const requestBound = (records: number, clusters: number, limit: number, range: number, maxWindow?: number) =>
-  1.15 * Math.ceil(records / limit) +
-  (clusters + 1) * (Math.ceil(Math.log2(range)) + 2 * Math.ceil(30 / Math.max(1, limit - 1))) +
-  (maxWindow === undefined ? 0 : Math.ceil(range / maxWindow))
-
-// The streams on the clock (the server's now, a failing page, follow polls, a shared budget) are tested
-// once for both lines in packages/behaviour/test/clock.
+// The streams on the clock (the server's now, a failing page, follow polls, a shared budget) and what
+// they make of the service's answers are tested once for both lines in packages/behaviour/test/clock.
 describe("full-history streams (mocked service)", () => {
-  it.effect.prop(
-    "property: any history, limit, window and server order → the expected set, ascending, exactly once, in a bounded number of requests",
-    {
-      history: historyArb,
-      limit: fc.integer({ min: 3, max: 30 }),
-      maxWindow: fc.option(fc.integer({ min: 2_000, max: 40_000 }), { nil: undefined }),
-      ordering: fc.constantFrom<Ordering>("newest-first", "oldest-first", "shuffled"),
-      concurrency: fc.integer({ min: 1, max: 3 })
-    },
-    ({ concurrency, history: { clusters, rows }, limit, maxWindow, ordering }) =>
-      Effect.gen(function*() {
-        const mock = mockService(transferService(rows, { ordering }))
-        const since = 0
-        const until = 100_050
-        // The service's now is after `until`, as for any range in the past.
-        yield* TestClock.setTime(until)
-        const out = yield* withHistory(
-          mock,
-          (h) => collect(h.transfers({ ...base, since, until, limit, concurrency })),
-          maxWindow === undefined ? {} : { maxWindow: { transfers: maxWindow } }
-        )
-        expect(ids(out)).toEqual(expected(rows, since, until))
-        const bound = requestBound(out.length, clusters, limit, until - since + 1, maxWindow)
-        expect(mock.seen.length, `${mock.seen.length} requests for ${out.length} records`).toBeLessThanOrEqual(bound)
-        if (maxWindow !== undefined) {
-          for (const seen of mock.seen) {
-            const width = Number(seen.params.get("endTime")) - Number(seen.params.get("startTime")) + 1
-            expect(width).toBeLessThanOrEqual(maxWindow)
-          }
-        }
-      }),
-    { fastCheck: { numRuns: 40 } }
-  )
-
-  it.effect("an exact multiple of the limit, and more than a page in one millisecond", () =>
-    Effect.gen(function*() {
-      const rows: Array<Row> = []
-      for (let i = 0; i < 20; i++) rows.push({ tranId: String(100 + i), timestamp: 500, status: "SUCCESS" })
-      for (let i = 0; i < 10; i++) rows.push({ tranId: String(200 + i), timestamp: 600 + i, status: "SUCCESS" })
-      const mock = mockService(transferService(rows))
-      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 5 })))
-      expect(ids(out)).toEqual(expected(rows, 0, 1000))
-      // Only the crowded millisecond is paged; no window is read past page 1 otherwise.
-      const paged = mock.seen.filter((s) => s.params.get("page") !== "1")
-      expect(paged.every((s) => s.params.get("startTime") === "500" && s.params.get("endTime") === "500")).toBe(true)
-      expect(paged.length).toBeGreaterThan(0)
-    }))
-
-  it.effect("limit 1 still reads everything", () =>
-    Effect.gen(function*() {
-      const rows = Array.from(
-        { length: 12 },
-        (_, i) => ({ tranId: String(10 + i), timestamp: (i % 4) * 100, status: "SUCCESS" })
-      )
-      const mock = mockService(transferService(rows, { ordering: "shuffled" }))
-      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 1 })))
-      expect(ids(out)).toEqual(expected(rows, 0, 1000))
-    }))
-
-  it.effect("a record sent twice is emitted once", () =>
-    Effect.gen(function*() {
-      const rows = Array.from(
-        { length: 30 },
-        (_, i) => ({ tranId: String(10 + i), timestamp: i * 7, status: "SUCCESS" })
-      )
-      const mock = mockService(transferService(rows, { quirks: { repeat: true } }))
-      const out = yield* withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 300, limit: 8 })))
-      expect(ids(out)).toEqual(expected(rows, 0, 300))
-    }))
-
-  it.effect("a record outside the window is refused: OutsideQuery naming it and the request it came with", () =>
-    Effect.gen(function*() {
-      const rows = Array.from(
-        { length: 30 },
-        (_, i) => ({ tranId: String(10 + i), timestamp: i * 7, status: "SUCCESS" })
-      )
-      const mock = mockService(transferService(rows, { quirks: { outside: true } }))
-      const error = yield* Effect.flip(
-        withHistory(mock, (h) => collect(h.transfers({ ...base, since: 0, until: 300, limit: 8 })))
-      )
-      expect(error).toMatchObject({ _tag: "ResponseDecodeError", reason: "OutsideQuery", request: { page: 1 } })
-      const { endTime, startTime } = (error as BrokerError.ResponseDecodeError).request
-      expect(error.message).toContain(
-        `record "999999" at ${new Date(endTime! + 1).toISOString()} is outside the query's window ${
-          new Date(startTime!).toISOString()
-        }..${new Date(endTime!).toISOString()}`
-      )
-      // The first short page (with its stray) ends the stream; the full pages before it were narrowed.
-      const last = mock.seen[mock.seen.length - 1]!.params
-      expect([startTime, endTime]).toEqual([Number(last.get("startTime")), Number(last.get("endTime"))])
-    }))
-
-  it.effect("records of another account than the query's are refused, in the streams and the page calls", () =>
-    Effect.gen(function*() {
-      // A service that answers every transfer query with transfers to "sub@x", whatever the query's accounts.
-      const rows = [{ tranId: "1", timestamp: 100, status: "SUCCESS" }]
-      const mock = mockService(transferService(rows, { quirks: { ignoresAccounts: true } }))
-      const streamed = yield* Effect.flip(
-        withHistory(mock, (h) => collect(h.transfers({ ...base, toAccount: "sub2@x", since: 0, until: 300 })))
-      )
-      expect(streamed).toMatchObject({ _tag: "ResponseDecodeError", reason: "OutsideQuery" })
-      expect(streamed.message).toContain(`record "1" at 1970-01-01T00:00:00.100Z has toAccount "sub@x", not "sub2@x"`)
-      const paged = yield* Effect.flip(
-        withHistory(mock, (h) => h.transferHistory({ ...base, fromAccountType: "FUTURES", toAccountType: "SPOT" }))
-      )
-      expect(paged.message).toContain(`has fromAccountType "SPOT", not "FUTURES"`)
-      // The query that matches is answered as it was.
-      const matching = yield* withHistory(mock, (h) => h.transferHistory({ ...base, toAccount: "sub@x" }))
-      expect(matching.map((t) => t.tranId)).toEqual(["1"])
-    }))
-
-  it.effect("an omitted account is the master account: one account across an answer", () =>
-    Effect.gen(function*() {
-      const wire = (tranId: string, toAccount: string) => ({ ...transferWire(tranId, 100), toAccount })
-      const mock = mockService(() => ({ status: 200, body: [wire("1", "sub1@x"), wire("2", "sub2@x")] }))
-      const error = yield* Effect.flip(withHistory(mock, (h) => h.transferHistory(base)))
-      expect(error.message).toContain(
-        `record "2" at 1970-01-01T00:00:00.100Z has toAccount "sub2@x" where record "1" at 1970-01-01T00:00:00.100Z ` +
-          `of the same answer has "sub1@x": the query omitted toAccount, which means the master account, one account`
-      )
-    }))
-
-  it.effect("page calls: a record outside the startTime/endTime asked for, or of another coin, is refused", () =>
-    Effect.gen(function*() {
-      const mock = mockService((seen) =>
-        seen.path.endsWith("subHisrec")
-          ? { status: 200, body: [{ ...depositWire, coin: "BTC" }] }
-          : { status: 200, body: [transferWire("7", 2_000)] }
-      )
-      const outside = yield* Effect.flip(
-        withHistory(mock, (h) => h.transferHistory({ ...base, startTime: 0, endTime: 1_999 }))
-      )
-      expect(outside).toMatchObject({
-        _tag: "ResponseDecodeError",
-        reason: "OutsideQuery",
-        request: { endpoint: "transferHistory", startTime: 0, endTime: 1_999 }
-      })
-      expect(outside.message).toContain(`record "7" at 1970-01-01T00:00:02.000Z is outside the query's window`)
-      // Without a window in the query, any time is the service's to choose.
-      expect(yield* withHistory(mock, (h) => h.transferHistory(base))).toHaveLength(1)
-      const coin = yield* Effect.flip(withHistory(mock, (h) => h.depositHistory({ coin: "USDT" })))
-      expect(coin.message).toContain(`has coin "BTC", not "USDT"`)
-    }))
-
   /** 12 transfers in millisecond 500 (and one before, one after), pages past 2 empty. */
   const crowdedService = () => {
     const rows: Array<Row> = [
@@ -229,21 +36,6 @@ describe("full-history streams (mocked service)", () => {
     const honest = transferService(rows)
     return mockService((seen) => Number(seen.params.get("page")) > 2 ? { status: 200, body: [] } : honest(seen))
   }
-
-  it.effect("a millisecond the service does not page through fails the stream: IncompleteHistory", () =>
-    Effect.gen(function*() {
-      const error = yield* Effect.flip(
-        withHistory(crowdedService(), (h) => collect(h.transfers({ ...base, since: 0, until: 1000, limit: 5 })))
-      )
-      expect(error).toMatchObject({
-        _tag: "IncompleteHistory",
-        time: 500,
-        received: 10,
-        pages: 2,
-        reason: "EmptyPage",
-        request: { endpoint: "transferHistory", startTime: 500, endTime: 500, page: 3 }
-      })
-    }))
 
   it.effect("onIncomplete warn: a warning, the metric, the layer's count; the records received emitted, the stream goes on", () =>
     Effect.gen(function*() {
