@@ -86,11 +86,11 @@ describe.each(Simulations.all)("full-history streams ($name) against the service
     service: Service,
     method: StreamMethod,
     query: unknown,
-    options: { readonly start?: number; readonly settings?: Settings } = {}
+    options: { readonly start?: number; readonly settings?: Settings; readonly take?: number } = {}
   ) => {
     let result: { stream: Handle; sim: Sim } | undefined
     await line.run(service, { start: options.start ?? 0, settings: { ...fast, ...options.settings } }, async (sim) => {
-      const stream = sim.start(method, query)
+      const stream = options.take === undefined ? sim.start(method, query) : sim.take(options.take, method, query)
       await sim.adjust(0)
       result = { stream, sim }
     })
@@ -266,5 +266,86 @@ describe.each(Simulations.all)("full-history streams ($name) against the service
         request: { endpoint: "transferHistory", startTime: 500, endTime: 500, page: 3 }
       }
     })
+  })
+
+  it("resume: stopping anywhere and continuing from the checkpoint equals one run", async () => {
+    const rows: Array<Row> = []
+    let id = 1
+    for (let t = 0; t < 60; t++) {
+      for (let k = 0; k < (t % 4) + 1; k++) rows.push({ tranId: String(id++), timestamp: t * 10, status: "SUCCESS" })
+    }
+    const service = { answer: transferService(rows, { ordering: "shuffled" }) }
+    const query = { ...base, since: 0, until: 1000, limit: 7 }
+    const full = ids((await streamed(service, "transfers", query)).stream.emitted)
+    for (const cut of [1, 2, 5, 13, 40, full.length - 1]) {
+      const pieces: Array<string> = []
+      let checkpoint: unknown = undefined
+      for (let run = 0; run <= full.length && pieces.length < full.length; run++) {
+        const { stream } = await streamed(service, "transferChanges", { ...query, resume: checkpoint }, { take: cut })
+        const changes = stream.emitted as ReadonlyArray<{ record: { tranId: string }; checkpoint: unknown }>
+        if (changes.length === 0) break
+        pieces.push(...changes.map((c) => c.record.tranId))
+        checkpoint = changes[changes.length - 1]!.checkpoint
+      }
+      expect(pieces).toEqual(full)
+    }
+  })
+
+  it("resume without since continues from a checkpoint older than the default lookback", async () => {
+    const year = 365 * 86_400_000
+    const rows = [0, 1, 2].map((i) => ({ tranId: String(10 + i), timestamp: i * year, status: "SUCCESS" }))
+    const { stream } = await streamed(
+      { answer: transferService(rows) },
+      "transfers",
+      { ...base, until: 2 * year + 1, resume: { time: 0, ids: ["10"] } },
+      { start: 2 * year + 1 }
+    )
+    expect(ids(stream.emitted)).toEqual(["11", "12"])
+  })
+
+  it("live inserts while paging: nothing duplicated or displaced; records after until are not emitted", async () => {
+    const rows = Array.from(
+      { length: 200 },
+      (_, i) => ({ tranId: String(10_000 + i), timestamp: i * 50, status: "SUCCESS" })
+    )
+    const original = expected(rows, 0, 10_000)
+    let next = 50_000
+    const answer = transferService(rows, {
+      beforeAnswer: (seen) => {
+        // Every request: one record inside the current window, one after `until`.
+        const start = Number(seen.params.get("startTime"))
+        rows.push({ tranId: String(next++), timestamp: start, status: "SUCCESS" })
+        rows.push({ tranId: String(next++), timestamp: 20_000 + seen.n, status: "SUCCESS" })
+      }
+    })
+    const { stream } = await streamed({ answer }, "transfers", { ...base, since: 0, until: 10_000, limit: 9 })
+    const out = ids(stream.emitted)
+    expect(new Set(out).size).toBe(out.length)
+    for (const id of original) expect(out).toContain(id)
+    expect(out.every((id) => rows.find((r) => r.tranId === id)!.timestamp <= 10_000)).toBe(true)
+  })
+
+  it.each([
+    [{ ...base, limit: 501 }, "limit"],
+    [{ ...base, concurrency: 0 }, "concurrency"],
+    [{ ...base, since: 10, until: 5 }, "since"],
+    [{ ...base, since: "not a date" }, "since"],
+    [{ ...base, resume: { time: -1, ids: [] } }, "resume"],
+    [{ ...base, follow: { interval: "30 seconds" } }, "follow"],
+    [{ ...base, clientTranId: "x" }, "clientTranId"],
+    [{ ...base, pageSize: 3 }, "pageSize"]
+  ])("rejects %j with InvalidQuery(%s) before any request", async (query, parameter) => {
+    const { sim, stream } = await streamed({ answer: transferService([]) }, "transfers", query)
+    expect(failed(stream.end())).toMatchObject({ _tag: "InvalidQuery", fields: { parameter } })
+    expect(sim.requests.length + sim.timeRequests.length).toBe(0)
+  })
+
+  it("the change stream rejects a follow interval that is not positive, before any request", async () => {
+    const { sim, stream } = await streamed({ answer: transferService([]) }, "transferChanges", {
+      ...base,
+      follow: { interval: "0 millis" }
+    })
+    expect(failed(stream.end())).toMatchObject({ _tag: "InvalidQuery", fields: { parameter: "follow.interval" } })
+    expect(sim.requests.length + sim.timeRequests.length).toBe(0)
   })
 })
