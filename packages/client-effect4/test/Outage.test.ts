@@ -5,6 +5,8 @@ import * as Outage from "../src/Outage.js"
 import { describe, expect, it } from "./support/EffectTest.js"
 import { delaysOf } from "./support/Schedules.js"
 
+// The outage state (`Outage.initial`, `failed`, `succeeded`, …) is core's, tested there
+// (packages/core/test/follow/Outage.test.ts); here, the line's schedules over it.
 describe("RideOut.schedule", () => {
   const retry = {
     maxRetries: 5,

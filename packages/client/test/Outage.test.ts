@@ -4,6 +4,8 @@ import { Chunk, Duration, Effect, Schedule } from "effect"
 import * as RideOut from "../src/internal/follow/RideOut.js"
 import * as Outage from "../src/Outage.js"
 
+// The outage state (`Outage.initial`, `failed`, `succeeded`, …) is core's, tested there
+// (packages/core/test/follow/Outage.test.ts); here, the line's schedules over it.
 describe("RideOut.schedule", () => {
   const retry = {
     maxRetries: 5,
