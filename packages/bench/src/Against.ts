@@ -52,9 +52,25 @@ const git = (args: ReadonlyArray<string>, cwd = packageDir): Buffer =>
 
 const clientDir = (copy: { readonly dir: string }) => Path.join(copy.dir, "packages", "client")
 
-/** The manifest of the `effect` the copy's client resolves (throws when it is not installed). */
-const effectManifest = (copy: { readonly dir: string }) =>
-  createRequire(Path.join(clientDir(copy), "package.json")).resolve("effect/package.json")
+/** The manifest of the `effect` that the module or package at `from` resolves (throws when none is installed). */
+const effectManifest = (from: string) => createRequire(from).resolve("effect/package.json")
+
+/**
+ * The `effect` that the module or package manifest at `from` resolves, whichever major it is, and not
+ * the bench's own (the ES module its manifest exports as `.`); the caller says what it holds.
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * const effect = await Against.importEffect(Against.packageDir + "/package.json")
+ */
+export const importEffect = async (from: string): Promise<unknown> => {
+  const manifest = effectManifest(from)
+  const main = (JSON.parse(Fs.readFileSync(manifest, "utf8")) as {
+    exports: { ".": string | { import: string } }
+  }).exports["."]
+  const entry = typeof main === "string" ? main : main.import
+  return import(pathToFileURL(Path.join(Path.dirname(manifest), entry)).href)
+}
 
 /**
  * Exports `rev` into `.bench/against-<sha>/` and installs its client's dependencies (from the store
@@ -91,7 +107,7 @@ export const prepare = (rev: string, log: (line: string) => void = () => {}): Co
     log(`against ${rev}: offline install failed, installing from the registry`)
     if (!install(false)) throw new Error(`against ${rev}: pnpm install failed in ${dir}`)
   }
-  effectManifest({ dir })
+  effectManifest(Path.join(clientDir({ dir }), "package.json"))
   Fs.writeFileSync(Path.join(dir, marker), sha + "\n")
   return { rev, sha, dir }
 }
@@ -107,16 +123,13 @@ export const prepare = (rev: string, log: (line: string) => void = () => {}): Co
 export const load = async (copy: Copy | undefined): Promise<Modules> => {
   if (copy === undefined) {
     const [client, effect] = await Promise.all([import("@broker-history/client"), import("effect")])
-    return { ...pick(client), ...pickEffect(effect) }
+    return modules(client, effect)
   }
-  const manifest = effectManifest(copy)
-  const entry = (JSON.parse(Fs.readFileSync(manifest, "utf8")) as { exports: { ".": { import: string } } })
-    .exports["."].import
   const [client, effect] = await Promise.all([
     import(pathToFileURL(Path.join(clientDir(copy), "src", "index.ts")).href) as Promise<typeof ClientModule>,
-    import(pathToFileURL(Path.join(Path.dirname(manifest), entry)).href) as Promise<typeof EffectModule>
+    importEffect(Path.join(clientDir(copy), "package.json")) as Promise<typeof EffectModule>
   ])
-  return { ...pick(client), ...pickEffect(effect) }
+  return modules(client, effect)
 }
 
 /**
@@ -136,12 +149,16 @@ export const loadDomain = async (
   return { DepositRecord, Field, TransferRecord }
 }
 
-const pick = ({ BrokerConfig, BrokerHistory }: typeof ClientModule) => ({ BrokerConfig, BrokerHistory })
-const pickEffect = ({ Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream }: typeof EffectModule) => ({
-  Chunk,
-  Effect,
-  Layer,
-  ManagedRuntime,
-  Redacted,
-  Stream
-})
+/**
+ * What the bench uses of a loaded client and `effect`.
+ *
+ * @example
+ * import { Against } from "@broker-history/bench"
+ * import * as Client from "@broker-history/client"
+ * import * as Effect from "effect"
+ * const { BrokerHistory, Stream } = Against.modules(Client, Effect)
+ */
+export const modules = (
+  { BrokerConfig, BrokerHistory }: typeof ClientModule,
+  { Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream }: typeof EffectModule
+): Modules => ({ BrokerConfig, BrokerHistory, Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream })

@@ -290,9 +290,9 @@ export const table = (results: Results): string => {
         } CPU s/M`
       const range = (r: readonly [number, number]) => r.map((x) => Measure.fixed(x, 2)).join("–")
       rows.push([
-        `throughput (${t.shape.kind ?? "short"} records): ${now!.label} vs @${results.against?.rev ?? "?"}`,
+        `throughput (${t.shape.kind ?? "short"} records): ${now!.label} vs ${old!.label}`,
         `${figures(now!)} vs ${figures(old!)}`,
-        `current/old per round: ${Measure.fixed(v.speed, 2)}x speed (${range(v.speedRange)}), ${
+        `${v.ratio} per round: ${Measure.fixed(v.speed, 2)}x speed (${range(v.speedRange)}), ${
           Measure.fixed(v.cpu, 2)
         }x CPU (${range(v.cpuRange)})`
       ])

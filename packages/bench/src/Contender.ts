@@ -1,7 +1,9 @@
 /**
  * The contenders of the throughput benchmark: each reads dataset pages `[from, to)` of the page
  * server and returns the records it read. A contender loads only what it uses (the raw loops load
- * neither Effect nor ccxt), since each runs in a process of its own (`ContenderMain.ts`).
+ * neither Effect nor ccxt; an Effect 3 contender only the Effect 3 line, an Effect 4 one only the
+ * Effect 4 line), since each runs in a process of its own (`ContenderMain.ts`). The page calls and the
+ * stream are one code for both lines of the client, given the line's modules.
  *
  * @since 0.1.0
  */
@@ -9,16 +11,27 @@ import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import * as ApiKeys from "@broker-history/server/ApiKeys"
 import * as Undici from "undici"
 import * as Against from "./Against.js"
+import * as Effect4Line from "./Effect4Line.js"
 import * as PageServer from "./PageServer.js"
 
 /**
- * The contenders, in the issue's order.
+ * The contenders, in the issue's order; the page calls and the stream of the Effect 3 line
+ * (`@broker-history/client`), then of the Effect 4 line (`@broker-history/client-effect4`).
  *
  * @example
  * import { Contender } from "@broker-history/bench"
  * Contender.names[0] // "undici"
  */
-export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream"] as const
+export const names = ["undici", "fetch", "ccxt", "pageCalls", "stream", "pageCallsEffect4", "streamEffect4"] as const
+
+/**
+ * The Effect 3 contender each Effect 4 contender does the same work as.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.effect4Of.streamEffect4 // "stream"
+ */
+export const effect4Of = { pageCallsEffect4: "pageCalls", streamEffect4: "stream" } as const
 
 /**
  * The client contenders with the client of another revision (`--against`), measured only when one
@@ -58,6 +71,24 @@ export type AnyName = Name | typeof againstNames[number]
 export const againstOf = { pageCallsAgainst: "pageCalls", streamAgainst: "stream" } as const
 
 /**
+ * The contenders compared round by round (`Throughput.versus`): `name` over `against`, and what that
+ * ratio is called in the tables. Each Effect 4 contender against its Effect 3 twin, and each current
+ * contender against its `--against` twin.
+ *
+ * @example
+ * import { Contender } from "@broker-history/bench"
+ * Contender.pairs.map((p) => `${p.name}/${p.against}`) // ["pageCallsEffect4/pageCalls", …]
+ */
+export const pairs: ReadonlyArray<{ readonly name: Name; readonly against: AnyName; readonly ratio: string }> = [
+  ...Object.entries(effect4Of).map(([name, of]) => ({ name: name as Name, against: of, ratio: "Effect 4/Effect 3" })),
+  ...Object.entries(againstOf).map(([against, name]) => ({
+    name,
+    against: against as AnyName,
+    ratio: "current/old"
+  }))
+]
+
+/**
  * What each contender is, for the tables.
  *
  * @example
@@ -68,10 +99,12 @@ export const labels: Record<AnyName, string> = {
   undici: "raw undici.request + node:crypto + JSON.parse",
   fetch: "raw fetch + node:crypto + JSON.parse",
   ccxt: "ccxt mexc brokerPrivateGetSubAccountUniversalTransfer",
-  pageCalls: "BrokerHistory.transferHistory page calls (layerUndici)",
-  stream: "BrokerHistory.transfers stream (layerUndici, concurrency 1)",
-  pageCallsAgainst: "BrokerHistory.transferHistory page calls (layerUndici)",
-  streamAgainst: "BrokerHistory.transfers stream (layerUndici, concurrency 1)"
+  pageCalls: "BrokerHistory.transferHistory page calls, Effect 3 (layerUndici)",
+  stream: "BrokerHistory.transfers stream, Effect 3 (layerUndici, concurrency 1)",
+  pageCallsEffect4: "BrokerHistory.transferHistory page calls, Effect 4 (layerUndici)",
+  streamEffect4: "BrokerHistory.transfers stream, Effect 4 (layerUndici, concurrency 1)",
+  pageCallsAgainst: "BrokerHistory.transferHistory page calls, Effect 3 (layerUndici)",
+  streamAgainst: "BrokerHistory.transfers stream, Effect 3 (layerUndici, concurrency 1)"
 }
 
 /**
@@ -173,13 +206,17 @@ const ccxtLoop = async (baseUrl: string, shape: PageServer.Shape): Promise<Conte
   }
 }
 
+/**
+ * The page calls or the stream of the client `modules` hold (either line: the calls below have the
+ * same names and shapes on Effect 3 and Effect 4).
+ */
 const client = async (
   baseUrl: string,
   shape: PageServer.Shape,
   mode: "pageCalls" | "stream",
-  against: Against.Copy | undefined
+  modules: Promise<Against.Modules>
 ): Promise<Contender> => {
-  const { BrokerConfig, BrokerHistory, Effect, Layer, ManagedRuntime, Redacted, Stream } = await Against.load(against)
+  const { BrokerConfig, BrokerHistory, Effect, Layer, ManagedRuntime, Redacted, Stream } = await modules
   const runtime = ManagedRuntime.make(BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer({
     baseUrl,
     apiKey: Redacted.make(key.apiKey),
@@ -187,7 +224,10 @@ const client = async (
     // The budget never binds here: the service is local and the point is the client's own cost.
     rateLimit: { limit: 10_000, interval: "1 millis" }
   }))))
-  const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
+  // A service's tag is an effect on Effect 3 only; `yield*` takes it on both.
+  const history = await runtime.runPromise(Effect.gen(function*() {
+    return yield* BrokerHistory.BrokerHistory
+  }))
   const pageCalls: Reader = (from, to) =>
     runtime.runPromise(Effect.gen(function*() {
       let records = 0
@@ -205,7 +245,7 @@ const client = async (
         toAccountType: "FUTURES",
         since: PageServer.pageWindow(shape, from)[0],
         until: PageServer.pageWindow(shape, to - 1)[1]
-      }).pipe(Stream.chunks, Stream.runFold(0, (n, chunk) => n + chunk.length))
+      }).pipe(Stream.runCount)
     )
   return { read: mode === "pageCalls" ? pageCalls : stream, close: () => runtime.dispose() }
 }
@@ -234,10 +274,13 @@ export const make = (
       return ccxtLoop(baseUrl, shape)
     case "pageCalls":
     case "stream":
-      return client(baseUrl, shape, name, undefined)
+      return client(baseUrl, shape, name, Against.load(undefined))
+    case "pageCallsEffect4":
+    case "streamEffect4":
+      return client(baseUrl, shape, effect4Of[name], Effect4Line.load())
     case "pageCallsAgainst":
     case "streamAgainst":
       if (against === undefined) return Promise.reject(new Error(`${name} needs a revision to measure (--against)`))
-      return client(baseUrl, shape, againstOf[name], against)
+      return client(baseUrl, shape, againstOf[name], Against.load(against))
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Client overhead: the same pages of the page server read by a raw `undici.request` loop (the
  * physical limit of this machine for this work), a raw `fetch` loop, ccxt's MEXC client,
- * `BrokerHistory.transferHistory` page calls and the `BrokerHistory.transfers` stream.
+ * `BrokerHistory.transferHistory` page calls and the `BrokerHistory.transfers` stream, each of the
+ * last two on both lines of the client (Effect 3 and Effect 4).
  *
  * Every contender runs in a fresh Node process of its own (`ContenderMain.ts`), one per round and
  * contender, against one page server process per dataset: it warms up, collects garbage, then reads
  * every page of the dataset while its own wall and CPU time are taken. Within a round the contenders
  * run one after the other, the first rotating from round to round; the figures are medians over
- * rounds, and ratios are taken to the raw undici loop of the same round. Each dataset (short ASCII
- * records, long non-ASCII records) gets its own table.
+ * rounds, and ratios are taken to the raw undici loop of the same round (and, for the Effect 4 line,
+ * to the same contender on Effect 3 in the same round). Each dataset (short ASCII records, long
+ * non-ASCII records) gets its own table.
  *
  * @since 0.1.0
  */
@@ -150,13 +152,17 @@ export interface Table {
   readonly pageBytes: number
   readonly samples: ReadonlyArray<Sample>
   readonly summaries: ReadonlyArray<Summary>
-  /** With `--against`: the current client against the other revision's, round by round. */
+  /**
+   * The pairs of `Contender.pairs` that were both measured, round by round: the Effect 4 line against
+   * the Effect 3 line, and with `--against` the current client against the other revision's.
+   */
   readonly versus?: ReadonlyArray<Versus> | undefined
 }
 
 /**
- * The current client's contender against the same contender with the client of another revision
- * (`--against`): medians over rounds of the ratio current / other in the same round, with the lowest
+ * One contender against another doing the same work (a pair of `Contender.pairs`: the Effect 4 line
+ * against the Effect 3 line, or the current client against the client of another revision with
+ * `--against`): medians over rounds of the ratio `name` / `against` in the same round, with the lowest
  * and highest round.
  *
  * @example
@@ -166,10 +172,12 @@ export interface Table {
 export interface Versus {
   readonly name: Contender.Name
   readonly against: Contender.AnyName
-  /** records/s current / other (> 1: the current client is faster). */
+  /** What the ratio is called in the tables (`Effect 4/Effect 3`, `current/old`). */
+  readonly ratio: string
+  /** records/s `name` / `against` (> 1: `name` is faster). */
   readonly speed: number
   readonly speedRange: readonly [number, number]
-  /** CPU per record current / other (< 1: the current client costs less). */
+  /** CPU per record `name` / `against` (< 1: `name` costs less). */
   readonly cpu: number
   readonly cpuRange: readonly [number, number]
 }
@@ -224,15 +232,14 @@ export const summarize = (samples: ReadonlyArray<Sample>, againstRev?: string): 
 }
 
 /**
- * Compares each current client contender with its `--against` counterpart, round by round.
+ * Compares the contenders of each pair of `Contender.pairs` that were both measured, round by round.
  *
  * @example
  * import { Throughput } from "@broker-history/bench"
  * Throughput.versus([]) // []
  */
 export const versus = (samples: ReadonlyArray<Sample>): ReadonlyArray<Versus> =>
-  Contender.againstNames.flatMap((against) => {
-    const name = Contender.againstOf[against]
+  Contender.pairs.flatMap(({ against, name, ratio }) => {
     const pairs = samples.flatMap((s) => {
       const old = s.name === name ? samples.find((o) => o.name === against && o.round === s.round) : undefined
       return old === undefined ? [] : [[s, old] as const]
@@ -243,6 +250,7 @@ export const versus = (samples: ReadonlyArray<Sample>): ReadonlyArray<Versus> =>
     return [{
       name,
       against,
+      ratio,
       speed: Measure.median(speeds),
       speedRange: [Math.min(...speeds), Math.max(...speeds)] as const,
       cpu: Measure.median(cpus),
@@ -352,7 +360,7 @@ const measureDataset = async (
       pageBytes: bytes,
       samples,
       summaries: summarize(samples, options.against?.rev),
-      ...(options.against === undefined ? {} : { versus: versus(samples) })
+      versus: versus(samples)
     }
   } finally {
     await server.stop()

@@ -58,8 +58,9 @@ describe("benchmark harness (smoke sizes)", () => {
     )
     const table = Bench.table(results)
     expect(table).toContain("| start-up: compiled CLI, process start → first request")
-    // The header, then throughput 2 × 5, memory 2, soak 1, clustered 2, broker 2, start-up 6, decoding 9.
-    expect(table.split("\n"), table).toHaveLength(2 + 2 * 5 + 2 + 1 + 2 + 2 + 6 + 9)
+    // The header, then throughput 2 × (7 contenders + 2 Effect 4/Effect 3 pairs), memory 2, soak 1,
+    // clustered 2, broker 2, start-up 6, decoding 9.
+    expect(table.split("\n"), table).toHaveLength(2 + 2 * (7 + 2) + 2 + 1 + 2 + 2 + 6 + 9)
   }, 420_000)
 
   it(
