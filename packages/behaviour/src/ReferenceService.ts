@@ -4,46 +4,72 @@
  */
 import type { Faults, Store } from "@broker-history/server"
 import { ApiKeys, ReferenceServer } from "@broker-history/server"
-import type { Effect } from "effect"
-import { ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import type { Settings } from "./Line.js"
 
 /** A running service: its address, what it holds and its counters. */
 export interface Service {
   readonly baseUrl: string
+  readonly port: number
   readonly allTransfers: (filter?: Store.TransferFilter) => Promise<ReadonlyArray<Store.TransferRow>>
   readonly allDeposits: () => Promise<ReadonlyArray<Store.DepositRow>>
   readonly allSubAccounts: () => Promise<ReadonlyArray<Store.SubAccountRow>>
   readonly insertTransfers: (rows: ReadonlyArray<Store.TransferRow>) => Promise<void>
+  /** Sets the status of stored transfers, as pending ones settle. */
+  readonly settleTransfers: (
+    settled: ReadonlyArray<{ readonly tranId: string; readonly status: string }>
+  ) => Promise<void>
+  readonly createSubAccount: (subAccount: ReferenceServer.NewSubAccount) => Promise<void>
   readonly setFaults: (faults: Faults.FaultOptions) => Promise<void>
   readonly stats: () => Promise<ReferenceServer.Stats>
 }
 
+/** A service started by `startReferenceService`, to be stopped by whoever started it. */
+export interface Running extends Service {
+  /** Stops the service: its port closed, its connections dropped, its database closed. */
+  readonly stop: () => Promise<void>
+}
+
 /**
- * Runs `use` with a reference service on 127.0.0.1 (a limiter far above the tests' rates unless
- * `options` says otherwise), stopped afterwards whatever happens.
+ * Starts a reference service on 127.0.0.1 (a limiter far above the tests' rates unless `options`
+ * says otherwise), for a test that stops it and starts it again itself.
  */
-export const withReferenceService = async <A>(
-  options: ReferenceServer.Options,
-  use: (service: Service) => Promise<A>
-): Promise<A> => {
+export const startReferenceService = async (options: ReferenceServer.Options): Promise<Running> => {
   const runtime = ManagedRuntime.make(
     ReferenceServer.layer({ rateLimit: { limit: 100_000, window: "1 second" }, ...options })
   )
   try {
     const server = await runtime.runPromise(ReferenceServer.ReferenceServer)
-    const run = <B>(effect: Effect.Effect<B>) => runtime.runPromise(effect)
-    return await use({
+    const run = <B, E>(effect: Effect.Effect<B, E>) => runtime.runPromise(effect)
+    return {
       baseUrl: server.baseUrl,
+      port: server.port,
       allTransfers: (filter) => run(server.store.allTransfers(filter)),
       allDeposits: () => run(server.store.allDeposits()),
       allSubAccounts: () => run(server.store.allSubAccounts()),
       insertTransfers: (rows) => run(server.store.insertTransfers(rows)),
+      settleTransfers: (settled) => run(server.store.settleTransfers(settled)),
+      createSubAccount: (subAccount) => run(Effect.asVoid(server.createSubAccount(subAccount))),
       setFaults: (faults) => run(server.setFaults(faults)),
-      stats: () => run(server.stats)
-    })
-  } finally {
+      stats: () => run(server.stats),
+      stop: () => runtime.dispose()
+    }
+  } catch (error) {
     await runtime.dispose()
+    throw error
+  }
+}
+
+/** Runs `use` with a reference service (see `startReferenceService`), stopped afterwards whatever happens. */
+export const withReferenceService = async <A>(
+  options: ReferenceServer.Options,
+  use: (service: Service) => Promise<A>
+): Promise<A> => {
+  const service = await startReferenceService(options)
+  try {
+    return await use(service)
+  } finally {
+    await service.stop()
   }
 }
 
@@ -66,12 +92,15 @@ export const spotToFutures = {
   filter: { fromAccount: null, toAccount: null, fromAccountType: "SPOT", toAccountType: "FUTURES" }
 } as const
 
-/** A master SPOT → FUTURES transfer as the service stores it: id `tranId`, at `timestamp`. */
-export const transferRow = (tranId: number, timestamp: number): Store.TransferRow => ({
+/**
+ * A SPOT → FUTURES transfer as the service stores it: id `tranId`, at `timestamp`, from the master to
+ * `toAccount` (null: the master's own).
+ */
+export const transferRow = (tranId: number, timestamp: number, toAccount: string | null = null): Store.TransferRow => ({
   tranId: String(tranId),
   clientTranId: null,
   fromAccount: null,
-  toAccount: null,
+  toAccount,
   asset: "USDT",
   amount: `${tranId}.10000000`,
   fromAccountType: "SPOT",

@@ -1,5 +1,8 @@
-// A broken, hostile or skewed service on every line: the client signs against the service's clock,
-// refuses what it cannot trust with a typed error in one bounded line, and does not loop.
+// A broken, skewed or misbehaving service on every line: the client signs against the service's
+// clock, refuses what it cannot trust with a typed error, and does not loop: a service that ignores
+// the asked window fails the walk at once; one that pages a crowded millisecond forever, or stops
+// paging it, ends the stream saying so, or with onIncomplete "warn" lets it go on, warned and counted.
+import { pageOf, transfer as subTransfer } from "@broker-history/testing/Misbehaving"
 import { describe, expect, it } from "vitest"
 import { failure, success } from "../src/Line.js"
 import * as Lines from "../src/Lines.js"
@@ -8,15 +11,28 @@ import type { Answer, Seen, Service } from "../src/ScriptedService.js"
 import { withScriptedService } from "../src/ScriptedService.js"
 
 const base = spotToFutures.query
+const day = 86_400_000
+const toSub = { ...base, toAccount: "sub001@broker.test" }
 const settings = (service: Service) => ({
   baseUrl: service.baseUrl,
   apiKey: "scripted-key-1f2e3d",
   secretKey: "scripted-secret-4c5b6a",
+  // A budget that never binds here.
+  rateLimit: { limit: 10_000, interval: "1 second" },
   retry: { maxRetries: 2, baseDelay: "1 millis", maxDelay: "5 millis" }
 } as const)
 
-// eslint-disable-next-line no-control-regex
-const controls = /[\u0000-\u001f\u007f-\u009f]/
+/**
+ * A script answering 200 with `page(params)` for every history request, and past 1,000 of them 400
+ * `{code,msg}`: a client that would loop ends with an ApiError instead of running on.
+ */
+const paging = (page: (params: URLSearchParams) => unknown) => {
+  let requests = 0
+  return (seen: Seen): Answer =>
+    ++requests > 1_000
+      ? { status: 400, json: { code: 33333, msg: "more than 1000 requests" } }
+      : { status: 200, json: page(seen.params) }
+}
 
 const transfer = (tranId: string, timestamp: number) => ({
   tranId,
@@ -66,28 +82,6 @@ describe.each(Lines.all)("bounds ($name)", (line) => {
         })
     ))
 
-  it("a 5 MB error message with control characters becomes one short clean line", () =>
-    withScriptedService(
-      () => ({ status: 400, json: { code: 10001, msg: "\u001b[31mboom\r\n" + "x".repeat(5_000_000) } }),
-      (service) =>
-        line.withClient(settings(service), async (client) => {
-          const refused = failure(await client.transferHistory({ ...base }))
-          expect(refused._tag).toBe("ApiError")
-          expect(refused.message).not.toMatch(controls)
-          expect(refused.message.length).toBeLessThanOrEqual(1000)
-        })
-    ))
-
-  it("records outside the asked window are refused, not passed on", () =>
-    withScriptedService(
-      () => ({ status: 200, json: [transfer("1", 5_000)] }),
-      (service) =>
-        line.withClient(settings(service), async (client) => {
-          const refused = failure(await client.transfers({ ...base, since: 1_000, until: 2_000 }))
-          expect(refused).toMatchObject({ _tag: "ResponseDecodeError", fields: { reason: "OutsideQuery" } })
-        })
-    ))
-
   it("a service that pages one millisecond forever ends the stream at maxPagesPerMillisecond", () =>
     withScriptedService(
       (seen) => {
@@ -106,4 +100,90 @@ describe.each(Lines.all)("bounds ($name)", (line) => {
           expect(service.seen.length).toBe(20)
         })
     ))
+
+  it("a service that ignores startTime/endTime: the walk fails with OutsideQuery after a page or two, no loop", () => {
+    const now = Date.now()
+    // 5,000 transfers over two years, newest first, paged whatever the window asked for.
+    const rows = Array.from({ length: 5_000 }, (_, i) => subTransfer(5_000 - i, now - 1_000 - i * 12_600_000))
+    return withScriptedService(
+      paging((params) => pageOf(rows, params)),
+      (service) =>
+        line.withClient(settings(service), async (client) => {
+          const refused = failure(await client.transfers({ ...toSub, since: now - 800 * day, until: now }))
+          expect(refused).toMatchObject({ _tag: "ResponseDecodeError", fields: { reason: "OutsideQuery" } })
+          expect(refused.message).toContain("is outside the query's window")
+          // The first window is the whole range (its page is the newest 500 records, all inside it); the
+          // narrowed one gets the same page, partly outside it.
+          expect(service.seen.length).toBeLessThanOrEqual(3)
+
+          // A page call with a window is checked the same way.
+          const page = failure(await client.transferHistory({ ...toSub, startTime: now - day, endTime: now }))
+          expect(page).toMatchObject({
+            _tag: "ResponseDecodeError",
+            fields: {
+              reason: "OutsideQuery",
+              request: { endpoint: "transferHistory", startTime: now - day, endTime: now }
+            }
+          })
+        })
+    )
+  })
+
+  describe("a service that stops paging a crowded millisecond", () => {
+    const T = Date.UTC(2026, 0, 1, 12)
+    // 1,200 transfers in millisecond T, one before and one after it; pages past 2 come back empty.
+    const rows = [
+      subTransfer(1, T + 60_000),
+      ...Array.from({ length: 1_200 }, (_, i) => subTransfer(10_000 - i, T)),
+      subTransfer(2, T - 60_000)
+    ]
+    const capped = paging((params) => {
+      const start = Number(params.get("startTime"))
+      const end = Number(params.get("endTime"))
+      if (Number(params.get("page") ?? 1) > 2) return []
+      return pageOf(rows.filter((r) => r.timestamp >= start && r.timestamp <= end), params)
+    })
+    const range = { ...toSub, since: T - day, until: T + day }
+
+    it("fails with IncompleteHistory naming the millisecond, the records received and the pages", () =>
+      withScriptedService(capped, (service) =>
+        line.withClient(settings(service), async (client) => {
+          const ended = failure(await client.transfers(range))
+          expect(ended).toMatchObject({
+            _tag: "IncompleteHistory",
+            fields: {
+              time: T,
+              received: 1_000,
+              pages: 2,
+              reason: "EmptyPage",
+              request: { endpoint: "transferHistory", startTime: T, endTime: T, page: 3 }
+            }
+          })
+          expect(ended.message).toContain("1000 records in 2 pages, then page 3 came back empty")
+        })))
+
+    it("with onIncomplete warn: the 1,000 records served, a warning, the metric, the client's count", () =>
+      withScriptedService(
+        capped,
+        (service) =>
+          line.withClient({ ...settings(service), onIncomplete: "warn" }, async (client) => {
+            const counted = await client.incompleteCounter("transferHistory")
+            const ids = success(await client.transfers(range)).map((r) => r.tranId)
+            expect(ids).toHaveLength(1_002)
+            expect(new Set(ids).size).toBe(1_002)
+            expect([ids[0], ids[1_001]]).toEqual(["2", "1"])
+            expect(await client.incomplete()).toBe(1)
+            expect(await client.incompleteCounter("transferHistory") - counted).toBe(1)
+            expect(client.logs.filter((l) => l.level === "WARN").map((l) => l.annotations)).toEqual([
+              expect.objectContaining({
+                endpoint: "transferHistory",
+                millisecond: new Date(T).toISOString(),
+                received: 1_000,
+                pages: 2,
+                reason: "EmptyPage"
+              })
+            ])
+          })
+      ))
+  })
 })

@@ -1,10 +1,12 @@
 /**
  * The typed failures of every broker call. Each carries what a user needs to act on it: the
  * endpoint, the HTTP status, the service's code and message, the attempt count, and for requests
- * that cover a time window, the window and page.
+ * that cover a time window, the window and page. The fields and messages are
+ * `@broker-history/core/error/BrokerError`'s, the same in both lines of packages.
  *
  * @since 0.2.0
  */
+import * as Core from "@broker-history/core/error/BrokerError"
 import * as Schema from "effect/Schema"
 
 /**
@@ -61,43 +63,12 @@ const refusal = {
   msg: Schema.String
 }
 
-const describe = (c: RequestContext): string => {
-  const parts: Array<string> = []
-  if (c.startTime !== undefined || c.endTime !== undefined) {
-    parts.push(`window ${stamp(c.startTime)}..${stamp(c.endTime)}`)
-  }
-  if (c.page !== undefined) parts.push(`page ${c.page}`)
-  return parts.length === 0 ? c.endpoint : `${c.endpoint} (${parts.join(", ")})`
-}
-
-const stamp = (ms: number | undefined): string => ms === undefined ? "*" : new Date(ms).toISOString()
-
-// Where a credential comes from: the error does not know whether the configuration was read from the
-// environment (`BrokerConfig.layerConfig`) or given in code (`BrokerConfig.layer`), so it names both.
 /**
  * How the error's message names the settings it mentions, as the layer was configured: the option,
  * and the variable it came from when read from the `BROKER_*` environment (`BrokerConfig.Settings`'s
  * `names`). Without it, the option alone.
  */
 const names = Schema.optional(Schema.Record(Schema.String, Schema.String))
-
-const nameOf = (given: { readonly [setting: string]: string } | undefined, setting: string, option: string): string =>
-  given?.[setting] ?? option
-
-const attemptsText = (n: number): string => n === 1 ? "1 attempt" : `${n} attempts`
-
-// A wait in days, hours, minutes and seconds (rounded up), as `Duration.format` writes whole seconds.
-const waitText = (millis: number): string => {
-  if (millis < 1000) return `${millis}ms`
-  let seconds = Math.ceil(millis / 1000)
-  const parts: Array<string> = []
-  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60]] as const) {
-    if (seconds >= size) parts.push(`${Math.floor(seconds / size)}${unit}`)
-    seconds %= size
-  }
-  if (seconds > 0) parts.push(`${seconds}s`)
-  return parts.join(" ")
-}
 
 /**
  * A query or a stream's options broke a rule. Nothing was sent. Every one has the same fields:
@@ -148,9 +119,7 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>()(
   }
 ) {
   override get message(): string {
-    return `Invalid ${this.endpoint} query: ${this.parameter} ${this.rule}. Nothing was sent; ${
-      this.fix ?? `fix ${this.parameter}`
-    }.`
+    return Core.message(this)
   }
 }
 
@@ -184,14 +153,7 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
   { ...refusal, reason: Schema.Literals(["ApiKey", "Signature", "Permission"]), names }
 ) {
   override get message(): string {
-    const advice = this.reason === "ApiKey"
-      ? `check the API key, ${nameOf(this.names, "apiKey", "apiKey")}: the service does not know this key`
-      : this.reason === "Signature"
-      ? `check the secret key, ${nameOf(this.names, "secretKey", "secretKey")}: it must be the secret of this API key`
-      : this.request.endpoint === "subAccountList"
-      ? "give the API key a history permission (SPOT_TRANSFER_READ, which the transfer streams need too)"
-      : "give the API key the permission this endpoint needs (SPOT_TRANSFER_READ for transfers, SPOT_DEPOSIT_READ for deposits)"
-    return `${describe(this.request)} was refused (${this.status} ${this.code} ${this.msg}): ${advice}.`
+    return Core.message(this)
   }
 }
 
@@ -220,11 +182,7 @@ export class TimestampRejected extends Schema.TaggedError<TimestampRejected>()(
   { ...refusal, names }
 ) {
   override get message(): string {
-    return `${
-      describe(this.request)
-    } was refused: the request timestamp is outside the receive window (${this.code} ${this.msg}) even after resynchronising with the server clock; check the machine clock or raise ${
-      nameOf(this.names, "recvWindow", "recvWindow")
-    } (max 60000).`
+    return Core.message(this)
   }
 }
 
@@ -278,20 +236,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   names
 }) {
   override get message(): string {
-    if (this.maxRetryAfterMillis !== undefined) {
-      return `${describe(this.request)} was rate limited (${this.status} ${this.msg}): the service asked to wait ${
-        waitText(this.retryAfterMillis)
-      }, longer than the ${waitText(this.maxRetryAfterMillis)} the client waits, so it gave up at once after ${
-        attemptsText(this.attempts)
-      }; try again later, or raise ${nameOf(this.names, "maxRetryAfter", "retry.maxRetryAfter")} to wait that long.`
-    }
-    return `${
-      describe(this.request)
-    } was rate limited (${this.status} ${this.msg}, retry after ${this.retryAfterMillis} ms) after ${
-      attemptsText(this.attempts)
-    }; lower the client's rate-limit budget, ${
-      nameOf(this.names, "rateLimit", "rateLimit.limit")
-    }, or run fewer streams at once.`
+    return Core.message(this)
   }
 }
 
@@ -321,10 +266,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
   attempts: Schema.Number
 }) {
   override get message(): string {
-    const body = this.code === undefined ? "" : ` ${this.code} ${this.msg ?? ""}`
-    return `${describe(this.request)} failed with a server error (${this.status}${body}) after ${
-      attemptsText(this.attempts)
-    }; the service is having trouble, try again later.`
+    return Core.message(this)
   }
 }
 
@@ -373,16 +315,7 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   window: Schema.optional(Schema.Struct({ refused: Schema.Number, accepted: Schema.Number, setting: Schema.String }))
 }) {
   override get message(): string {
-    const refused = `${describe(this.request)} was refused by the service (${this.status} ${this.code} ${this.msg})`
-    const window = this.window
-    if (window === undefined) return `${refused}; change the request as the message says.`
-    const why = window.refused > window.accepted
-      ? `the service refuses windows of ${waitText(window.refused)} as too wide even after narrowing` +
-        (window.accepted > 0 ? ` (it accepted ${waitText(window.accepted)})` : "")
-      : `the service refused a window of ${waitText(window.refused)} as too wide after accepting one of ${
-        waitText(window.accepted)
-      }: it holds to no one maximum`
-    return `${refused}: ${why}; set ${window.setting} to a window it always accepts.`
+    return Core.message(this)
   }
 }
 
@@ -432,14 +365,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()(
   }
 ) {
   override get message(): string {
-    const baseUrl = nameOf(this.names, "baseUrl", "baseUrl")
-    if (this.reason === "Redirect") {
-      return `${describe(this.request)} was redirected (${this.description}); the client does not follow ` +
-        `redirects: check ${baseUrl}, which must be the service's API address itself.`
-    }
-    return `${describe(this.request)} did not complete (${this.reason}: ${this.description}) after ${
-      attemptsText(this.attempts)
-    }; check the network and ${baseUrl}, or raise ${nameOf(this.names, "requestTimeout", "requestTimeout")}.`
+    return Core.message(this)
   }
 }
 
@@ -492,24 +418,7 @@ export class ResponseDecodeError extends Schema.TaggedError<ResponseDecodeError>
   }
 ) {
   override get message(): string {
-    const baseUrl = nameOf(this.names, "baseUrl", "baseUrl")
-    if (this.reason === "TooLarge") {
-      return `${describe(this.request)} returned a body too large to read (TooLarge: ${this.description}); ` +
-        `raise ${nameOf(this.names, "maxResponseBytes", "maxResponseBytes")} if the service's pages are that large, ` +
-        `otherwise check ${baseUrl}.`
-    }
-    if (this.reason === "OutsideQuery") {
-      return `${
-        describe(this.request)
-      } returned a record the query did not ask for (OutsideQuery: ${this.description}); ` +
-        "the service ignored the query's window or filters, so nothing it sent can be taken as the history asked " +
-        `for: check ${baseUrl}, or report it to the service with this record: ${this.excerpt}.`
-    }
-    return `${
-      describe(this.request)
-    } returned an answer that could not be read (${this.reason}: ${this.description}); body starts: ${
-      JSON.stringify(this.excerpt)
-    }. If the service changed its format, report it with this excerpt.`
+    return Core.message(this)
   }
 }
 
@@ -550,20 +459,7 @@ export class IncompleteHistory extends Schema.TaggedError<IncompleteHistory>()("
   names
 }) {
   override get message(): string {
-    const next = this.pages + 1
-    const how = this.reason === "PageLimit"
-      ? `and more pages than maxPagesPerMillisecond (${this.pages}) allows`
-      : this.reason === "EmptyPage"
-      ? `then page ${next} came back empty`
-      : `then page ${next} brought no record not already read (the service caps or ignores page)`
-    const advice = this.reason === "PageLimit"
-      ? `raise ${nameOf(this.names, "maxPagesPerMillisecond", "maxPagesPerMillisecond")}`
-      : "the service does not page through this millisecond; report it to the service"
-    return `${describe(this.request)}: the millisecond ${
-      new Date(this.time).toISOString()
-    } holds more records than were served: ${this.received} records in ${this.pages} pages, ${how}. Records of that millisecond may be missing; ${advice}, or set ${
-      nameOf(this.names, "onIncomplete", "onIncomplete")
-    } to "warn" to go on without them.`
+    return Core.message(this)
   }
 }
 
@@ -606,16 +502,7 @@ export class SubAccountListTooLong extends Schema.TaggedError<SubAccountListTooL
   }
 ) {
   override get message(): string {
-    const read = `${this.received} distinct sub-accounts in ${this.pages} ${this.pages === 1 ? "page" : "pages"}`
-    const what = this.reason === "TooMany"
-      ? `the service listed more than maxSubAccounts (${this.maxSubAccounts}) distinct sub-accounts (${read} so far)`
-      : this.reason === "NothingNew"
-      ? `page ${this.pages} was full of sub-accounts already read (${read}): the service ignores page`
-      : `page ${this.pages} was still full, more full pages than maxSubAccounts (${this.maxSubAccounts}) names fill (${read}): the list does not end`
-    const advice = this.reason === "TooMany"
-      ? "raise maxSubAccounts if the broker has that many sub-accounts, otherwise report it to the service"
-      : "report it to the service"
-    return `${describe(this.request)}: ${what}; ${advice}.`
+    return Core.message(this)
   }
 }
 
@@ -679,16 +566,4 @@ export type BrokerError =
  * @since 0.2.0
  * @category guards
  */
-export const isRetryable = (error: BrokerError): boolean => {
-  switch (error._tag) {
-    case "ServerError":
-    case "RateLimited":
-      return true
-    case "TransportError":
-      return error.reason !== "Redirect"
-    case "ResponseDecodeError":
-      return error.reason === "InvalidJson"
-    default:
-      return false
-  }
-}
+export const isRetryable = (error: BrokerError): boolean => Core.isRetryable(error)

@@ -77,74 +77,20 @@ describe("BrokerConfig", () => {
       )
     }).pipe(Effect.runSync))
 
+  // The rules are core's (its Settings tests); these are the ones this line's durations, schedules and
+  // redacted credentials reach it through.
   it.each([
-    "http://127.0.0.1:8080",
-    "http://localhost:1",
-    "http://[::1]:9000",
-    "https://example.com/",
-    "https://api.mexc.com"
-  ])("accepts %s", (baseUrl) => {
-    expect(Result.isSuccess(BrokerConfig.resolve({ ...credentials, baseUrl }))).toBe(true)
-  })
-
-  it("strips a trailing slash", () => {
-    expect(Result.getOrThrow(BrokerConfig.resolve({ ...credentials, baseUrl: "https://x.test/api/" })).baseUrl).toBe(
-      "https://x.test/api"
-    )
-  })
-
-  it.each([
-    ["http://api.mexc.com", "clear text"],
-    ["http://10.0.0.1", "clear text"],
-    ["ftp://x", "http(s)"],
-    ["not a url", "not a valid URL"],
-    ["https://x.test/?a=1", "query"],
-    ["https://user:pw@x.test", "credentials"]
-  ])("refuses base URL %s", (baseUrl, why) => {
-    const result = BrokerConfig.resolve({ ...credentials, baseUrl })
-    expect(Result.isFailure(result)).toBe(true)
-    expect(failureText(result)).toContain(why)
-  })
-
-  it("allows plain http to another host only when asked", () => {
-    expect(
-      Result.isSuccess(BrokerConfig.resolve({ ...credentials, baseUrl: "http://api.test", allowInsecureHttp: true }))
-    ).toBe(true)
-  })
-
-  it.each([
-    [{ recvWindow: 0 }, "recvWindow"],
-    [{ recvWindow: 60001 }, "recvWindow"],
-    [{ recvWindow: 1.5 }, "recvWindow"],
     [{ requestTimeout: 0 }, "requestTimeout"],
-    [{ retry: { maxRetries: -1 } }, "retry.maxRetries"],
     [{ retry: { baseDelay: "2 seconds", maxDelay: "1 second" } }, "retry.maxDelay"],
-    [{ rateLimit: { limit: 0 } }, "rateLimit.limit"],
     [{ rateLimit: { interval: "0 millis" } }, "rateLimit.interval"],
     [{ rateLimit: { margin: "Infinity" } }, "rateLimit.margin"],
-    // Effect 4 reads a negative duration as negative (Effect 3 read it as zero): refused, not clamped.
-    [{ rateLimit: { margin: "-5 millis" } }, "rateLimit.margin"],
-    [{ requestTimeout: -5 }, "requestTimeout"],
-    [{ apiKey: Redacted.make(" ") }, "apiKey"],
     [{ secretKey: Redacted.make("") }, "secretKey"],
-    [{ apiKeyHeader: "X Bad" }, "apiKeyHeader"],
     [{ apiKey: Redacted.make(" key") }, "apiKey"],
-    [{ apiKey: Redacted.make("key\n") }, "apiKey"],
-    [{ secretKey: Redacted.make("secret ") }, "secretKey"],
-    [{ secretKey: Redacted.make("\tsecret") }, "secretKey"],
-    [{ rateLimit: { limit: 1e9 } }, "rateLimit.limit"],
-    [{ rateLimit: { limit: 10_001 } }, "rateLimit.limit"],
     [{ retry: { maxRetryAfter: "0 millis" } }, "retry.maxRetryAfter"],
     [{ retry: { schedule: Schedule.recurs(1), maxRetries: 3 } }, "retry.schedule"],
     [{ retry: { schedule: Schedule.recurs(1), maxDelay: "1 second" } }, "retry.schedule"],
     [{ retry: { schedule: { recurs: 1 } as unknown as Schedule.Schedule<unknown> } }, "retry.schedule"],
-    [{ retry: { followMaxDelay: "100 millis" } }, "retry.followMaxDelay"],
-    [{ maxResponseBytes: 1023 }, "maxResponseBytes"],
-    [{ maxResponseBytes: 2 ** 30 + 1 }, "maxResponseBytes"],
-    [{ maxResponseBytes: 1.5e6 + 0.5 }, "maxResponseBytes"],
-    [{ maxPagesPerMillisecond: 0 }, "maxPagesPerMillisecond"],
-    [{ maxPagesPerMillisecond: 1001 }, "maxPagesPerMillisecond"],
-    [{ onIncomplete: "ignore" }, "onIncomplete"]
+    [{ retry: { followMaxDelay: "100 millis" } }, "retry.followMaxDelay"]
   ])("refuses %j naming %s", (override, name) => {
     const result = BrokerConfig.resolve({ ...credentials, ...override } as BrokerConfig.Options)
     expect(Result.isFailure(result)).toBe(true)

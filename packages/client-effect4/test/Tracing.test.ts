@@ -23,7 +23,9 @@ const run = (script: ReadonlyArray<Answer>, traced: boolean) =>
     const call = Effect.service(BrokerHistory.BrokerHistory).pipe(
       Effect.flatMap((h) => h.transferHistory(query)),
       Effect.withSpan("caller"),
-      Effect.provide(historyLayerSyncSigning(mock, { retry: { maxRetries: 3, baseDelay: "10 millis", maxDelay: "10 millis" } })),
+      Effect.provide(
+        historyLayerSyncSigning(mock, { retry: { maxRetries: 3, baseDelay: "10 millis", maxDelay: "10 millis" } })
+      ),
       traced ? (e) => e : Effect.withTracerEnabled(false),
       Effect.provide(layer),
       Effect.forkChild

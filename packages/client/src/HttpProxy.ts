@@ -1,15 +1,18 @@
 /**
  * Which HTTP proxy the Node transport sends requests through: the proxy environment variables
  * (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, which curl also reads; the default), none, or one proxy URL.
- * Pure values and checks; the undici dispatcher that applies them is `NodeTransport.makeDispatcher`.
+ * Pure values and checks (the rules are `@broker-history/core/config/Proxy`'s); the undici dispatcher
+ * that applies them is `NodeTransport.makeDispatcher`.
  * A proxy URL may carry credentials, so it is held `Redacted` and never shown in an error.
  *
  * @since 0.2.0
  */
+import * as Core from "@broker-history/core/config/Proxy"
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
+import type * as ConfigError from "effect/ConfigError"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
+import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
  * The proxy choice: `Environment` (the proxy variables, `NO_PROXY` honoured), `None` (always direct)
@@ -78,40 +81,9 @@ export const none: HttpProxy = { _tag: "None" }
  */
 export const env = { proxy: "BROKER_PROXY" } as const
 
-const invalid = (name: string, message: string) => Either.left(ConfigError.InvalidData([name], message))
+const invalid = (checked: Core.Invalid) => SettingsCheck.invalid(checked.problem.setting, checked.problem.message)
 
-/**
- * Checks one proxy URL: `http://` or `https://` (the scheme of the proxy itself, not of the
- * service), a host, no path, query or fragment, and a password wherever a user name is given. The
- * error names `name` and never shows credentials.
- */
-const checkUrl = (
-  name: string,
-  text: string
-): Either.Either<Redacted.Redacted<string>, ConfigError.ConfigError> => {
-  const example = "give one such as http://proxy.internal:3128"
-  if (!text.includes("://")) return invalid(name, `${name} must start with http:// or https://; ${example}`)
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    return invalid(name, `${name} is not a URL (not shown: it may hold credentials); ${example}`)
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return invalid(name, `${name} must be an http:// or https:// proxy URL, got ${url.protocol}//…; ${example}`)
-  }
-  if (url.hostname === "") return invalid(name, `${name} has no host; ${example}`)
-  if (url.pathname !== "/" || url.search !== "" || url.hash !== "") {
-    return invalid(name, `${name} must be the proxy's origin only (no path, query or fragment): ${url.origin}`)
-  }
-  if (url.username !== "" && url.password === "") {
-    return invalid(
-      name,
-      `${name} gives a user name without a password; write both, percent-encoded: http://user:password@host:port`
-    )
-  }
-  return Either.right(Redacted.make(url.href))
-}
+const redacted = (url: string | undefined) => url === undefined ? undefined : Redacted.make(url)
 
 /**
  * Reads a proxy setting: `"environment"`, `"none"`, or a proxy URL (`http://host:port`, optionally
@@ -137,13 +109,17 @@ export const parse = (
   text: string | Redacted.Redacted<string>,
   name: string = "proxy"
 ): Either.Either<HttpProxy, ConfigError.ConfigError> => {
-  const value = Redacted.isRedacted(text) ? Redacted.value(text) : text
-  if (value === "environment") return Either.right(environment)
-  if (value === "none") return Either.right(none)
-  if (value.trim() === "") {
-    return invalid(name, `${name} is empty; give a proxy URL, "environment" (the default) or "none"`)
+  const proxy = Core.parse(Redacted.isRedacted(text) ? Redacted.value(text) : text, name)
+  switch (proxy._tag) {
+    case "Invalid":
+      return invalid(proxy)
+    case "Url":
+      return Either.right({ _tag: "Url", url: Redacted.make(proxy.url) })
+    case "Environment":
+      return Either.right(environment)
+    case "None":
+      return Either.right(none)
   }
-  return Either.map(checkUrl(name, value), (url) => ({ _tag: "Url", url }))
 }
 
 /**
@@ -203,16 +179,9 @@ export const fromEnvironment = (
     readonly noProxy: string
   },
   ConfigError.ConfigError
-> =>
-  Either.gen(function*() {
-    const read = (lower: string, upper: string) => {
-      const name = variables[lower] !== undefined ? lower : upper
-      const text = variables[name]
-      return text === undefined || text === ""
-        ? Either.right(undefined)
-        : checkUrl(name, text)
-    }
-    const http = yield* read("http_proxy", "HTTP_PROXY")
-    const https = (yield* read("https_proxy", "HTTPS_PROXY")) ?? http
-    return { http, https, noProxy: variables.no_proxy ?? variables.NO_PROXY ?? "" }
-  })
+> => {
+  const proxies = Core.fromEnvironment(variables)
+  return proxies._tag === "Invalid"
+    ? invalid(proxies)
+    : Either.right({ http: redacted(proxies.http), https: redacted(proxies.https), noProxy: proxies.noProxy })
+}

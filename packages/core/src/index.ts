@@ -155,6 +155,19 @@ export * as WindowPlan from "./walk/WindowPlan.js"
  */
 export * as AdaptiveRate from "./budget/AdaptiveRate.js"
 /**
+ * The bookkeeping of one request budget. (`@broker-history/core/budget/Budget`)
+ *
+ * @example
+ * ```ts
+ * import { Budget } from "@broker-history/core"
+ *
+ * assert.strictEqual(Budget.make({ limit: 20, intervalMillis: 1000, marginMillis: 25, adaptive: true }).perSecond, 20)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Budget from "./budget/Budget.js"
+/**
  * The sliding-window request budget's state. (`@broker-history/core/budget/SlidingWindow`)
  *
  * @example
@@ -169,6 +182,32 @@ export * as AdaptiveRate from "./budget/AdaptiveRate.js"
  */
 export * as SlidingWindow from "./budget/SlidingWindow.js"
 /**
+ * The client's settings: names, defaults and rules. (`@broker-history/core/config/Settings`)
+ *
+ * @example
+ * ```ts
+ * import { Settings } from "@broker-history/core"
+ *
+ * assert.strictEqual(Settings.variables.baseUrl, "BROKER_BASE_URL")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Settings from "./config/Settings.js"
+/**
+ * The rules of a proxy setting. (`@broker-history/core/config/Proxy`)
+ *
+ * @example
+ * ```ts
+ * import { Proxy } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Proxy.parse("none"), { _tag: "None" })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Proxy from "./config/Proxy.js"
+/**
  * When each followed stream is polled next. (`@broker-history/core/follow/PollSchedule`)
  *
  * @example
@@ -181,6 +220,45 @@ export * as SlidingWindow from "./budget/SlidingWindow.js"
  * @since 0.2.0
  */
 export * as PollSchedule from "./follow/PollSchedule.js"
+/**
+ * One outage of a dependency, as a value and its events. (`@broker-history/core/follow/Outage`)
+ *
+ * @example
+ * ```ts
+ * import { Outage } from "@broker-history/core"
+ *
+ * assert.strictEqual(Outage.failed(Outage.initial, { at: 5, message: "503", tag: "ServerError" }, 0).outage?.since, 5)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Outage from "./follow/Outage.js"
+/**
+ * Which transfer streams cover a broker's history. (`@broker-history/core/plan/TransferPlan`)
+ *
+ * @example
+ * ```ts
+ * import { TransferPlan } from "@broker-history/core"
+ *
+ * assert.strictEqual(TransferPlan.ofSubAccounts(["a@x"], ["SPOT"]).length, 3)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as TransferPlan from "./plan/TransferPlan.js"
+/**
+ * How an HTTP answer becomes a value or a failure, as plain data. (`@broker-history/core/request/Answer`)
+ *
+ * @example
+ * ```ts
+ * import { Answer } from "@broker-history/core"
+ *
+ * assert.strictEqual(Answer.retryAfterMillis("2", 0), 2000)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Answer from "./request/Answer.js"
 /**
  * Deadlines of the requests in flight, on one timer. (`@broker-history/core/request/Deadlines`)
  *
@@ -233,6 +311,71 @@ export * as ServerText from "./request/ServerText.js"
  * @since 0.2.0
  */
 export * as QueryCheck from "./query/QueryCheck.js"
+/**
+ * What differs between the two histories, as far as it is plain. (`@broker-history/core/query/HistoryKind`)
+ *
+ * @example
+ * ```ts
+ * import { HistoryKind } from "@broker-history/core"
+ *
+ * assert.strictEqual(HistoryKind.deposits.endpoint.name, "depositHistory")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as HistoryKind from "./query/HistoryKind.js"
+/**
+ * The reading of the sub-account list: the answer check and the reader of its pages. (`@broker-history/core/query/SubAccountList`)
+ *
+ * @example
+ * ```ts
+ * import { SubAccountList } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(SubAccountList.reader(10, 100).read([]), { _tag: "Done", fresh: [] })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as SubAccountList from "./query/SubAccountList.js"
+/**
+ * What is wrong with a query, and the rules' words. (`@broker-history/core/query/QueryViolation`)
+ *
+ * @example
+ * ```ts
+ * import { QueryViolation } from "@broker-history/core"
+ *
+ * assert.strictEqual(QueryViolation.format({ parameter: "page", rule: QueryViolation.integerRule(1), kind: "invalid" }), "page must be an integer >= 1")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as QueryViolation from "./query/QueryViolation.js"
+/**
+ * A query's parameters received as text, read as values. (`@broker-history/core/query/QueryText`)
+ *
+ * @example
+ * ```ts
+ * import { QueryText } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual({ ...(QueryText.read(["page"], { page: "2" }) as { input: object }).input }, { page: 2 })
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as QueryText from "./query/QueryText.js"
+/**
+ * The check that accepts a valid query without a schema interpreter. (`@broker-history/core/query/Accepts`)
+ *
+ * @example
+ * ```ts
+ * import { Accepts } from "@broker-history/core"
+ *
+ * assert.strictEqual(Accepts.struct([], () => true)({}), true)
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Accepts from "./query/Accepts.js"
 /**
  * Exact decimal text. (`@broker-history/core/record/Decimal`)
  *
@@ -312,6 +455,19 @@ export * as SubAccount from "./record/SubAccount.js"
  */
 export * as Endpoint from "./protocol/Endpoint.js"
 /**
+ * Each endpoint's query: its type, its parameters in wire order, the integer ones. (`@broker-history/core/protocol/Parameters`)
+ *
+ * @example
+ * ```ts
+ * import { Parameters } from "@broker-history/core"
+ *
+ * assert.deepStrictEqual(Parameters.subAccountList.integers, ["page", "limit"])
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as Parameters from "./protocol/Parameters.js"
+/**
  * The error table. (`@broker-history/core/protocol/ErrorBody`)
  *
  * @example
@@ -324,6 +480,19 @@ export * as Endpoint from "./protocol/Endpoint.js"
  * @since 0.2.0
  */
 export * as ErrorBody from "./protocol/ErrorBody.js"
+/**
+ * The failures of broker calls as plain data, their messages and which are retryable. (`@broker-history/core/error/BrokerError`)
+ *
+ * @example
+ * ```ts
+ * import { BrokerError } from "@broker-history/core"
+ *
+ * assert.strictEqual(BrokerError.describeRequest({ endpoint: "transferHistory", page: 2 }), "transferHistory (page 2)")
+ * ```
+ *
+ * @since 0.2.0
+ */
+export * as BrokerError from "./error/BrokerError.js"
 /**
  * The canonical query string. (`@broker-history/core/signing/QueryString`)
  *

@@ -3,6 +3,7 @@
  *
  * @since 0.2.0
  */
+import * as Parameters from "@broker-history/core/protocol/Parameters"
 import * as Schema from "effect/Schema"
 import * as QueryViolation from "./QueryViolation.js"
 
@@ -21,10 +22,7 @@ import * as QueryViolation from "./QueryViolation.js"
  * @since 0.2.0
  * @category models
  */
-export interface DepositHistoryQuery extends QueryViolation.WindowPage {
-  readonly coin?: string | undefined
-  readonly status?: string | undefined
-}
+export type DepositHistoryQuery = Parameters.DepositHistoryQuery
 
 /**
  * Schema of a deposit-history query.
@@ -69,12 +67,9 @@ export const DepositHistoryQuery = Schema.Struct({
  * @since 0.2.0
  * @category constants
  */
-export const integerParameters = ["startTime", "endTime", "limit", "page"] as const
+export const integerParameters = Parameters.depositHistory.integers
 
-// The parameters in the order they are signed and sent (the exchange's documented order).
-const parameterOrder = ["coin", "status", "startTime", "endTime", "limit", "page"] as const
-
-const rules = QueryViolation.rules(DepositHistoryQuery, integerParameters, parameterOrder)
+const rules = QueryViolation.rules(DepositHistoryQuery, integerParameters, Parameters.depositHistory.order)
 
 /**
  * Checks every rule; the first broken rule names the parameter.

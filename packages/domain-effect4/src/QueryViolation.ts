@@ -4,40 +4,36 @@
  *
  * @since 0.2.0
  */
+import * as QueryText from "@broker-history/core/query/QueryText"
+import * as Core from "@broker-history/core/query/QueryViolation"
 import * as QueryString from "@broker-history/core/signing/QueryString"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as Accepts from "./internal/Accepts.js"
-import * as QueryText from "./internal/QueryText.js"
 
 /**
- * A broken rule: `missing` when a mandatory parameter is absent or empty, `invalid` otherwise.
+ * The plain parts, from `@broker-history/core/query/QueryViolation`: the violation
+ * (`QueryViolation`, `format`), the window and page every history query has (`WindowPage`), the
+ * rules' words and checks (`ruleTexts`, `nonEmptyRule`, `integerRule`, `isInteger`, `isMillis`,
+ * `inTimeOrder`) and a schema's first failure as a violation (`Failure`, `ofFailure`). The schemas
+ * below state the rules with them.
  *
  * @example
  * ```ts
  * import { QueryViolation } from "@broker-history/domain-effect4"
  *
- * const v: QueryViolation.QueryViolation = {
- *   parameter: "limit",
- *   rule: "must be an integer from 1 to 500",
- *   kind: "invalid"
- * }
+ * const v: QueryViolation.QueryViolation = { parameter: "limit", rule: QueryViolation.integerRule(1, 500), kind: "invalid" }
  * assert.strictEqual(QueryViolation.format(v), "limit must be an integer from 1 to 500")
+ * const firstPage: QueryViolation.WindowPage = { startTime: 1644400000000, endTime: 1644489390087, page: 1 }
+ * assert.strictEqual(QueryViolation.inTimeOrder(firstPage), true)
  * ```
  *
  * @since 0.2.0
  * @category models
  */
-export interface QueryViolation {
-  readonly parameter: string
-  readonly rule: string
-  readonly kind: "missing" | "invalid"
-}
-
-// The rule of a mandatory parameter that is absent or empty.
-const missingRule = "is required"
+export * from "@broker-history/core/query/QueryViolation"
 
 /**
  * Decodes `input` with `schema` (unknown parameters are errors) and reports the first broken rule.
@@ -64,12 +60,12 @@ const missingRule = "is required"
  * @since 0.2.0
  * @category decoding
  */
-export const validate = <A>(schema: Schema.Decoder<A>, input: unknown): Result.Result<A, QueryViolation> => {
+export const validate = <A>(schema: Schema.Decoder<A>, input: unknown): Result.Result<A, Core.QueryViolation> => {
   const decode = decoders.get(schema) ?? makeDecoder(schema)
-  return decode(input) as Result.Result<A, QueryViolation>
+  return decode(input) as Result.Result<A, Core.QueryViolation>
 }
 
-const decoders = new WeakMap<object, (u: unknown) => Result.Result<unknown, QueryViolation>>()
+const decoders = new WeakMap<object, (u: unknown) => Result.Result<unknown, Core.QueryViolation>>()
 
 const makeDecoder = (schema: Schema.Decoder<unknown>) => {
   const full = Schema.decodeUnknownResult(schema, { errors: "first", onExcessProperty: "error" })
@@ -152,17 +148,14 @@ const walk = (
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
-const toViolation = (issue: SchemaIssue.Issue): QueryViolation => {
+const toViolation = (issue: SchemaIssue.Issue): Core.QueryViolation => {
   const first = firstFailure(issue)
-  if (first.path.length === 0) {
-    return { parameter: "query", rule: "must be an object of parameters", kind: "invalid" }
-  }
-  const parameter = String(first.path[0])
+  const parameter = first.path.length === 0 ? undefined : String(first.path[0])
   switch (first.issue._tag) {
     case "UnexpectedKey":
-      return { parameter, rule: "is not a parameter of this endpoint", kind: "invalid" }
+      return Core.ofFailure(parameter, { _tag: "Unexpected" })
     case "MissingKey":
-      return { parameter, rule: missingRule, kind: "missing" }
+      return Core.ofFailure(parameter, { _tag: "Missing" })
     case "AnyOf": {
       // A value of the wrong type for an optional parameter: the rule of the parameter's own type
       // (its `message`), not the union with `undefined` that makes it optional.
@@ -170,31 +163,12 @@ const toViolation = (issue: SchemaIssue.Issue): QueryViolation => {
       const own = ast._tag === "Union"
         ? ast.types.map((member) => member.annotations?.message).find((m) => typeof m === "string")
         : undefined
-      if (own !== undefined) return { parameter, rule: own, kind: "invalid" }
+      if (own !== undefined) return Core.ofFailure(parameter, { _tag: "Rule", rule: own })
       break
     }
   }
-  const rule = formatIssue(first.issue).issues[0]?.message ?? "is invalid"
-  return { parameter, rule, kind: rule === missingRule ? "missing" : "invalid" }
+  return Core.ofFailure(parameter, { _tag: "Rule", rule: formatIssue(first.issue).issues[0]?.message ?? "is invalid" })
 }
-
-/**
- * Renders a violation as one sentence: `limit must be an integer from 1 to 500`.
- *
- * @example
- * ```ts
- * import { QueryViolation } from "@broker-history/domain-effect4"
- *
- * assert.strictEqual(
- *   QueryViolation.format({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" }),
- *   "page must be an integer >= 1"
- * )
- * ```
- *
- * @since 0.2.0
- * @category utils
- */
-export const format = (violation: QueryViolation): string => `${violation.parameter} ${violation.rule}`
 
 /**
  * A required non-empty text parameter (the message marks it as missing when empty).
@@ -214,8 +188,8 @@ export const format = (violation: QueryViolation): string => `${violation.parame
  * @since 0.2.0
  * @category schemas
  */
-export const requiredText = Schema.String.annotate({ message: "must be text" }).check(
-  Schema.makeFilter((s: string) => s.length > 0, { message: missingRule })
+export const requiredText = Schema.String.annotate({ message: Core.ruleTexts.text }).check(
+  Schema.makeFilter((s: string) => s.length > 0, { message: Core.ruleTexts.required })
 )
 
 /**
@@ -241,9 +215,9 @@ export const requiredText = Schema.String.annotate({ message: "must be text" }).
  * @category schemas
  */
 export const nonEmptyText = (whenEmpty: string) =>
-  Schema.String.annotate({ message: "must be text" }).check(
-    Schema.makeFilter((s: string) => s.length > 0, { message: `must not be empty (${whenEmpty})` }),
-    Schema.makeFilter((s: string) => s.trim() === s, { message: "must not start or end with spaces" })
+  Schema.String.annotate({ message: Core.ruleTexts.text }).check(
+    Schema.makeFilter((s: string) => s.length > 0, { message: Core.nonEmptyRule(whenEmpty) }),
+    Schema.makeFilter((s: string) => s.trim() === s, { message: Core.ruleTexts.spaces })
   )
 
 /**
@@ -269,12 +243,8 @@ export const nonEmptyText = (whenEmpty: string) =>
  * @category schemas
  */
 export const integer = (min: number, max?: number) => {
-  const rule = max === undefined ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`
-  return Schema.Number.annotate({ message: rule }).check(
-    Schema.makeFilter((n: number) => Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max), {
-      message: rule
-    })
-  )
+  const rule = Core.integerRule(min, max)
+  return Schema.Number.annotate({ message: rule }).check(Schema.makeFilter(Core.isInteger(min, max), { message: rule }))
 }
 
 /**
@@ -299,32 +269,9 @@ export const integer = (min: number, max?: number) => {
  * @since 0.2.0
  * @category schemas
  */
-export const millis = Schema.Number.annotate({ message: "must be a Unix millisecond timestamp" }).check(
-  Schema.makeFilter((n: number) => Number.isSafeInteger(n) && n >= 0, {
-    message: "must be a Unix millisecond timestamp (a non-negative integer)"
-  })
+export const millis = Schema.Number.annotate({ message: Core.ruleTexts.timestamp }).check(
+  Schema.makeFilter(Core.isMillis, { message: Core.ruleTexts.millis })
 )
-
-/**
- * The parameters every history query has: the time window (Unix ms, inclusive) and the page.
- *
- * @example
- * ```ts
- * import type { QueryViolation } from "@broker-history/domain-effect4"
- *
- * const firstPage: QueryViolation.WindowPage = { startTime: 1644400000000, endTime: 1644489390087, page: 1 }
- * assert.strictEqual(firstPage.limit, undefined)
- * ```
- *
- * @since 0.2.0
- * @category models
- */
-export interface WindowPage {
-  readonly startTime?: number | undefined
-  readonly endTime?: number | undefined
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
-}
 
 /**
  * The cross-field rule `startTime <= endTime`, reported on `startTime`: a filter for
@@ -347,9 +294,8 @@ export interface WindowPage {
  * @since 0.2.0
  * @category schemas
  */
-export const timeOrder = (q: Pick<WindowPage, "startTime" | "endTime">): Schema.FilterOutput =>
-  q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime ||
-  { path: ["startTime"], issue: "must not be after endTime" }
+export const timeOrder = (q: Pick<Core.WindowPage, "startTime" | "endTime">): Schema.FilterOutput =>
+  Core.inTimeOrder(q) || { path: ["startTime"], issue: Core.ruleTexts.timeOrder }
 
 /**
  * Reads business parameters received as text (server side): integer parameters must be base-10
@@ -376,11 +322,9 @@ export const fromText = <A>(
   schema: Schema.Decoder<A>,
   integers: ReadonlyArray<string>,
   params: Readonly<Record<string, string>>
-): Result.Result<A, QueryViolation> => {
+): Result.Result<A, Core.QueryViolation> => {
   const read = QueryText.read(integers, params)
-  if ("notInteger" in read) {
-    return Result.fail({ parameter: read.notInteger, rule: "must be base-10 integer text", kind: "invalid" })
-  }
+  if ("violation" in read) return Result.fail(read.violation)
   // The schema's check may accept the null-prototype input itself: what is returned is a plain object
   // like any other.
   return Result.map(validate(schema, read.input), (query) => ({ ...query }))
@@ -407,8 +351,8 @@ export const fromText = <A>(
  * @category models
  */
 export interface Rules<Q> {
-  readonly validate: (input: unknown) => Result.Result<Q, QueryViolation>
-  readonly fromText: (params: Readonly<Record<string, string>>) => Result.Result<Q, QueryViolation>
+  readonly validate: (input: unknown) => Result.Result<Q, Core.QueryViolation>
+  readonly fromText: (params: Readonly<Record<string, string>>) => Result.Result<Q, Core.QueryViolation>
   readonly toParams: (query: Q) => Array<QueryString.Param>
 }
 

@@ -4,6 +4,8 @@
  *
  * @since 0.1.0
  */
+import * as QueryText from "@broker-history/core/query/QueryText"
+import * as Core from "@broker-history/core/query/QueryViolation"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -12,33 +14,26 @@ import * as Accepts from "./internal/Accepts.js"
 import * as QueryString from "./QueryString.js"
 
 /**
- * A broken rule: `missing` when a mandatory parameter is absent or empty, `invalid` otherwise.
+ * The plain parts, from `@broker-history/core/query/QueryViolation`: the violation
+ * (`QueryViolation`, `format`), the window and page every history query has (`WindowPage`), the
+ * rules' words and checks (`ruleTexts`, `nonEmptyRule`, `integerRule`, `isInteger`, `isMillis`,
+ * `inTimeOrder`) and a schema's first failure as a violation (`Failure`, `ofFailure`). The schemas
+ * below state the rules with them.
  *
  * @example
  * ```ts
  * import { QueryViolation } from "@broker-history/domain"
  *
- * const v: QueryViolation.QueryViolation = {
- *   parameter: "limit",
- *   rule: "must be an integer from 1 to 500",
- *   kind: "invalid"
- * }
+ * const v: QueryViolation.QueryViolation = { parameter: "limit", rule: QueryViolation.integerRule(1, 500), kind: "invalid" }
  * assert.strictEqual(QueryViolation.format(v), "limit must be an integer from 1 to 500")
+ * const firstPage: QueryViolation.WindowPage = { startTime: 1644400000000, endTime: 1644489390087, page: 1 }
+ * assert.strictEqual(QueryViolation.inTimeOrder(firstPage), true)
  * ```
  *
  * @since 0.1.0
  * @category models
  */
-export interface QueryViolation {
-  readonly parameter: string
-  readonly rule: string
-  readonly kind: "missing" | "invalid"
-}
-
-/**
- * Annotation key marking a rule message as "missing mandatory parameter".
- */
-const missingPrefix = "is required"
+export * from "@broker-history/core/query/QueryViolation"
 
 /**
  * Decodes `input` with `schema` (unknown parameters are errors) and reports the first broken rule.
@@ -65,9 +60,9 @@ const missingPrefix = "is required"
  * @since 0.1.0
  * @category decoding
  */
-export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Either.Either<A, QueryViolation> => {
+export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Either.Either<A, Core.QueryViolation> => {
   const decode = decoders.get(schema) ?? makeDecoder(schema)
-  return Either.mapLeft(decode(input), toViolation) as Either.Either<A, QueryViolation>
+  return Either.mapLeft(decode(input), toViolation) as Either.Either<A, Core.QueryViolation>
 }
 
 const decoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
@@ -104,39 +99,17 @@ const makeDecoder = (schema: Schema.Schema<any, any>) => {
  */
 export const compileAccepts: (ast: SchemaAST.AST) => ((u: unknown) => boolean) | undefined = Accepts.compile
 
-const toViolation = (error: ParseResult.ParseError): QueryViolation => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const first = issues[0]
-  if (first === undefined || first.path.length === 0) {
-    return { parameter: "query", rule: "must be an object of parameters", kind: "invalid" }
+const toViolation = (error: ParseResult.ParseError): Core.QueryViolation => {
+  const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  const parameter = first === undefined || first.path.length === 0 ? undefined : String(first.path[0])
+  switch (first?._tag) {
+    case "Unexpected":
+    case "Missing":
+      return Core.ofFailure(parameter, { _tag: first._tag })
+    default:
+      return Core.ofFailure(parameter, { _tag: "Rule", rule: first?.message ?? "" })
   }
-  const parameter = String(first.path[0])
-  if (first._tag === "Unexpected") {
-    return { parameter, rule: "is not a parameter of this endpoint", kind: "invalid" }
-  }
-  if (first._tag === "Missing" || first.message === missingPrefix) {
-    return { parameter, rule: missingPrefix, kind: "missing" }
-  }
-  return { parameter, rule: first.message, kind: "invalid" }
 }
-
-/**
- * Renders a violation as one sentence: `limit must be an integer from 1 to 500`.
- *
- * @example
- * ```ts
- * import { QueryViolation } from "@broker-history/domain"
- *
- * assert.strictEqual(
- *   QueryViolation.format({ parameter: "page", rule: "must be an integer >= 1", kind: "invalid" }),
- *   "page must be an integer >= 1"
- * )
- * ```
- *
- * @since 0.1.0
- * @category utils
- */
-export const format = (violation: QueryViolation): string => `${violation.parameter} ${violation.rule}`
 
 /**
  * A required non-empty text parameter (the message marks it as missing when empty).
@@ -156,8 +129,8 @@ export const format = (violation: QueryViolation): string => `${violation.parame
  * @since 0.1.0
  * @category schemas
  */
-export const requiredText = Schema.String.annotations({ message: () => "must be text" }).pipe(
-  Schema.filter((s) => s.length > 0, { message: () => missingPrefix })
+export const requiredText = Schema.String.annotations({ message: () => Core.ruleTexts.text }).pipe(
+  Schema.filter((s) => s.length > 0, { message: () => Core.ruleTexts.required })
 )
 
 /**
@@ -183,9 +156,9 @@ export const requiredText = Schema.String.annotations({ message: () => "must be 
  * @category schemas
  */
 export const nonEmptyText = (whenEmpty: string) =>
-  Schema.String.annotations({ message: () => "must be text" }).pipe(
-    Schema.filter((s) => s.length > 0, { message: () => `must not be empty (${whenEmpty})` }),
-    Schema.filter((s) => s.trim() === s, { message: () => "must not start or end with spaces" })
+  Schema.String.annotations({ message: () => Core.ruleTexts.text }).pipe(
+    Schema.filter((s) => s.length > 0, { message: () => Core.nonEmptyRule(whenEmpty) }),
+    Schema.filter((s) => s.trim() === s, { message: () => Core.ruleTexts.spaces })
   )
 
 /**
@@ -211,11 +184,9 @@ export const nonEmptyText = (whenEmpty: string) =>
  * @category schemas
  */
 export const integer = (min: number, max?: number) => {
-  const rule = max === undefined ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`
+  const rule = Core.integerRule(min, max)
   return Schema.Number.annotations({ message: () => rule }).pipe(
-    Schema.filter((n) => Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max), {
-      message: () => rule
-    })
+    Schema.filter(Core.isInteger(min, max), { message: () => rule })
   )
 }
 
@@ -241,32 +212,9 @@ export const integer = (min: number, max?: number) => {
  * @since 0.1.0
  * @category schemas
  */
-export const millis = Schema.Number.annotations({ message: () => "must be a Unix millisecond timestamp" }).pipe(
-  Schema.filter((n) => Number.isSafeInteger(n) && n >= 0, {
-    message: () => "must be a Unix millisecond timestamp (a non-negative integer)"
-  })
+export const millis = Schema.Number.annotations({ message: () => Core.ruleTexts.timestamp }).pipe(
+  Schema.filter(Core.isMillis, { message: () => Core.ruleTexts.millis })
 )
-
-/**
- * The parameters every history query has: the time window (Unix ms, inclusive) and the page.
- *
- * @example
- * ```ts
- * import type { QueryViolation } from "@broker-history/domain"
- *
- * const firstPage: QueryViolation.WindowPage = { startTime: 1644400000000, endTime: 1644489390087, page: 1 }
- * assert.strictEqual(firstPage.limit, undefined)
- * ```
- *
- * @since 0.2.0
- * @category models
- */
-export interface WindowPage {
-  readonly startTime?: number | undefined
-  readonly endTime?: number | undefined
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
-}
 
 /**
  * The cross-field rule `startTime <= endTime`, reported on `startTime`.
@@ -288,11 +236,8 @@ export interface WindowPage {
  * @since 0.1.0
  * @category schemas
  */
-export const timeOrder = (q: Pick<WindowPage, "startTime" | "endTime">) =>
-  q.startTime === undefined || q.endTime === undefined || q.startTime <= q.endTime ||
-  { path: ["startTime"], message: "must not be after endTime" }
-
-const integerText = /^(0|[1-9]\d{0,15})$/
+export const timeOrder = (q: Pick<Core.WindowPage, "startTime" | "endTime">) =>
+  Core.inTimeOrder(q) || { path: ["startTime"], message: Core.ruleTexts.timeOrder }
 
 /**
  * Reads business parameters received as text (server side): integer parameters must be base-10
@@ -319,23 +264,12 @@ export const fromText = <A, I>(
   schema: Schema.Schema<A, I>,
   integers: ReadonlyArray<string>,
   params: Readonly<Record<string, string>>
-): Either.Either<A, QueryViolation> => {
-  // A null-prototype object: a parameter named `__proto__` must become a key (and be rejected as
-  // unknown), not set the prototype and vanish.
-  const input: Record<string, unknown> = Object.create(null)
-  for (const name of Object.keys(params)) {
-    const value = params[name]!
-    if (integers.includes(name)) {
-      if (!integerText.test(value)) {
-        return Either.left({ parameter: name, rule: "must be base-10 integer text", kind: "invalid" })
-      }
-      input[name] = Number(value)
-    } else {
-      input[name] = value
-    }
-  }
-  // The schema's check may accept `input` itself: what is returned is a plain object like any other.
-  return Either.map(validate(schema, input), (query) => ({ ...query }))
+): Either.Either<A, Core.QueryViolation> => {
+  const read = QueryText.read(integers, params)
+  if ("violation" in read) return Either.left(read.violation)
+  // The schema's check may accept the null-prototype input itself: what is returned is a plain object
+  // like any other.
+  return Either.map(validate(schema, read.input), (query) => ({ ...query }))
 }
 
 /**
@@ -359,8 +293,8 @@ export const fromText = <A, I>(
  * @category models
  */
 export interface Rules<Q> {
-  readonly validate: (input: unknown) => Either.Either<Q, QueryViolation>
-  readonly fromText: (params: Readonly<Record<string, string>>) => Either.Either<Q, QueryViolation>
+  readonly validate: (input: unknown) => Either.Either<Q, Core.QueryViolation>
+  readonly fromText: (params: Readonly<Record<string, string>>) => Either.Either<Q, Core.QueryViolation>
   readonly toParams: (query: Q) => Array<QueryString.Param>
 }
 

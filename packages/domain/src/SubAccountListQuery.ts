@@ -4,6 +4,7 @@
  *
  * @since 0.2.0
  */
+import * as Parameters from "@broker-history/core/protocol/Parameters"
 import * as Schema from "effect/Schema"
 import * as QueryViolation from "./QueryViolation.js"
 
@@ -22,11 +23,7 @@ import * as QueryViolation from "./QueryViolation.js"
  * @since 0.2.0
  * @category models
  */
-export interface SubAccountListQuery {
-  readonly subAccount?: string | undefined
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
-}
+export type SubAccountListQuery = Parameters.SubAccountListQuery
 
 /**
  * Schema of a sub-account list query.
@@ -66,12 +63,9 @@ export const SubAccountListQuery = Schema.Struct({
  * @since 0.2.0
  * @category constants
  */
-export const integerParameters = ["page", "limit"] as const
+export const integerParameters = Parameters.subAccountList.integers
 
-// The parameters in the order they are signed and sent (the exchange's documented order).
-const parameterOrder = ["subAccount", "page", "limit"] as const
-
-const rules = QueryViolation.rules(SubAccountListQuery, integerParameters, parameterOrder)
+const rules = QueryViolation.rules(SubAccountListQuery, integerParameters, Parameters.subAccountList.order)
 
 /**
  * Checks every rule (an unknown parameter is an error); the first broken rule names the parameter.

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import * as Parameters from "@broker-history/core/protocol/Parameters"
 import * as Schema from "effect/Schema"
 import * as QueryViolation from "./QueryViolation.js"
 
@@ -27,13 +28,7 @@ import * as QueryViolation from "./QueryViolation.js"
  * @since 0.1.0
  * @category models
  */
-export interface TransferHistoryQuery extends QueryViolation.WindowPage {
-  readonly fromAccountType: "SPOT" | "FUTURES" | (string & {})
-  readonly toAccountType: "SPOT" | "FUTURES" | (string & {})
-  readonly fromAccount?: string | undefined
-  readonly toAccount?: string | undefined
-  readonly clientTranId?: string | undefined
-}
+export type TransferHistoryQuery = Parameters.TransferHistoryQuery
 
 /**
  * Schema of a transfer-history query. Numbers are numbers here; they are sent as base-10 text.
@@ -86,22 +81,9 @@ export const TransferHistoryQuery = Schema.Struct({
  * @since 0.1.0
  * @category constants
  */
-export const integerParameters = ["startTime", "endTime", "page", "limit"] as const
+export const integerParameters = Parameters.transferHistory.integers
 
-// The parameters in the order they are signed and sent (the exchange's documented order).
-const parameterOrder = [
-  "clientTranId",
-  "fromAccount",
-  "toAccount",
-  "fromAccountType",
-  "toAccountType",
-  "startTime",
-  "endTime",
-  "page",
-  "limit"
-] as const
-
-const rules = QueryViolation.rules(TransferHistoryQuery, integerParameters, parameterOrder)
+const rules = QueryViolation.rules(TransferHistoryQuery, integerParameters, Parameters.transferHistory.order)
 
 /**
  * Checks every rule; the first broken rule names the parameter.

@@ -1,21 +1,57 @@
 /**
- * The Effect 3 line (`@broker-history/client`) behind the suite's `Line`: the ready undici layer
- * built from the settings, each call run on one runtime that lives as long as the client.
+ * The Effect 3 line (`@broker-history/client`) behind the suite's `Line`: the layer over the asked
+ * transport built from the settings, each call run on one runtime that lives as long as the client,
+ * which logs into the client's `logs`.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory } from "@broker-history/client"
-import { Cause, Chunk, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
-import type { Client, Line, Outcome, Settings } from "../Line.js"
-import { fieldsOf } from "../Line.js"
+import { BrokerConfig, type BrokerError, BrokerHistory, TransferPlan } from "@broker-history/client"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import type { ConfigError } from "effect"
+import {
+  Cause,
+  Chunk,
+  Effect,
+  Exit,
+  HashMap,
+  Layer,
+  Logger,
+  LogLevel,
+  ManagedRuntime,
+  Metric,
+  Option,
+  Redacted,
+  Stream
+} from "effect"
+import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import { fieldsOf, messageText } from "../Line.js"
+import { clientOf } from "./Wiring.js"
 
-const options = (settings: Settings): BrokerConfig.Options => ({
+const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
 })
 
-/** The outcome of an exit: a typed failure as data; a defect or an interruption is thrown. */
+const overFetch = (init: RequestInit) =>
+  BrokerHistory.layer.pipe(
+    Layer.provide(FetchHttpClient.layer),
+    Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, init))
+  )
+
+const transports: Record<
+  Transport,
+  Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig>
+> = {
+  undici: BrokerHistory.layerUndici,
+  platformUndici: BrokerHistory.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)),
+  fetch: overFetch({ redirect: "manual" }),
+  fetchFollowingRedirects: overFetch({})
+}
+
+/** The outcome of an exit: a typed failure as data; a defect is thrown. */
 const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly message: string }>): Outcome<A> => {
   if (Exit.isSuccess(exit)) return { _tag: "Success", value: exit.value }
+  if (Cause.isInterruptedOnly(exit.cause)) return { _tag: "Interrupted" }
   const failure = Cause.failureOption(exit.cause)
   if (Option.isNone(failure)) throw Cause.squash(exit.cause)
   const error = failure.value
@@ -25,30 +61,46 @@ const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly messa
 /** The line under its suite name. */
 export const line: Line = {
   name: "effect3",
+  transports: ["undici", "platformUndici", "fetch"],
   withClient: async (settings, use) => {
-    const runtime = ManagedRuntime.make(
-      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(options(settings))))
-    )
+    const logs: Array<LogLine> = []
+    const logger = Logger.make(({ annotations, logLevel, message }) => {
+      logs.push({
+        level: logLevel.label,
+        message: messageText(message),
+        annotations: Object.fromEntries(HashMap.toEntries(annotations))
+      })
+    })
+    const runtime = ManagedRuntime.make(Layer.mergeAll(
+      transports[settings.transport ?? "undici"].pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      Logger.replace(Logger.defaultLogger, logger),
+      Logger.minimumLogLevel(LogLevel.Debug)
+    ))
     try {
-      const history = await runtime.runPromise(BrokerHistory.BrokerHistory)
-      const call = <A>(effect: Effect.Effect<A, BrokerError.BrokerError>) =>
-        runtime.runPromiseExit(effect).then(outcomeOf)
-      const collect = <A>(stream: Stream.Stream<A, BrokerError.BrokerError>, take: number | undefined) =>
-        call(Effect.map(Stream.runCollect(take === undefined ? stream : Stream.take(stream, take)), Chunk.toArray))
-      // The suite passes queries as plain objects (sometimes wrong on purpose): the line checks them.
-      const client: Client = {
-        transferHistory: (query) => call(history.transferHistory(query as never)),
-        depositHistory: (query) => call(history.depositHistory(query as never)),
-        subAccountList: (query) => call(history.subAccountList(query as never)),
-        transfers: (query, take) => collect(history.transfers(query as never), take),
-        deposits: (query, take) => collect(history.deposits(query as never), take),
-        transferChanges: (query, take) => collect(history.transferChanges(query as never), take),
-        depositChanges: (query, take) => collect(history.depositChanges(query as never), take),
-        subAccounts: (options, take) => collect(history.subAccounts(options as never), take)
+      const built = await runtime.runPromiseExit(BrokerHistory.BrokerHistory)
+      if (Exit.isFailure(built)) throw new Error(`the client's layer failed: ${Cause.pretty(built.cause)}`)
+      const history = built.value
+      const call = <A>(effect: Effect.Effect<A, BrokerError.BrokerError>, { signal }: Call = {}) =>
+        runtime.runPromiseExit(effect, { signal }).then(outcomeOf)
+      const collect = <A>(stream: Stream.Stream<A, BrokerError.BrokerError>, run: Run<A> = {}) => {
+        const { each, take } = run
+        const taken = take === undefined ? stream : Stream.take(stream, take)
+        const tapped = each === undefined ? taken : Stream.tap(taken, (a) => Effect.promise(async () => each(a)))
+        return call(Effect.map(Stream.runCollect(tapped), Chunk.toArray), run)
       }
+      const client = clientOf<
+        Effect.Effect<unknown, BrokerError.BrokerError>,
+        Stream.Stream<unknown, BrokerError.BrokerError>
+      >(history, call, collect, {
+        incompleteCounter: (endpoint) =>
+          runtime.runPromise(Metric.value(Metric.tagged(BrokerHistory.incompleteMilliseconds, "endpoint", endpoint)))
+            .then((state) => state.count),
+        logs
+      })
       return await use(client)
     } finally {
       await runtime.dispose()
     }
-  }
+  },
+  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes)
 }

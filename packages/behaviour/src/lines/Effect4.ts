@@ -1,22 +1,47 @@
 /**
- * The Effect 4 line (`@broker-history/client-effect4`) behind the suite's `Line`: the ready undici
- * layer built from the settings, each call run on one runtime that lives as long as the client.
- * `effect-4` is this package's name for effect 4 (an npm alias), the copy the line itself runs on.
+ * The Effect 4 line (`@broker-history/client-effect4`) behind the suite's `Line`: the layer over the
+ * asked transport built from the settings, each call run on one runtime that lives as long as the
+ * client, which logs into the client's `logs`. `effect-4` is this package's name for effect 4 (an npm
+ * alias), the copy the line itself runs on.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory } from "@broker-history/client-effect4"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted, Stream } from "effect-4"
-import type { Client, Line, Outcome, Settings } from "../Line.js"
-import { fieldsOf } from "../Line.js"
+import { BrokerConfig, type BrokerError, BrokerHistory, HttpProxy, TransferPlan } from "@broker-history/client-effect4"
+import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
+import type { Config } from "effect-4"
+import { Cause, Effect, Exit, Layer, Logger, ManagedRuntime, Metric, Redacted, References, Stream } from "effect-4"
+import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
+import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import { fieldsOf, messageText } from "../Line.js"
+import { clientOf } from "./Wiring.js"
 
-const options = (settings: Settings): BrokerConfig.Options => ({
+const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
 })
 
-/** The outcome of an exit: a typed failure as data; a defect or an interruption is thrown. */
+const overFetch = (init: RequestInit) =>
+  BrokerHistory.layer.pipe(
+    Layer.provide(FetchHttpClient.layer),
+    Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, init))
+  )
+
+const transports: Partial<
+  Record<Transport, Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig>>
+> = {
+  undici: BrokerHistory.layerUndici,
+  // The platform `HttpClient` over undici: the line's own (fetch of undici 7 over the layer's dispatcher).
+  platformUndici: BrokerHistory.layer.pipe(
+    Layer.provide(NodeTransport.layerPlatformHttpClient),
+    Layer.provide(NodeTransport.layerDispatcher(HttpProxy.none))
+  ),
+  fetch: overFetch({ redirect: "manual" }),
+  fetchFollowingRedirects: overFetch({})
+}
+
+/** The outcome of an exit: a typed failure as data; a defect is thrown. */
 const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly message: string }>): Outcome<A> => {
   if (Exit.isSuccess(exit)) return { _tag: "Success", value: exit.value }
+  if (Cause.hasInterruptsOnly(exit.cause)) return { _tag: "Interrupted" }
   const error = Cause.findErrorOption(exit.cause)
   if (error._tag === "None") throw Cause.squash(exit.cause)
   const failure = error.value
@@ -26,30 +51,49 @@ const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly messa
 /** The line under its suite name. */
 export const line: Line = {
   name: "effect4",
+  transports: ["undici", "platformUndici", "fetch"],
   withClient: async (settings, use) => {
-    const runtime = ManagedRuntime.make(
-      BrokerHistory.layerUndici.pipe(Layer.provide(BrokerConfig.layer(options(settings))))
-    )
+    const transport = transports[settings.transport ?? line.transports[0]!]
+    if (transport === undefined) throw new Error(`the Effect 4 line has no transport ${settings.transport} here`)
+    const logs: Array<LogLine> = []
+    const logger = Logger.make(({ fiber, logLevel, message }) => {
+      logs.push({
+        level: logLevel.toUpperCase(),
+        message: messageText(message),
+        annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
+      })
+    })
+    const runtime = ManagedRuntime.make(Layer.mergeAll(
+      transport.pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      Logger.layer([logger]),
+      Layer.succeed(References.MinimumLogLevel, "Debug")
+    ))
     try {
-      const history = await runtime.runPromise(Effect.service(BrokerHistory.BrokerHistory))
-      const call = <A>(effect: Effect.Effect<A, BrokerError.BrokerError>) =>
-        runtime.runPromiseExit(effect).then(outcomeOf)
-      const collect = <A>(stream: Stream.Stream<A, BrokerError.BrokerError>, take: number | undefined) =>
-        call(Stream.runCollect(take === undefined ? stream : Stream.take(stream, take)))
-      // The suite passes queries as plain objects (sometimes wrong on purpose): the line checks them.
-      const client: Client = {
-        transferHistory: (query) => call(history.transferHistory(query as never)),
-        depositHistory: (query) => call(history.depositHistory(query as never)),
-        subAccountList: (query) => call(history.subAccountList(query as never)),
-        transfers: (query, take) => collect(history.transfers(query as never), take),
-        deposits: (query, take) => collect(history.deposits(query as never), take),
-        transferChanges: (query, take) => collect(history.transferChanges(query as never), take),
-        depositChanges: (query, take) => collect(history.depositChanges(query as never), take),
-        subAccounts: (options, take) => collect(history.subAccounts(options as never), take)
+      const built = await runtime.runPromiseExit(Effect.service(BrokerHistory.BrokerHistory))
+      if (Exit.isFailure(built)) throw new Error(`the client's layer failed: ${Cause.pretty(built.cause)}`)
+      const history = built.value
+      const call = <A>(effect: Effect.Effect<A, BrokerError.BrokerError>, { signal }: Call = {}) =>
+        runtime.runPromiseExit(effect, { signal }).then(outcomeOf)
+      const collect = <A>(stream: Stream.Stream<A, BrokerError.BrokerError>, run: Run<A> = {}) => {
+        const { each, take } = run
+        const taken = take === undefined ? stream : Stream.take(stream, take)
+        const tapped = each === undefined ? taken : Stream.tap(taken, (a) => Effect.promise(async () => each(a)))
+        return call(Stream.runCollect(tapped), run)
       }
+      const client = clientOf<
+        Effect.Effect<unknown, BrokerError.BrokerError>,
+        Stream.Stream<unknown, BrokerError.BrokerError>
+      >(history, call, collect, {
+        incompleteCounter: (endpoint) =>
+          runtime.runPromise(
+            Metric.value(Metric.withAttributes(BrokerHistory.incompleteMilliseconds, { endpoint }))
+          ).then((state) => state.count),
+        logs
+      })
       return await use(client)
     } finally {
       await runtime.dispose()
     }
-  }
+  },
+  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes)
 }

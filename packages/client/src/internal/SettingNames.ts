@@ -1,36 +1,17 @@
 /**
  * Errors naming the settings as the layer was configured (`Settings.names`): a failure whose message
- * says what to check or raise gets the names of those settings, so that it names the option the user
- * set and, when the settings came from the `BROKER_*` environment, the variable (docs/configuration.md,
- * "Settings").
+ * says what to check or raise gets the names of those settings (core's `Settings.namesFor`), so that
+ * it names the option the user set and, when the settings came from the `BROKER_*` environment, the
+ * variable (docs/configuration.md, "Settings").
  *
  * @internal
  */
-import * as BrokerError from "../BrokerError.js"
-import type * as SettingsCheck from "./SettingsCheck.js"
-
-const pick = (names: SettingsCheck.Names, settings: ReadonlyArray<SettingsCheck.Setting>) =>
-  Object.fromEntries(settings.map((setting) => [setting, names[setting]]))
+import * as CoreSettings from "@broker-history/core/config/Settings"
+import type * as BrokerError from "../BrokerError.js"
+import { toError } from "./Failure.js"
 
 /** `error` with the names of the settings its message mentions; any other error as it is. */
-export const name = (names: SettingsCheck.Names) => (error: BrokerError.BrokerError): BrokerError.BrokerError => {
-  switch (error._tag) {
-    case "AuthenticationError":
-      return new BrokerError.AuthenticationError({ ...error, names: pick(names, ["apiKey", "secretKey"]) })
-    case "TimestampRejected":
-      return new BrokerError.TimestampRejected({ ...error, names: pick(names, ["recvWindow"]) })
-    case "RateLimited":
-      return new BrokerError.RateLimited({ ...error, names: pick(names, ["maxRetryAfter", "rateLimit"]) })
-    case "TransportError":
-      return new BrokerError.TransportError({ ...error, names: pick(names, ["baseUrl", "requestTimeout"]) })
-    case "ResponseDecodeError":
-      return new BrokerError.ResponseDecodeError({ ...error, names: pick(names, ["baseUrl", "maxResponseBytes"]) })
-    case "IncompleteHistory":
-      return new BrokerError.IncompleteHistory({
-        ...error,
-        names: pick(names, ["maxPagesPerMillisecond", "onIncomplete"])
-      })
-    default:
-      return error
-  }
+export const name = (names: CoreSettings.Names) => (error: BrokerError.BrokerError): BrokerError.BrokerError => {
+  const named = CoreSettings.namesFor(error._tag, names)
+  return named === undefined ? error : toError({ ...error, names: named })
 }

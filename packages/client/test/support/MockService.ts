@@ -33,8 +33,8 @@ export const mockService = (
   answer: (seen: Seen) => Answer,
   options: {
     readonly serverOffset?: number
-    /** An answer to the n-th `/api/v3/time` request instead of the time (`undefined`: the time). */
-    readonly time?: (n: number) => Answer | undefined
+    /** An answer to the n-th `/api/v3/time` request, sent at `at`, instead of the time (`undefined`: the time). */
+    readonly time?: (n: number, at: number) => Answer | undefined
   } = {}
 ) => {
   const seen: Array<Seen> = []
@@ -44,7 +44,7 @@ export const mockService = (
       const at = yield* Clock.currentTimeMillis
       if (url.pathname === "/api/v3/time") {
         timeRequests.push(at)
-        const instead = options.time?.(timeRequests.length)
+        const instead = options.time?.(timeRequests.length, at)
         if (instead !== undefined) return yield* respond(request, instead)
         return HttpClientResponse.fromWeb(
           request,

@@ -1,19 +1,15 @@
 /**
  * A query schema's rules as one plain check, compiled from the schema's AST: true only for input the
- * schema decodes to itself, so that a valid query is accepted without the schema interpreter.
+ * schema decodes to itself, so that a valid query is accepted without the schema interpreter. The
+ * loop over a query's keys is core's (`@broker-history/core/query/Accepts`); this compiles the AST
+ * into its fields.
  *
  * @internal
  */
+import * as Core from "@broker-history/core/query/Accepts"
 import type * as SchemaAST from "effect/SchemaAST"
 
 const noOptions: SchemaAST.ParseOptions = {}
-
-/** One field of a struct: its name, whether it may be missing, and the check of its value. */
-interface Field {
-  readonly name: string
-  readonly optional: boolean
-  readonly accepts: (u: unknown) => boolean
-}
 
 /**
  * The check of a struct of known keys (required ones present, no others) whose values pass the
@@ -21,49 +17,14 @@ interface Field {
  */
 export const compile = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefined => {
   if (ast._tag !== "Objects" || ast.indexSignatures.length > 0 || ast.encoding !== undefined) return undefined
-  const fields: Array<Field> = []
+  const fields: Array<Core.Field> = []
   for (const p of ast.propertySignatures) {
     const accepts = compileValue(p.type)
     if (typeof p.name !== "string" || accepts === undefined) return undefined
     fields.push({ name: p.name, optional: p.type.context?.isOptional === true, accepts })
   }
   const checks = ast.checks
-  return structCheck(fields, checks === undefined ? () => true : (u) => passes(checks, u, ast))
-}
-
-/**
- * True for a plain object whose own keys are exactly known fields (required ones present), each value
- * accepted by its field, and that `whole` accepts.
- *
- * Note: this is schema-free and the Effect 3 line's accept-check has the same loop over its own AST's
- * fields; it belongs in `@broker-history/core`, with each line compiling its AST into `fields`.
- */
-const structCheck = (
-  fields: ReadonlyArray<Field>,
-  whole: (u: unknown) => boolean
-): (u: unknown) => boolean => {
-  const known = new Set(fields.map((f) => f.name))
-  return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-    const record = u as Record<string, unknown>
-    let present = 0
-    for (const f of fields) {
-      if (Object.hasOwn(record, f.name)) {
-        present++
-        if (!f.accepts(record[f.name])) return false
-      } else if (!f.optional) {
-        return false
-      }
-    }
-    // Every own key must be a known one (the schema refuses excess properties).
-    let own = 0
-    for (const k in record) {
-      if (!Object.hasOwn(record, k)) return false
-      if (!known.has(k)) return false
-      own++
-    }
-    return own === present && Object.getOwnPropertySymbols(record).length === 0 && whole(u)
-  }
+  return Core.struct(fields, checks === undefined ? () => true : (u) => passes(checks, u, ast))
 }
 
 // True when every check (a filter, or a group of them) accepts `u`.

@@ -1,9 +1,12 @@
 /**
  * A query schema's rules as one plain check, compiled from the schema's AST: true only for input the
- * schema decodes to itself, so that a valid query is accepted without the schema interpreter.
+ * schema decodes to itself, so that a valid query is accepted without the schema interpreter. The
+ * loop over a query's keys is core's (`@broker-history/core/query/Accepts`); this compiles the AST
+ * into its fields.
  *
  * @internal
  */
+import * as Core from "@broker-history/core/query/Accepts"
 import * as Option from "effect/Option"
 import type * as SchemaAST from "effect/SchemaAST"
 
@@ -21,37 +24,13 @@ export const compile = (ast: SchemaAST.AST): ((u: unknown) => boolean) | undefin
     struct = struct.from
   }
   if (struct._tag !== "TypeLiteral" || struct.indexSignatures.length > 0) return undefined
-  const fields: Array<
-    { readonly name: string; readonly optional: boolean; readonly accepts: (u: unknown) => boolean }
-  > = []
+  const fields: Array<Core.Field> = []
   for (const p of struct.propertySignatures) {
     const accepts = compileValue(p.type)
     if (typeof p.name !== "string" || accepts === undefined) return undefined
     fields.push({ name: p.name, optional: p.isOptional, accepts })
   }
-  const known = new Set(fields.map((f) => f.name))
-  return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-    const record = u as Record<string, unknown>
-    let present = 0
-    for (const f of fields) {
-      if (Object.hasOwn(record, f.name)) {
-        present++
-        if (!f.accepts(record[f.name])) return false
-      } else if (!f.optional) {
-        return false
-      }
-    }
-    // Every own key must be a known one (the schema refuses excess properties).
-    let own = 0
-    for (const k in record) {
-      if (!Object.hasOwn(record, k)) return false
-      if (!known.has(k)) return false
-      own++
-    }
-    if (own !== present || Object.getOwnPropertySymbols(record).length > 0) return false
-    return refinements.every((r) => Option.isNone(r.filter(u, noOptions, r)))
-  }
+  return Core.struct(fields, (u) => refinements.every((r) => Option.isNone(r.filter(u, noOptions, r))))
 }
 
 // The check of one parameter's value: the keywords, literals, refinements and unions of them that

@@ -10,8 +10,7 @@
  *
  * @internal
  */
-import type { QueryViolation } from "@broker-history/domain-effect4"
-import { DepositHistoryQuery, Endpoint, TransferHistoryQuery } from "@broker-history/domain-effect4"
+import { DepositHistoryQuery, Endpoint, QueryViolation, TransferHistoryQuery } from "@broker-history/domain-effect4"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -271,27 +270,6 @@ export const decode = <A>(described: Options<A>, endpoint: string) =>
     ? Result.fail(invalid(endpoint, described.root, "must be an object of options"))
     : Result.mapError(described.parse(input), (issue) => refusal(described, endpoint, issue))
 
-/** The first failure of an issue tree, with the path of the option it is at. */
-const firstFailure = (
-  issue: SchemaIssue.Issue,
-  path: ReadonlyArray<PropertyKey>
-): { readonly issue: SchemaIssue.Issue; readonly path: ReadonlyArray<PropertyKey> } => {
-  switch (issue._tag) {
-    case "Pointer":
-      return firstFailure(issue.issue, [...path, ...issue.path])
-    case "Filter":
-      return issue.issue._tag === "InvalidValue" ? { issue, path } : firstFailure(issue.issue, path)
-    case "Encoding":
-      return firstFailure(issue.issue, path)
-    case "Composite":
-      return firstFailure(issue.issues[0], path)
-    case "AnyOf":
-      return issue.issues.length > 0 ? firstFailure(issue.issues[0], path) : { issue, path }
-    default:
-      return { issue, path }
-  }
-}
-
 const formatIssue = SchemaIssue.makeFormatterDefault()
 
 /** The rule a leaf states: its message, or the rule of the option's own schema for a value of the wrong type. */
@@ -307,7 +285,8 @@ const ruleOf = (issue: SchemaIssue.Issue): string => {
 }
 
 const refusal = <A>(described: Options<A>, endpoint: string, error: SchemaIssue.Issue): InvalidQuery => {
-  const first = firstFailure(error, [])
+  // The first failure, with the path of the option it is at: the walk is the domain's.
+  const first = QueryViolation.firstFailure(error)
   if (first.path.length === 0) {
     return invalid(endpoint, described.root, "must be an object of options")
   }

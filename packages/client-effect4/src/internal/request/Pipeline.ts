@@ -7,6 +7,7 @@
  *
  * @internal
  */
+import * as CoreAnswer from "@broker-history/core/request/Answer"
 import * as ServerText from "@broker-history/core/request/ServerText"
 import type * as QS from "@broker-history/core/signing/QueryString"
 import * as QueryString from "@broker-history/core/signing/QueryString"
@@ -216,7 +217,7 @@ export const make = (
           Effect.andThen(budget.refused(start, now, error), Effect.fail(error))
         )
         // An unreadable Retry-After is not obeyed (the retry backs off instead): say so.
-        return reply.retryAfter !== undefined && Answer.retryAfterMillis(reply.retryAfter, now) === undefined
+        return reply.retryAfter !== undefined && CoreAnswer.retryAfterMillis(reply.retryAfter, now) === undefined
           ? Effect.andThen(
             Effect.logDebug("broker Retry-After unreadable; backing off instead").pipe(
               Effect.annotateLogs({ endpoint: ctx.endpoint, retryAfter: ServerText.sanitize(reply.retryAfter, 60) })
@@ -281,7 +282,7 @@ export const make = (
 
     // The clock: one unsigned `GET /api/v3/time` through the budget and the retries; the server read
     // its clock somewhere between sending and receiving, so the middle is assumed.
-    const timeContext = Answer.requestContext(serverTime, [])
+    const timeContext = CoreAnswer.requestContext(serverTime, [])
     const timeCounters = countersFor(serverTime)
     const timePath = Effect.succeed(basePath + Endpoint.timePath)
     const measure = inSpan(

@@ -23,25 +23,30 @@ export interface Window extends Omit<SlidingWindow.Window, "reserve" | "woke"> {
   readonly take: (pace: (now: number) => Pace) => Effect.Effect<Start>
 }
 
+/**
+ * Waits for a slot of `window` under `pace`. A caller whose slot was withdrawn while it slept
+ * reserves again; its wait so far counts in the start it gets.
+ */
+export const take = (window: SlidingWindow.Window, pace: (now: number) => Pace): Effect.Effect<Start> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const reservation = window.reserve(pace, now)
+    if (reservation.wait === 0) return Effect.succeed({ at: reservation.at, waited: 0, slot: reservation.slot })
+    return Effect.zipRight(
+      Effect.sleep(Duration.millis(reservation.wait)),
+      Effect.flatMap(Clock.currentTimeMillis, (woke): Effect.Effect<Start> => {
+        const start = window.woke(reservation, woke)
+        return start !== undefined
+          ? Effect.succeed(start)
+          : Effect.map(take(window, pace), (again) => ({ ...again, waited: reservation.wait + again.waited }))
+      })
+    )
+  })
+
 /** A window remembering `capacity` attempts (`capacity` ≥ every `Pace.count` it is given). */
 export const makeWindow = (capacity: number): Effect.Effect<Window> =>
   Effect.sync(() => {
     const window = SlidingWindow.make(capacity)
-    const take = (pace: (now: number) => Pace): Effect.Effect<Start> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const reservation = window.reserve(pace, now)
-        if (reservation.wait === 0) return Effect.succeed({ at: reservation.at, waited: 0, slot: reservation.slot })
-        return Effect.zipRight(
-          Effect.sleep(Duration.millis(reservation.wait)),
-          Effect.flatMap(Clock.currentTimeMillis, (woke): Effect.Effect<Start> => {
-            const start = window.woke(reservation, woke)
-            return start !== undefined
-              ? Effect.succeed(start)
-              : Effect.map(take(pace), (again) => ({ ...again, waited: reservation.wait + again.waited }))
-          })
-        )
-      })
-    return { ...window, take }
+    return { ...window, take: (pace) => take(window, pace) }
   })
 
 /** A fixed budget: at most `limit` starts in any `interval`. */
