@@ -74,7 +74,10 @@ export const granularity = (timeoutMillis: number): number => Math.min(1000, Mat
  * import * as Deadlines from "@broker-history/core/request/Deadlines"
  *
  * const deadlines = Deadlines.make(5)
+ * // The timer is unref'd (it never keeps a process alive): this one holds the example's process.
+ * const alive = setTimeout(() => {}, 1_000)
  * const expired = await new Promise<boolean>((resolve) => deadlines.add({ at: Date.now() + 10, expire: () => resolve(true) }))
+ * clearTimeout(alive)
  * assert.strictEqual(expired, true)
  * ```
  *
