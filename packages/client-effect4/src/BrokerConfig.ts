@@ -17,7 +17,7 @@ import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import type { BrokerError } from "./BrokerError.js"
 import * as Retry from "./internal/request/Retry.js"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as SettingsCheck from "./internal/line/SettingsCheck.js"
 
 /**
  * The resolved configuration every client service reads: every setting as

@@ -21,7 +21,7 @@ import type { BrokerError } from "./BrokerError.js"
 import type * as Checkpoint from "./Checkpoint.js"
 import type * as FullHistory from "./FullHistory.js"
 import * as Scheduler from "./internal/follow/Scheduler.js"
-import * as StreamQuery from "./internal/query/StreamQuery.js"
+import * as StreamQuery from "./internal/line/StreamQuery.js"
 
 /**
  * When the streams poll: `minInterval` after a poll that brought records (default 1 second),

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as SettingsCheck from "./internal/line/SettingsCheck.js"
 
 /**
  * The proxy choice: `Environment` (the proxy variables, `NO_PROXY` honoured), `None` (always direct)

@@ -17,7 +17,7 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import * as Retry from "./internal/request/Retry.js"
+import * as Schedules from "./internal/line/Schedules.js"
 
 /**
  * Everything of `@broker-history/core/follow/Outage`: the models (`State`, `Current`, `Failure`,
@@ -67,7 +67,7 @@ export const backoff = (
 ): Schedule.Schedule<Duration.Duration> =>
   Schedule.min([Schedule.exponential(baseDelay), Schedule.spaced(maxDelay)]).pipe(
     Schedule.modifyDelay(({ duration }) =>
-      Effect.map(Retry.jitter(duration), (delay) => Duration.millis(Math.round(Duration.toMillis(delay))))
+      Effect.map(Schedules.jitter(duration), (delay) => Duration.millis(Math.round(Duration.toMillis(delay))))
     ),
     Schedule.map(({ duration }) => duration)
   )

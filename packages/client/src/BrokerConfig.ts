@@ -17,8 +17,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type { BrokerError } from "./BrokerError.js"
+import * as SettingsCheck from "./internal/line/SettingsCheck.js"
 import * as Retry from "./internal/request/Retry.js"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
 
 /**
  * The resolved configuration every client service reads: every setting as

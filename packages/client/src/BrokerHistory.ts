@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as CoreQueryCheck from "@broker-history/core/query/QueryCheck"
 import * as Crowded from "@broker-history/core/walk/Crowded"
 import type { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
 import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain"
@@ -27,10 +28,10 @@ import * as FullHistory from "./FullHistory.js"
 import * as HttpProxy from "./HttpProxy.js"
 import * as RideOut from "./internal/follow/RideOut.js"
 import * as Scheduler from "./internal/follow/Scheduler.js"
+import * as StreamQuery from "./internal/line/StreamQuery.js"
 import * as HistoryKind from "./internal/query/HistoryKind.js"
 import * as QueryCheck from "./internal/query/QueryCheck.js"
 import * as Range from "./internal/query/Range.js"
-import * as StreamQuery from "./internal/query/StreamQuery.js"
 import * as SubAccountList from "./internal/query/SubAccountList.js"
 import * as SettingNames from "./internal/SettingNames.js"
 import * as ServerClock from "./ServerClock.js"
@@ -330,13 +331,13 @@ export const make = Effect.gen(function*() {
    * One page: validated first (nothing sent when invalid), then one request, whose answer must hold
    * only what the query asked for (its window, when it has one, and its filters).
    */
-  const pageOf = <Q extends QueryCheck.PageQuery, A>(history: HistoryKind.HistoryKind<Q, A>) => {
+  const pageOf = <Q extends CoreQueryCheck.PageQuery, A>(history: HistoryKind.HistoryKind<Q, A>) => {
     const received = Metric.tagged(recordsReceived, "endpoint", history.endpoint.name)
     return (query: Q) =>
       Effect.suspend(() => {
         const valid = Either.mapLeft(history.validate(query), StreamQuery.ofViolation(history.endpoint.name))
         if (Either.isLeft(valid)) return Effect.fail(valid.left)
-        const { query: scope, request } = QueryCheck.ofPage(history.endpoint.name, valid.right, history)
+        const { query: scope, request } = CoreQueryCheck.ofPage(history.endpoint.name, valid.right, history)
         return tracker.track(http.get(history.endpoint, history.toParams(valid.right), history.page)).pipe(
           Effect.tap((page) => Metric.incrementBy(received, page.length)),
           Effect.flatMap((page) => {

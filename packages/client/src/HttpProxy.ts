@@ -12,7 +12,7 @@ import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
-import * as SettingsCheck from "./internal/SettingsCheck.js"
+import * as SettingsCheck from "./internal/line/SettingsCheck.js"
 
 /**
  * The proxy choice: `Environment` (the proxy variables, `NO_PROXY` honoured), `None` (always direct)

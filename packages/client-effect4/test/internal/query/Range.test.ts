@@ -1,7 +1,7 @@
 import { Duration, Effect } from "effect"
 import * as fc from "fast-check"
 import * as Range from "../../../src/internal/query/Range.js"
-import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
+import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
 import type * as ServerClock from "../../../src/ServerClock.js"
 import type * as StreamOptions from "../../../src/StreamOptions.js"
 import { describe, expect, it } from "../../support/EffectTest.js"

@@ -12,9 +12,10 @@ import * as Books from "@broker-history/core/budget/Budget"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Metric from "effect/Metric"
 import type { Settings } from "../../BrokerConfig.js"
 import type { RateLimited } from "../../BrokerError.js"
+import * as Effects from "../line/Effects.js"
+import * as Metrics from "../line/Metrics.js"
 import * as SlidingWindow from "./SlidingWindow.js"
 
 /** An attempt's slot in the budget. */
@@ -45,7 +46,7 @@ export const discoveryInFlight = Books.discoveryInFlight
  */
 export const make = (
   rateLimit: Settings["rateLimit"],
-  gauge: Metric.Metric.Gauge<number>,
+  gauge: Metrics.Gauge,
   onTheirWayAtFirst: number = discoveryInFlight
 ): Effect.Effect<Budget> =>
   Effect.gen(function*() {
@@ -55,27 +56,27 @@ export const make = (
       marginMillis: Duration.toMillis(rateLimit.margin),
       adaptive: rateLimit.adaptive
     }, onTheirWayAtFirst)
-    yield* Metric.set(gauge, books.perSecond)
+    yield* Metrics.set(gauge, books.perSecond)
     // What the books say after a start or a refusal: their log lines, then the rate allowed now.
     const tell = (news: Books.News): Effect.Effect<void> =>
-      news.notes.length === 0 && news.perSecond === undefined ? Effect.void : Effect.zipRight(
+      news.notes.length === 0 && news.perSecond === undefined ? Effect.void : Effect.andThen(
         Effect.forEach(news.notes, (note) =>
           Effect.logDebug(note.message).pipe(Effect.annotateLogs({ ...note.annotations })), {
           discard: true
         }),
-        news.perSecond === undefined ? Effect.void : Metric.set(gauge, news.perSecond)
+        news.perSecond === undefined ? Effect.void : Metrics.set(gauge, news.perSecond)
       )
     const started = Effect.flatMap(SlidingWindow.take(books.window, books.pace), (start) =>
       Effect.as(tell(books.started(start)), start))
-    const onTheirWay = yield* Effect.makeSemaphore(onTheirWayAtFirst)
+    const onTheirWay = yield* Effects.makeSemaphore(onTheirWayAtFirst)
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       books.open() ? Effect.flatMap(started, use) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const gate = books.gate(now)
         if (gate._tag === "Open") {
           return Effect.flatMap(started, use)
         }
-        const run = onTheirWay.withPermits(1)(Effect.flatMap(started, use))
-        return gate.resize ? Effect.zipRight(onTheirWay.resize(gate.places), run) : run
+        const run = Effects.withPermits(onTheirWay, 1, Effect.flatMap(started, use))
+        return gate.resize ? Effect.andThen(Effects.resize(onTheirWay, gate.places), run) : run
       })
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() =>

@@ -30,8 +30,8 @@ export interface Window extends Omit<SlidingWindow.Window, "reserve" | "woke"> {
 export const take = (window: SlidingWindow.Window, pace: (now: number) => Pace): Effect.Effect<Start> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const reservation = window.reserve(pace, now)
-    if (reservation.wait === 0) return Effect.succeed({ at: reservation.at, waited: 0, slot: reservation.slot })
-    return Effect.zipRight(
+    if (reservation.wait <= 0) return Effect.succeed({ at: reservation.at, waited: 0, slot: reservation.slot })
+    return Effect.andThen(
       Effect.sleep(Duration.millis(reservation.wait)),
       Effect.flatMap(Clock.currentTimeMillis, (woke): Effect.Effect<Start> => {
         const start = window.woke(reservation, woke)

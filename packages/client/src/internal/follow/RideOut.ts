@@ -7,13 +7,15 @@
  *
  * @internal
  */
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
-import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as Option from "effect/Option"
 import type { Settings } from "../../BrokerConfig.js"
 import { type BrokerError, isRetryable } from "../../BrokerError.js"
 import * as Outage from "../../Outage.js"
+import * as Effects from "../line/Effects.js"
+import * as Schedules from "../line/Schedules.js"
 
 export interface Tracker {
   /**
@@ -38,13 +40,12 @@ export type FollowRetry = Pick<Settings["retry"], "baseDelay" | "followMaxDelay"
  * `baseDelay`, capped at `followMaxDelay`, jittered to 50–100 %; after a `RateLimited`, the wait the
  * service asked for. A permanent failure ends it.
  */
-export const schedule = (retry: FollowRetry): Schedule.Schedule<BrokerError, BrokerError> =>
-  Outage.backoff(retry.baseDelay, retry.followMaxDelay).pipe(
-    Schedule.zipRight(Schedule.identity<BrokerError>()),
-    Schedule.modifyDelay((error, delay) =>
+export const schedule = (retry: FollowRetry): Schedules.Policy<BrokerError> =>
+  Schedules.fedWith(
+    Outage.backoff(retry.baseDelay, retry.followMaxDelay),
+    isRetryable,
+    (error, delay) =>
       error._tag === "RateLimited" && error.retryAfterMillis > 0 ? Duration.millis(error.retryAfterMillis) : delay
-    ),
-    Schedule.whileInput(isRetryable)
   )
 
 /** A tracker for one layer. Its state is a value replaced synchronously (each update is atomic). */
@@ -54,51 +55,54 @@ export const make = (retry: FollowRetry): Tracker => {
   const track = <A>(request: Effect.Effect<A, BrokerError>, answered = true): Effect.Effect<A, BrokerError> =>
     Effect.suspend(() => {
       const successes = state.successes
-      return Effect.tapBoth(request, {
-        onSuccess: () =>
+      return Effect.tapError(
+        Effect.tap(request, () =>
           !answered ? Effect.void : Effect.clockWith((clock) => {
-            const [next, ended] = Outage.succeeded(state, clock.unsafeCurrentTimeMillis())
+            const [next, ended] = Outage.succeeded(state, Effects.currentTimeMillisUnsafe(clock))
             state = next
             return ended === undefined ? Effect.void : logEnded(ended)
-          }),
-        onFailure: (error) =>
+          })),
+        (error) =>
           isRetryable(error)
             ? Effect.clockWith((clock) => {
-              const at = clock.unsafeCurrentTimeMillis()
+              const at = Effects.currentTimeMillisUnsafe(clock)
               state = Outage.failed(state, { at, message: error.message, tag: error._tag }, successes)
               return Effect.void
             })
             : Effect.void
-      })
+      )
     })
 
   const maxRetryAfter = Duration.toMillis(retry.maxRetryAfter)
-  // Logs each retry's wait: the outage's start once (a warning), a long Retry-After wait once per
+  // Before each wait: the outage's start logged once (a warning), a long Retry-After wait once per
   // wait (a warning), every other failure at debug level.
-  const retries = Schedule.delays(schedule(retry)).pipe(
-    Schedule.intersect(Schedule.identity<BrokerError>()),
-    Schedule.onDecision(([delay, error], decision): Effect.Effect<void> => {
-      if (ScheduleDecision.isDone(decision)) return Effect.void
-      return Effect.clockWith((clock) => {
-        const now = clock.unsafeCurrentTimeMillis()
-        const [next, started] = Outage.announced(state)
-        const long = error._tag === "RateLimited" && error.retryAfterMillis > maxRetryAfter
-        const [after, wait] = long ? Outage.waiting(next, now, now + Duration.toMillis(delay)) : [next, false]
-        state = after
-        return started !== undefined
-          ? logStarted(started, error, delay, retry.followMaxDelay, now)
-          : wait
-          ? logWait(error, delay, now)
-          : logRetry(error, delay)
-      })
+  const logged = (error: BrokerError, delay: Duration.Duration): Effect.Effect<void> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const [next, started] = Outage.announced(state)
+      const long = error._tag === "RateLimited" && error.retryAfterMillis > maxRetryAfter
+      const [after, wait] = long ? Outage.waiting(next, now, now + Duration.toMillis(delay)) : [next, false]
+      state = after
+      return started !== undefined
+        ? logStarted(started, error, delay, retry.followMaxDelay, now)
+        : wait
+        ? logWait(error, delay, now)
+        : logRetry(error, delay)
     })
-  )
 
-  return {
-    track,
-    rideOut: (request, answered) => Effect.retry(track(request, answered), retries),
-    state: Effect.sync(() => state)
-  }
+  const rideOut = <A>(request: Effect.Effect<A, BrokerError>, answered?: boolean): Effect.Effect<A, BrokerError> =>
+    Effect.flatMap(Schedules.stepper(schedule(retry)), (step) => {
+      const loop: Effect.Effect<A, BrokerError> = Effects.recover(
+        track(request, answered),
+        (error) =>
+          Effect.flatMap(step(error), (delay) =>
+            Option.isNone(delay)
+              ? Effect.fail(error)
+              : Effect.andThen(Effect.andThen(logged(error, delay.value), Effect.sleep(delay.value)), loop))
+      )
+      return loop
+    })
+
+  return { track, rideOut, state: Effect.sync(() => state) }
 }
 
 /** The outage's start: its cause and how the follow streams retry (a Retry-After: until when). */

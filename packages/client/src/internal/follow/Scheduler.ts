@@ -6,7 +6,6 @@
  * @internal
  */
 import * as PollSchedule from "@broker-history/core/follow/PollSchedule"
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -17,6 +16,7 @@ import * as Stream from "effect/Stream"
 import type { BrokerError } from "../../BrokerError.js"
 import type * as Checkpoint from "../../Checkpoint.js"
 import * as FullHistory from "../../FullHistory.js"
+import * as Streams from "../line/Streams.js"
 
 /** One stream: the caller's id and the walk's options, whose `follow` must be given. */
 interface Followed<K, A> {
@@ -32,7 +32,7 @@ export const run = <K, A>(
   list: ReadonlyArray<Followed<K, A>>,
   settings: PollSchedule.Settings
 ): Stream.Stream<Change<K, A>, BrokerError> =>
-  Stream.unwrapScoped(Effect.gen(function*() {
+  Streams.unwrapScoped(Effect.gen(function*() {
     const start = yield* Clock.currentTimeMillis
     const schedule = yield* Ref.make(PollSchedule.make(list.length, settings, start))
     // The grant each stream waits for; a stream replaces its own when it asks for its next poll.
@@ -107,17 +107,17 @@ const followOne = <K, A>(
       return yield* granted
     })
     const stream = followed.stream
-    return FullHistory.changes({
+    const changes = FullHistory.changes({
       ...options,
       until,
       follow: { interval: Duration.zero, settlement: follow.settlement, now: nextPoll }
-    }).pipe(Stream.mapChunksEffect((chunk) =>
+    })
+    return Streams.mapArraysEffect(changes, (found) =>
       Effect.as(
         Ref.update(activity, (a) => ({
-          found: a.found + Chunk.reduce(chunk, 0, (n, c) => options.time(c.record) >= a.recentFrom ? n + 1 : n),
+          found: a.found + found.reduce((n, c) => options.time(c.record) >= a.recentFrom ? n + 1 : n, 0),
           recentFrom: a.recentFrom
         })),
-        Chunk.map(chunk, (c): Change<K, A> => ({ stream, kind: c.kind, record: c.record, checkpoint: c.checkpoint }))
-      )
-    ))
+        found.map((c): Change<K, A> => ({ stream, kind: c.kind, record: c.record, checkpoint: c.checkpoint }))
+      ))
   }))

@@ -7,26 +7,26 @@
  * @internal
  */
 import * as Core from "@broker-history/core/query/HistoryKind"
+import type * as Decoding from "../line/Decoding.js"
 import type {
   DepositRecord as DepositRecordNs,
   QueryViolation,
   TransferRecord as TransferRecordNs
-} from "@broker-history/domain"
-import { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "@broker-history/domain"
-import type * as Either from "effect/Either"
-import type * as Schema from "effect/Schema"
-import * as StreamQuery from "./StreamQuery.js"
+} from "../line/Domain.js"
+import { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "../line/Domain.js"
+import type * as Results from "../line/Results.js"
+import * as StreamQuery from "../line/StreamQuery.js"
 
 /** A stream query's filters: the page query without its window and page (the walk's business). */
 export type Filters<Q> = Core.Filters<Q>
 
 export interface HistoryKind<Q, A> extends Core.HistoryKind<Q, A> {
   /** The page query's rules (the page calls). */
-  readonly validate: (input: unknown) => Either.Either<Q, QueryViolation.QueryViolation>
+  readonly validate: (input: unknown) => Results.Result<Q, QueryViolation.QueryViolation>
   /** The stream queries' decoders: the filters, the range options and `follow`. */
   readonly query: StreamQuery.History<Filters<Q>>
   readonly toParams: (query: Q) => Array<readonly [string, string]>
-  readonly page: Schema.Schema<ReadonlyArray<A>, any>
+  readonly page: Decoding.Decoder<ReadonlyArray<A>>
 }
 
 export const transfers: HistoryKind<TransferHistoryQuery.TransferHistoryQuery, TransferRecordNs.TransferRecord> = {

@@ -12,8 +12,9 @@ import * as Effect from "effect/Effect"
 import type { BrokerError } from "../../BrokerError.js"
 import type * as ServerClock from "../../ServerClock.js"
 import * as StreamOptions from "../../StreamOptions.js"
+import type * as Effects from "../line/Effects.js"
+import * as StreamQuery from "../line/StreamQuery.js"
 import type * as Walk from "../walk/Walk.js"
-import * as StreamQuery from "./StreamQuery.js"
 
 /**
  * How far `until` may be after the server's now: the caller's clock (with which `until` was likely
@@ -35,7 +36,7 @@ export const resolve = (
   endpoint: string,
   query: Pick<StreamQuery.Decoded<unknown>, "range" | "follow">,
   maxWindow: number | undefined,
-  clock: ServerClock.ServerClock["Type"]
+  clock: Effects.ServiceOf<ServerClock.ServerClock>
 ): Effect.Effect<Range, BrokerError> =>
   Effect.gen(function*() {
     const { concurrency, limit, resume, since: given, until: pinned } = query.range

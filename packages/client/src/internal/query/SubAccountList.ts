@@ -8,18 +8,19 @@
  * @internal
  */
 import * as Core from "@broker-history/core/query/SubAccountList"
-import type { SubAccount } from "@broker-history/domain"
-import { Endpoint, SubAccountListQuery } from "@broker-history/domain"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { BrokerError, RequestContext } from "../../BrokerError.js"
 import { SubAccountListTooLong } from "../../BrokerError.js"
 import type { SubAccountOptions } from "../../StreamOptions.js"
+import type { SubAccount } from "../line/Domain.js"
+import { Endpoint, SubAccountListQuery } from "../line/Domain.js"
+import * as Effects from "../line/Effects.js"
+import * as Results from "../line/Results.js"
+import * as StreamQuery from "../line/StreamQuery.js"
+import * as Streams from "../line/Streams.js"
 import * as QueryCheck from "./QueryCheck.js"
-import * as StreamQuery from "./StreamQuery.js"
 
 /** One request of a page of the list through the layer's pipeline, the query already valid. */
 export type Fetch = (
@@ -51,9 +52,9 @@ export const page = (fetch: Fetch) =>
   query: SubAccountListQuery.SubAccountListQuery = {}
 ): Effect.Effect<ReadonlyArray<SubAccount.SubAccount>, BrokerError> =>
   Effect.suspend(() =>
-    Either.match(SubAccountListQuery.validate(query), {
-      onLeft: (violation) => Effect.fail(StreamQuery.ofViolation(endpoint)(violation)),
-      onRight: (valid) => checked(fetch, valid)
+    Results.match(SubAccountListQuery.validate(query), {
+      onFailure: (violation) => Effect.fail(StreamQuery.ofViolation(endpoint)(violation)),
+      onSuccess: (valid) => checked(fetch, valid)
     })
   )
 
@@ -69,18 +70,18 @@ export const stream = (fetch: Fetch) =>
 (
   options?: SubAccountOptions
 ): Stream.Stream<SubAccount.SubAccount, BrokerError> =>
-  Stream.unwrap(Effect.map(optionsOf(options), ({ maxSubAccounts }) => {
+  Stream.unwrap(Effect.map(Effects.fromResult(optionsOf(options)), ({ maxSubAccounts }) => {
     const list = Core.reader(streamLimit, maxSubAccounts)
-    return Stream.paginateChunkEffect(
+    return Streams.paginateArrays(
       1,
       (n: number) =>
         Effect.flatMap(checked(fetch, { page: n, limit: streamLimit }), (records) => {
           const step = list.read(records)
           switch (step._tag) {
             case "Continue":
-              return Effect.succeed([Chunk.unsafeFromArray(step.fresh), Option.some(n + 1)] as const)
+              return Effect.succeed([step.fresh, Option.some(n + 1)] as const)
             case "Done":
-              return Effect.succeed([Chunk.unsafeFromArray(step.fresh), Option.none<number>()] as const)
+              return Effect.succeed([step.fresh, Option.none<number>()] as const)
             case "Stop":
               return Effect.fail(
                 new SubAccountListTooLong({

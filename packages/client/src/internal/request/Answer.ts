@@ -1,24 +1,19 @@
 /**
  * How an HTTP answer becomes a result or a typed error (docs/wire-contract.md, "Errors"): the
  * decisions are core's (`@broker-history/core/request/Answer`, failures as plain data); this decodes
- * bodies with the domain's schemas, turns core's failures into the tagged error classes, and runs an
- * attempt within its deadline.
+ * bodies with the line's schemas (`line/Decoding.ts`) and turns core's failures into the tagged error
+ * classes.
  *
  * @internal
  */
 import * as Core from "@broker-history/core/request/Answer"
-import type { Endpoint } from "@broker-history/domain"
-import { ErrorBody } from "@broker-history/domain"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import type * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
 import type { RequestContext } from "../../BrokerError.js"
-import * as BrokerError from "../../BrokerError.js"
+import type * as BrokerError from "../../BrokerError.js"
 import { toError } from "../Failure.js"
-import * as DecodeIssue from "./DecodeIssue.js"
+import * as Decoding from "../line/Decoding.js"
+import type { Endpoint } from "../line/Domain.js"
+import { ErrorBody } from "../line/Domain.js"
+import * as Results from "../line/Results.js"
 
 /** A complete answer (see core's `Reply`). */
 export type Reply = Core.Reply
@@ -26,15 +21,12 @@ export type Reply = Core.Reply
 /** A body's `Content-Length` as a number of bytes; `undefined` when absent or not a whole number. */
 export const contentLength = Core.contentLength
 
-const decodeErrorBody = Schema.decodeUnknownEither(ErrorBody.ErrorBody)
-
 /**
  * The refusal a body states: a `{code,msg}` failure body, or an envelope (`{code, message, data}`, the
  * sub-account list's) whose code is not 0. `undefined` for any other body.
  */
 const refusalBody = (u: unknown): ErrorBody.ErrorBody | undefined => {
-  const body = decodeErrorBody(u)
-  return Either.isRight(body) ? body.right : ErrorBody.fromEnvelope(u)
+  return Decoding.decodeErrorBody(u) ?? ErrorBody.fromEnvelope(u)
 }
 
 /**
@@ -45,27 +37,27 @@ const refusalBody = (u: unknown): ErrorBody.ErrorBody | undefined => {
 export const read = <A>(
   ctx: RequestContext,
   reply: Reply,
-  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  decode: Decoding.Decode<A>,
   attempts: number
-): Either.Either<A, BrokerError.ResponseDecodeError | Core.Refused> => {
+): Results.Result<A, BrokerError.ResponseDecodeError | Core.Refused> => {
   const outcome = Core.read(
     ctx,
     reply,
     (json) =>
-      Either.match(decode(json), {
-        onRight: (value) => ({ _tag: "Decoded", value }),
-        onLeft: (error) => ({ _tag: "Undecoded", describe: () => DecodeIssue.describe(error) })
+      Results.match(decode(json), {
+        onSuccess: (value) => ({ _tag: "Decoded", value }),
+        onFailure: (issue) => ({ _tag: "Undecoded", describe: () => Decoding.describe(issue, json) })
       }),
     refusalBody,
     attempts
   )
   switch (outcome._tag) {
     case "Decoded":
-      return Either.right(outcome.value)
+      return Results.succeed(outcome.value)
     case "Refused":
-      return Either.left(outcome)
+      return Results.fail(outcome)
     default:
-      return Either.left(toError(outcome))
+      return Results.fail(toError(outcome))
   }
 }
 
@@ -101,53 +93,6 @@ export const transportCause = (
   detail?: string
 ): BrokerError.TransportError => toError(Core.transportCause(ctx, reason, cause, attempts, fallback, detail))
 
-/**
- * A platform transport failure as a `TransportError`, with no URL (and so no signature) in it: the
- * client's own description of it (an application's client may set one, e.g. for its own timeout),
- * then its cause.
- */
-export const transportFailure = (
-  ctx: RequestContext,
-  error: HttpClientError.HttpClientError,
-  attempts: number
-): BrokerError.TransportError =>
-  transportCause(
-    ctx,
-    error._tag === "ResponseError" ? "Body" : undefined,
-    error.cause,
-    attempts,
-    `${error._tag} ${error.reason}`,
-    error.description
-  )
-
 /** The request context of an endpoint call. */
 export const endpointContext = (endpoint: Endpoint.Endpoint, params: ReadonlyArray<readonly [string, string]>) =>
   Core.requestContext(endpoint.name, params)
-
-/**
- * One attempt's exchange with the platform's failures as `TransportError`s and a deadline: the
- * request, the answer and its body must all complete within `timeout`.
- */
-export const withinDeadline = <A, E, R>(
-  exchange: Effect.Effect<A, E | HttpClientError.HttpClientError, R>,
-  ctx: RequestContext,
-  attempt: number,
-  timeout: Duration.Duration
-): Effect.Effect<A, Exclude<E, HttpClientError.HttpClientError> | BrokerError.TransportError, R> =>
-  exchange.pipe(
-    Effect.mapError((e) =>
-      HttpClientError.isHttpClientError(e)
-        ? transportFailure(ctx, e, attempt)
-        : e as Exclude<E, HttpClientError.HttpClientError>
-    ),
-    Effect.timeoutFail({
-      duration: timeout,
-      onTimeout: () =>
-        new BrokerError.TransportError({
-          request: ctx,
-          reason: "Timeout",
-          description: `no complete answer within ${Duration.format(timeout)}`,
-          attempts: attempt
-        })
-    })
-  )

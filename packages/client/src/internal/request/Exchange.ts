@@ -10,16 +10,13 @@
  *
  * @internal
  */
-import * as Headers from "@effect/platform/Headers"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type * as Duration from "effect/Duration"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { RequestContext } from "../../BrokerError.js"
-import type * as BrokerError from "../../BrokerError.js"
+import * as BrokerError from "../../BrokerError.js"
+import * as Effects from "../line/Effects.js"
+import * as Http from "../line/Http.js"
 import * as Answer from "./Answer.js"
 
 /**
@@ -35,40 +32,26 @@ export type Exchange = (
 ) => Effect.Effect<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>
 
 /**
- * Over a platform `HttpClient`. The deadline is an Effect timeout (so it follows the `TestClock`), and
- * anything that renders the request headers (platform logs) shows `apiKeyHeader` redacted. The
- * platform's client span is off (it would record the signed URL, and ending it renders the response,
- * which reads its body), and so is trace propagation. The body is read as a stream and counted: past
+ * Over a platform `HttpClient` (sent as `line/Http.ts` says: no client span, the key header
+ * redacted). The deadline is an Effect timeout (so it follows the `TestClock`). The body is read as a
+ * stream and counted: past
  * `maxBytes` (or with a `Content-Length` above it, before reading) the attempt fails, and closing the
  * request's scope aborts it, which drops the connection. Whether a redirect is followed is the
  * client's choice (fetch follows by default; docs/architecture.md); a status the client refuses
  * (`HttpClient.filterStatusOk`) is read as its answer.
  */
 export const platform = (
-  http: HttpClient.HttpClient,
+  http: Http.Client,
   timeout: Duration.Duration,
   apiKeyHeader: string,
   maxBytes: number
 ): Exchange => {
-  const scoped = http.pipe(
-    HttpClient.withTracerDisabledWhen(() => true),
-    HttpClient.withTracerPropagation(false),
-    HttpClient.withScope
-  )
-  const redactKeyHeader = (names: ReadonlyArray<string | RegExp>) =>
-    names.includes(apiKeyHeader) ? names : [...names, apiKeyHeader]
+  const send = Http.sender(http, apiKeyHeader)
   return (origin, pathAndQuery, headers, ctx, attempt) =>
     Effect.gen(function*() {
-      const request = HttpClientRequest.get(origin + pathAndQuery).pipe(HttpClientRequest.setHeaders(headers))
-      // A client that fails on some statuses (`HttpClient.filterStatusOk`) still hands over the
-      // answer: it is read as any other, so the same answer gives the same error on every client.
-      const response = yield* scoped.execute(request).pipe(
-        Effect.catchIf(
-          (error): error is HttpClientError.ResponseError =>
-            error._tag === "ResponseError" && error.reason === "StatusCode",
-          (error) => Effect.succeed(error.response)
-        )
-      )
+      // A status the client refuses is read as any other answer: the same answer gives the same
+      // error on every client.
+      const response = yield* send(origin + pathAndQuery, headers)
       const body = yield* boundedText(response, maxBytes, ctx, attempt)
       return {
         status: response.status,
@@ -78,8 +61,7 @@ export const platform = (
       }
     }).pipe(
       Effect.scoped,
-      Effect.locallyWith(Headers.currentRedactedNames, redactKeyHeader),
-      (exchange) => Answer.withinDeadline(exchange, ctx, attempt, timeout)
+      (exchange) => withinDeadline(exchange, ctx, attempt, timeout)
     )
 }
 
@@ -91,11 +73,11 @@ export const platform = (
  * renders responses, as a logger may) cannot be streamed: its text is taken, held to the same limit.
  */
 const boundedText = (
-  response: HttpClientResponse.HttpClientResponse,
+  response: Http.Response,
   maxBytes: number,
   ctx: RequestContext,
   attempt: number
-): Effect.Effect<string, BrokerError.ResponseDecodeError | HttpClientError.ResponseError> => {
+): Effect.Effect<string, BrokerError.ResponseDecodeError | Http.Failure> => {
   const declared = Answer.contentLength(response.headers["content-length"])
   if (declared !== undefined && declared > maxBytes) {
     return Effect.fail(Answer.tooLarge(ctx, response.status, maxBytes, declared, attempt))
@@ -113,15 +95,38 @@ const boundedText = (
       parts.push(decoder.decode())
       return parts.join("")
     }),
-    Effect.catchTag(
-      "ResponseError",
-      (error) =>
-        size > 0 ?
+    (read) =>
+      Effects.recover(read, (error) =>
+        size > 0 || error._tag === "ResponseDecodeError" ?
           Effect.fail(error) :
           Effect.flatMap(response.text, (text) =>
             new TextEncoder().encode(text).length > maxBytes
               ? Effect.fail(Answer.tooLarge(ctx, response.status, maxBytes, undefined, attempt))
-              : Effect.succeed(text))
-    )
+              : Effect.succeed(text)))
   )
 }
+
+/**
+ * One attempt's exchange with the platform's failures as `TransportError`s and a deadline: the
+ * request, the answer and its body must all complete within `timeout`.
+ */
+const withinDeadline = <A, E>(
+  exchange: Effect.Effect<A, E | Http.Failure>,
+  ctx: RequestContext,
+  attempt: number,
+  timeout: Duration.Duration
+): Effect.Effect<A, Exclude<E, Http.Failure> | BrokerError.TransportError> =>
+  Effects.timeoutFail(
+    Effect.mapError(exchange, (e) =>
+      Http.isFailure(e)
+        ? Http.transportFailure(ctx, e, attempt)
+        : e as Exclude<E, Http.Failure>),
+    timeout,
+    () =>
+      new BrokerError.TransportError({
+        request: ctx,
+        reason: "Timeout",
+        description: `no complete answer within ${Duration.format(timeout)}`,
+        attempts: attempt
+      })
+  )

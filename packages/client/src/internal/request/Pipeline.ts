@@ -9,29 +9,26 @@
  */
 import * as CoreAnswer from "@broker-history/core/request/Answer"
 import * as ServerText from "@broker-history/core/request/ServerText"
-import type { QueryString as QS } from "@broker-history/domain"
-import { Endpoint, Field, QueryString } from "@broker-history/domain"
+import type * as QS from "@broker-history/core/signing/QueryString"
+import * as QueryString from "@broker-history/core/signing/QueryString"
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
-import * as Metric from "effect/Metric"
-import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
-import * as Tracer from "effect/Tracer"
+import type * as Tracer from "effect/Tracer"
 import { BrokerConfig } from "../../BrokerConfig.js"
 import type { BrokerError, RequestContext } from "../../BrokerError.js"
 import type { ServerClock } from "../../ServerClock.js"
 import { Signer } from "../../Signer.js"
 import * as Budget from "../budget/Budget.js"
+import * as Decoding from "../line/Decoding.js"
+import { Endpoint } from "../line/Domain.js"
+import * as Effects from "../line/Effects.js"
+import * as Metrics from "../line/Metrics.js"
+import * as Results from "../line/Results.js"
 import * as SettingNames from "../SettingNames.js"
 import * as Answer from "./Answer.js"
 import type * as Exchange from "./Exchange.js"
@@ -41,73 +38,12 @@ import * as Retry from "./Retry.js"
  * Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`
  * (public as `BrokerHttpClient.metrics`).
  */
-export const metrics = {
-  /** Every attempt sent. */
-  requests: Metric.counter("broker_history_requests_total", { description: "HTTP attempts sent", incremental: true }),
-  /** Attempts that were retried (the failed attempt is counted). */
-  retries: Metric.counter("broker_history_retries_total", { description: "attempts retried", incremental: true }),
-  /** Requests per second the shared budget allows now (not tagged: one budget serves every endpoint). */
-  rateLimitCurrent: Metric.gauge("broker_history_rate_limit_current", {
-    description: "requests per second the client's budget allows now (lowered after 429/418, grows back)"
-  }),
-  /** Attempts that had to wait for the client's rate limiter. */
-  rateLimitWaits: Metric.counter("broker_history_rate_limit_waits_total", {
-    description: "attempts delayed by the client rate limiter",
-    incremental: true
-  }),
-  /** 429/418 answers received. */
-  rateLimited: Metric.counter("broker_history_rate_limited_total", {
-    description: "429/418 answers received",
-    incremental: true
-  }),
-  /** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt). */
-  requestDuration: Metric.histogram(
-    "broker_history_request_duration_seconds",
-    MetricBoundaries.fromIterable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
-    "seconds from sending an attempt to its whole answer or its failure"
-  )
-}
+export const metrics = Metrics.metrics
 
-/** The metrics tagged per endpoint (the budget's gauge is the layer's, not an endpoint's). */
-type Counters = Omit<typeof metrics, "rateLimitCurrent">
-
-const countersByEndpoint = new Map<string, Counters>()
-const countersFor = (endpoint: string): Counters => {
-  let counters = countersByEndpoint.get(endpoint)
-  if (counters === undefined) {
-    counters = {
-      requests: Metric.tagged(metrics.requests, "endpoint", endpoint),
-      retries: Metric.tagged(metrics.retries, "endpoint", endpoint),
-      rateLimitWaits: Metric.tagged(metrics.rateLimitWaits, "endpoint", endpoint),
-      rateLimited: Metric.tagged(metrics.rateLimited, "endpoint", endpoint),
-      requestDuration: Metric.tagged(metrics.requestDuration, "endpoint", endpoint)
-    }
-    countersByEndpoint.set(endpoint, counters)
-  }
-  return counters
-}
+type Counters = Metrics.Counters
 
 /** The endpoint name of the clock's requests, in metrics, logs, spans and errors. */
 export const serverTime = "serverTime"
-
-const ServerTime = Schema.Struct({
-  serverTime: Schema.Union(Schema.Number, Schema.NumberFromString)
-})
-const decodeServerTime = (u: unknown) =>
-  Either.mapLeft(Schema.decodeUnknownEither(ServerTime)(u), (e) => e as ParseResult.ParseError)
-
-// Built once per schema. The record pages carry a compiled decoder (the schema's field rules in one
-// pass, with the schema itself as the fallback that reports what is wrong): with a generic Schema
-// decoder, decoding a page cost several times the HTTP exchange (see packages/bench/README.md).
-const decoders = new WeakMap<object, (u: unknown) => Either.Either<any, ParseResult.ParseError>>()
-const decoderFor = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.Either<A, ParseResult.ParseError> => {
-  let decode = decoders.get(schema)
-  if (decode === undefined) {
-    decode = Field.decoder(schema)
-    decoders.set(schema, decode)
-  }
-  return decode
-}
 
 /** The signed-request service (public as `BrokerHttpClient`). */
 export interface Client {
@@ -115,17 +51,17 @@ export interface Client {
    * One signed GET of `endpoint` with the business `params` (in the order given), retried as
    * configured, its JSON body decoded with `schema`.
    */
-  readonly get: <A, I>(
+  readonly get: <A>(
     endpoint: Endpoint.Endpoint,
     params: ReadonlyArray<QS.Param>,
-    schema: Schema.Schema<A, I>
+    schema: Decoding.Decoder<A>
   ) => Effect.Effect<A, BrokerError>
 }
 
 /** What `make` builds: the client and the server clock it measures through itself. */
 export interface Built {
   readonly client: Client
-  readonly clock: ServerClock["Type"]
+  readonly clock: Effects.ServiceOf<ServerClock>
 }
 
 /**
@@ -135,9 +71,9 @@ export interface Built {
  * `onTheirWayAtFirst`: see `Budget.make`.
  */
 export const make = (
-  exchangeFor: (config: BrokerConfig["Type"]) => Exchange.Exchange,
+  exchangeFor: (config: Effects.ServiceOf<BrokerConfig>) => Exchange.Exchange,
   options?: {
-    readonly clock?: ServerClock["Type"] | undefined
+    readonly clock?: Effects.ServiceOf<ServerClock> | undefined
     readonly onTheirWayAtFirst?: number | undefined
   }
 ): Effect.Effect<Built, never, BrokerConfig | Signer> =>
@@ -169,20 +105,20 @@ export const make = (
       counters: Counters,
       pathAndQuery: Effect.Effect<string>,
       requestHeaders: Record<string, string>,
-      decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+      decode: Decoding.Decode<A>,
       n: number,
       span: Tracer.Span | undefined
     ): Effect.Effect<A, BrokerError> =>
       budget.attempt((start) => {
         const send = Effect.flatMap(pathAndQuery, (target) =>
-          Effect.zipRight(
-            Metric.increment(counters.requests),
+          Effect.andThen(
+            Metrics.increment(counters.requests),
             Effect.flatMap(
               timed(counters, exchange(origin, target, requestHeaders, ctx, n)),
               (reply) => outcome(ctx, counters, reply, decode, n, span, start)
             )
           ))
-        return start.waited > 0 ? Effect.zipRight(Metric.increment(counters.rateLimitWaits), send) : send
+        return start.waited > 0 ? Effect.andThen(Metrics.increment(counters.rateLimitWaits), send) : send
       })
 
     /** The answer as the result or a typed error, told to the budget. */
@@ -190,18 +126,18 @@ export const make = (
       ctx: RequestContext,
       counters: Counters,
       reply: Answer.Reply,
-      decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+      decode: Decoding.Decode<A>,
       n: number,
       span: Tracer.Span | undefined,
       start: Budget.Start
     ): Effect.Effect<A, BrokerError> => {
       span?.attribute("http.response.status_code", reply.status)
       const read = Answer.read(ctx, reply, decode, n)
-      if (Either.isRight(read)) {
+      const refused = Results.failureOrUndefined(read)
+      if (refused === undefined) {
         budget.accepted(start)
-        return Effect.succeed(read.right)
+        return Effect.succeed(Results.successOrUndefined(read) as A)
       }
-      const refused = read.left
       if (refused._tag === "ResponseDecodeError") {
         budget.accepted(start)
         return Effect.fail(refused)
@@ -212,13 +148,13 @@ export const make = (
           budget.accepted(start)
           return Effect.fail(error)
         }
-        const counted = Effect.zipRight(
-          Metric.increment(counters.rateLimited),
-          Effect.zipRight(budget.refused(start, now, error), Effect.fail(error))
+        const counted = Effect.andThen(
+          Metrics.increment(counters.rateLimited),
+          Effect.andThen(budget.refused(start, now, error), Effect.fail(error))
         )
         // An unreadable Retry-After is not obeyed (the retry backs off instead): say so.
         return reply.retryAfter !== undefined && CoreAnswer.retryAfterMillis(reply.retryAfter, now) === undefined
-          ? Effect.zipRight(
+          ? Effect.andThen(
             Effect.logDebug("broker Retry-After unreadable; backing off instead").pipe(
               Effect.annotateLogs({ endpoint: ctx.endpoint, retryAfter: ServerText.sanitize(reply.retryAfter, 60) })
             ),
@@ -230,8 +166,8 @@ export const make = (
 
     const onRetry =
       (endpoint: string, counters: Counters) => (error: BrokerError, n: number, delay: Duration.Duration) =>
-        Effect.zipRight(
-          Metric.increment(counters.retries),
+        Effect.andThen(
+          Metrics.increment(counters.retries),
           Effect.logDebug("broker request retried").pipe(
             Effect.annotateLogs({ endpoint, attempt: n, error: error._tag, delayMillis: Duration.toMillis(delay) })
           )
@@ -267,22 +203,23 @@ export const make = (
       attributes: Record<string, unknown>,
       attempts: (traced: Tracer.Span | undefined) => Effect.Effect<A, BrokerError>
     ): Effect.Effect<A, BrokerError> =>
-      Effect.withFiberRuntime<A, BrokerError>((fiber) =>
-        !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.currentTracer === builtInTracer
-          ? Effect.suspend(() => attempts(undefined))
-          : withSpan(name, { kind: "client", attributes }, (span) =>
+      Effects.ifTraced(
+        () =>
+          withSpan(name, { kind: "client", attributes }, (span) =>
             Effect.withParentSpan(
-              Effect.tap(attempts(span), (result) => {
+              Effect.map(attempts(span), (result) => {
                 if (Array.isArray(result)) span.attribute("broker.records", result.length)
+                return result
               }),
               span
-            ))
+            )),
+        () => attempts(undefined)
       )
 
     // The clock: one unsigned `GET /api/v3/time` through the budget and the retries; the server read
     // its clock somewhere between sending and receiving, so the middle is assumed.
     const timeContext = CoreAnswer.requestContext(serverTime, [])
-    const timeCounters = countersFor(serverTime)
+    const timeCounters = Metrics.countersFor(serverTime)
     const timePath = Effect.succeed(basePath + Endpoint.timePath)
     const measure = inSpan(
       "ServerClock.sync",
@@ -294,7 +231,7 @@ export const make = (
           (n, span) =>
             Effect.flatMap(Clock.currentTimeMillis, (before) =>
               Effect.flatMap(
-                exchangeOnce(timeContext, timeCounters, timePath, unsignedHeaders, decodeServerTime, n, span),
+                exchangeOnce(timeContext, timeCounters, timePath, unsignedHeaders, Decoding.decodeServerTime, n, span),
                 (answer) =>
                   Effect.map(Clock.currentTimeMillis, (after) => Math.round(answer.serverTime - (before + after) / 2))
               )),
@@ -304,14 +241,14 @@ export const make = (
     )
     const clock = options?.clock ?? (yield* measured(measure))
 
-    const get = <A, I>(
+    const get = <A>(
       endpoint: Endpoint.Endpoint,
       params: ReadonlyArray<QS.Param>,
-      schema: Schema.Schema<A, I>
+      schema: Decoding.Decoder<A>
     ): Effect.Effect<A, BrokerError> => {
       const ctx = Answer.endpointContext(endpoint, params)
-      const decode = decoderFor(schema)
-      const counters = countersFor(endpoint.name)
+      const decode = Decoding.decoderFor(schema)
+      const counters = Metrics.countersFor(endpoint.name)
       const path = basePath + endpoint.path + "?"
       const signedParams = authParams.length === 0 ? params : [...params, ...authParams]
       // A fresh timestamp and signature on every attempt: never stale after a wait.
@@ -333,14 +270,14 @@ export const make = (
             retried(endpoint.name, counters, attempt, traced, numbered),
             "TimestampRejected",
             (rejected) =>
-              Effect.zipRight(
+              Effect.andThen(
                 Effect.logDebug("broker timestamp rejected; resynchronising clock").pipe(
                   Effect.annotateLogs({ endpoint: endpoint.name })
                 ),
                 Effect.flatMap(
-                  Effect.either(clock.sync),
+                  Effects.result(clock.sync),
                   (synced) =>
-                    Either.isLeft(synced)
+                    !Results.isSuccess(synced)
                       ? Effect.fail(rejected)
                       : retried(endpoint.name, counters, attempt, traced, numbered)
                 )
@@ -356,45 +293,43 @@ export const make = (
   })
 
 /** A clock over `measure` (the offset, ms): measured on first need and on every `sync`. */
-const measured = (measure: Effect.Effect<number, BrokerError>): Effect.Effect<ServerClock["Type"]> =>
+const measured = (measure: Effect.Effect<number, BrokerError>): Effect.Effect<Effects.ServiceOf<ServerClock>> =>
   Effect.gen(function*() {
     const offsetRef = yield* Ref.make(0)
     const synced = yield* Ref.make(false)
-    const sync = Effect.tap(measure, (offset) => Effect.zipRight(Ref.set(offsetRef, offset), Ref.set(synced, true)))
+    const sync = Effect.tap(measure, (offset) => Effect.andThen(Ref.set(offsetRef, offset), Ref.set(synced, true)))
     const now = Effect.zipWith(Clock.currentTimeMillis, Ref.get(offsetRef), (local, offset) => local + offset)
     return {
       now,
       offset: Ref.get(offsetRef),
       sync,
-      serverNow: Effect.flatMap(Ref.get(synced), (done) => done ? now : Effect.zipRight(sync, now))
+      serverNow: Effect.flatMap(Ref.get(synced), (done) => done ? now : Effect.andThen(sync, now))
     }
   })
 
 /** The exchange, its duration sampled whatever its outcome. */
 const timed = <R, E>(counters: Counters, exchange: Effect.Effect<R, E>): Effect.Effect<R, E> =>
   Effect.clockWith((clock) => {
-    const started = clock.unsafeCurrentTimeNanos()
+    const started = Effects.currentTimeNanosUnsafe(clock)
     return Effect.onExit(
       exchange,
-      () => Metric.update(counters.requestDuration, Number(clock.unsafeCurrentTimeNanos() - started) / 1e9)
+      () => Metrics.sample(counters.requestDuration, Number(Effects.currentTimeNanosUnsafe(clock) - started) / 1e9)
     )
   })
-
-const builtInTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 /**
  * A span around `use(span)`, without the two costs that matter per page: the span does not keep a
  * successful result (the native span stores its exit, and spans holding 500-record pages made every
- * page survive into the old generation), and no stack trace is captured for it. A failure is
- * recorded as usual. The span is not installed as the current span: callers that need it as a parent
+ * page survive into the old generation), and no stack trace is captured for it (`Effects.makeSpan`).
+ * A failure is recorded as usual. The span is not installed as the current span: callers that need it as a parent
  * pass it on.
  */
 const withSpan = <A, E>(
   name: string,
-  options: Tracer.SpanOptions,
+  options: Effects.SpanOptions,
   use: (span: Tracer.Span) => Effect.Effect<A, E>
 ): Effect.Effect<A, E> =>
-  Effect.flatMap(Effect.makeSpan(name, { ...options, captureStackTrace: false }), (span) =>
+  Effect.flatMap(Effects.makeSpan(name, options), (span) =>
     Effect.onExit(
       use(span),
       (exit) => Effect.map(Clock.currentTimeNanos, (now) => span.end(now, Exit.isSuccess(exit) ? Exit.void : exit))

@@ -8,13 +8,14 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schedule from "effect/Schedule"
 import type { BrokerError } from "../../BrokerError.js"
 import { isRetryable } from "../../BrokerError.js"
+import * as Effects from "../line/Effects.js"
+import * as Schedules from "../line/Schedules.js"
 import * as RetryWait from "./RetryWait.js"
 
 /** What decides the retries of a request: a schedule fed the failures. */
-export type Policy = Schedule.Schedule<unknown, BrokerError>
+export type Policy = Schedules.Policy<BrokerError>
 
 /**
  * The default policy: exponential backoff from `baseDelay`, doubling, capped at `maxDelay`, each
@@ -24,12 +25,7 @@ export const backoff = (options: {
   readonly maxRetries: number
   readonly baseDelay: Duration.Duration
   readonly maxDelay: Duration.Duration
-}): Policy =>
-  Schedule.exponential(options.baseDelay, 2).pipe(
-    Schedule.modifyDelay((delay) => Duration.min(delay, options.maxDelay)),
-    Schedule.jitteredWith({ min: 0.5, max: 1 }),
-    Schedule.intersect(Schedule.recurs(options.maxRetries))
-  )
+}): Policy => Schedules.backoff(options)
 
 /** Whether a failure may be retried at all. A wait longer than `retry.maxRetryAfter` never is. */
 export const retryable = (error: BrokerError): boolean =>
@@ -37,11 +33,6 @@ export const retryable = (error: BrokerError): boolean =>
 
 /** The decision for one failure: `None` ends the retries, `Some` is the wait before the next attempt. */
 export type Decide = (error: BrokerError) => Effect.Effect<Option.Option<Duration.Duration>>
-
-// The schedule stepped for its decision only: `delays` keeps the wait it chose as its output, and the
-// zeroed delay keeps the driver from sleeping it.
-const decisions = (policy: Policy) =>
-  Schedule.driver(Schedule.delays(policy).pipe(Schedule.modifyDelay(() => Duration.zero)))
 
 /**
  * Runs `attempt(n, decide)` (n from 1) until it succeeds or a failure is not retried. An attempt may
@@ -54,15 +45,16 @@ export const retrying = <A>(
   onRetry: (error: BrokerError, n: number, delay: Duration.Duration) => Effect.Effect<void>
 ): Effect.Effect<A, BrokerError> =>
   Effect.suspend(() => {
-    // Made on the first failure: most requests never need one.
-    let driver: Schedule.ScheduleDriver<Duration.Duration, BrokerError> | undefined
+    // The schedule stepped for its decisions (the wait it chooses is read, not slept), made on the
+    // first failure: most requests never need one.
+    let step: ((error: BrokerError) => Effect.Effect<Option.Option<Duration.Duration>>) | undefined
     let last: { readonly error: BrokerError; readonly delay: Option.Option<Duration.Duration> } | undefined
-    const step = (error: BrokerError) =>
+    const next = (error: BrokerError) =>
       Effect.suspend(() => {
-        if (driver !== undefined) return Effect.option(driver.next(error))
-        return Effect.flatMap(decisions(policy), (made) => {
-          driver = made
-          return Effect.option(made.next(error))
+        if (step !== undefined) return step(error)
+        return Effect.flatMap(Schedules.stepper(policy), (made) => {
+          step = made
+          return made(error)
         })
       })
     const decide: Decide = (error) =>
@@ -70,7 +62,7 @@ export const retrying = <A>(
         if (last !== undefined && last.error === error) return Effect.succeed(last.delay)
         const decided = retryable(error)
           ? Effect.map(
-            step(error),
+            next(error),
             Option.map((delay) =>
               error._tag === "RateLimited" && error.retryAfterMillis > 0
                 ? Duration.millis(error.retryAfterMillis)
@@ -78,17 +70,18 @@ export const retrying = <A>(
             )
           )
           : Effect.succeed(Option.none<Duration.Duration>())
-        return Effect.tap(decided, (delay) => {
+        return Effect.map(decided, (delay) => {
           last = { error, delay }
+          return delay
         })
       })
     const loop = (n: number): Effect.Effect<A, BrokerError> =>
-      Effect.catchAll(attempt(n, decide), (error) =>
+      Effects.recover(attempt(n, decide), (error) =>
         Effect.flatMap(decide(error), (delay) =>
           Option.isNone(delay)
             ? Effect.fail(error)
-            : Effect.zipRight(
-              Effect.zipRight(
+            : Effect.andThen(
+              Effect.andThen(
                 onRetry(error, n, delay.value),
                 // A refused request's wait may lend its caller's slot (RetryWait); any other waits in place.
                 error._tag === "RateLimited" ? RetryWait.waiting(Effect.sleep(delay.value)) : Effect.sleep(delay.value)

@@ -7,29 +7,33 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
+import * as Effects from "../line/Effects.js"
 
 /** Wraps the wait of a refused request before its retry. */
 export type Wait = (wait: Effect.Effect<void>) => Effect.Effect<void>
 
 /** The wait of the current fiber: in place unless a caller lends its permit (`lending`). */
-export const current: FiberRef.FiberRef<Wait> = FiberRef.unsafeMake<Wait>(identity)
+export const current: Effects.Reference<Wait> = Effects.makeReference<Wait>(
+  "@broker-history/client/internal/request/RetryWait/current",
+  identity
+)
 
 /** `wait` as the current fiber makes it. */
-export const waiting = (wait: Effect.Effect<void>): Effect.Effect<void> => FiberRef.getWith(current, (w) => w(wait))
+export const waiting = (wait: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.flatMap(Effects.getReference(current), (w) => w(wait))
 
 /**
  * Runs `effect` with one permit of `semaphore`, given back while a request in it waits out a
  * `Retry-After` and taken again (in turn) before the request is retried.
  */
 export const lending =
-  (semaphore: Effect.Semaphore) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  (semaphore: Effects.Semaphore) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
       let held = false
       const take = Effect.uninterruptibleMask((restore) =>
-        Effect.zipRight(
-          restore(semaphore.take(1)),
+        Effect.andThen(
+          restore(Effects.take(semaphore, 1)),
           Effect.sync(() => {
             held = true
           })
@@ -38,10 +42,10 @@ export const lending =
       const give = Effect.suspend(() => {
         if (!held) return Effect.void
         held = false
-        return Effect.asVoid(semaphore.release(1))
+        return Effect.asVoid(Effects.release(semaphore, 1))
       })
-      const lend: Wait = (wait) => Effect.zipRight(Effect.uninterruptible(give), Effect.zipRight(wait, take))
-      return Effect.acquireUseRelease(take, () => Effect.locally(effect, current, lend), () => give)
+      const lend: Wait = (wait) => Effect.andThen(Effect.uninterruptible(give), Effect.andThen(wait, take))
+      return Effect.acquireUseRelease(take, () => Effects.provideReference(effect, current, lend), () => give)
     })
 
 /** The bounds of a stream fetching windows ahead (`makeAhead`). */
@@ -63,22 +67,26 @@ export interface Ahead {
  */
 export const makeAhead = (concurrency: number): Effect.Effect<Ahead> =>
   Effect.map(
-    Effect.all([Effect.makeSemaphore(concurrency), Effect.makeSemaphore(concurrency)]),
+    Effect.all([Effects.makeSemaphore(concurrency), Effects.makeSemaphore(concurrency)]),
     ([inFlight, planned]): Ahead => ({
-      plan: planned.take(1).pipe(Effect.asVoid),
+      plan: Effect.asVoid(Effects.take(planned, 1)),
       fetch: (effect) =>
         Effect.suspend(() => {
           let placed = true
           const leave = Effect.suspend(() => {
             if (!placed) return Effect.void
             placed = false
-            return Effect.asVoid(planned.release(1))
+            return Effect.asVoid(Effects.release(planned, 1))
           })
           // Inside `lending`, whose own wait gives back the permit in flight: leave the planned place first.
-          const leaving = FiberRef.getWith(
-            current,
+          const leaving = Effect.flatMap(
+            Effects.getReference(current),
             (lent) =>
-              Effect.locally(effect, current, (wait) => Effect.zipRight(Effect.uninterruptible(leave), lent(wait)))
+              Effects.provideReference(
+                effect,
+                current,
+                (wait) => Effect.andThen(Effect.uninterruptible(leave), lent(wait))
+              )
           )
           return Effect.ensuring(lending(inFlight)(leaving), leave)
         })

@@ -8,10 +8,10 @@
  * @internal
  */
 import * as UndiciRequest from "@broker-history/core/request/UndiciRequest"
-import type * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as BrokerError from "../../BrokerError.js"
+import * as Effects from "../line/Effects.js"
 import * as Answer from "./Answer.js"
 import type { Exchange } from "./Exchange.js"
 
@@ -22,11 +22,11 @@ import type { Exchange } from "./Exchange.js"
  * connection. undici's `request` does not follow redirects. A body over `maxBytes` (declared, or
  * counted as it arrives) is not read further, its connection is closed, and the attempt fails.
  */
-export const make = (dispatcher: Undici.Dispatcher, timeout: Duration.Duration, maxBytes: number): Exchange => {
+export const make = (dispatcher: UndiciRequest.Dispatcher, timeout: Duration.Duration, maxBytes: number): Exchange => {
   const send = UndiciRequest.make(dispatcher, Duration.toMillis(timeout), maxBytes)
   const timeoutText = `no complete answer within ${Duration.format(timeout)}`
   return (origin, pathAndQuery, headers, ctx, attempt) =>
-    Effect.async<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>((resume) => {
+    Effects.callback<Answer.Reply, BrokerError.TransportError | BrokerError.ResponseDecodeError>((resume) => {
       const cancel = send(origin, pathAndQuery, headers, {
         reply: (reply) => resume(Effect.succeed(reply)),
         timeout: () =>

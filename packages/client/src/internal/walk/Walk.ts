@@ -29,14 +29,13 @@ import * as Emission from "@broker-history/core/walk/Emission"
 import type { WindowWidths } from "@broker-history/core/walk/WindowLimit"
 import * as WindowLimit from "@broker-history/core/walk/WindowLimit"
 import * as WindowPlan from "@broker-history/core/walk/WindowPlan"
-import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { BrokerError } from "../../BrokerError.js"
 import { ApiError, IncompleteHistory } from "../../BrokerError.js"
+import * as Streams from "../line/Streams.js"
 import * as QueryCheck from "../query/QueryCheck.js"
 import * as RetryWait from "../request/RetryWait.js"
 
@@ -120,7 +119,7 @@ type State =
   /** Follow mode: the next poll, after the interval, re-reads the settlement window before the server's now. */
   | { readonly _tag: "Waiting"; readonly until: number; readonly plan: WindowPlan.Plan }
 
-type Step<A> = Effect.Effect<Option.Option<readonly [Chunk.Chunk<Emission.Event<A>>, State]>, BrokerError>
+type Step<A> = Effect.Effect<Option.Option<readonly [ReadonlyArray<Emission.Event<A>>, State]>, BrokerError>
 
 /**
  * The output of a walk over [from, options.until] (`from`: where the boundary is), then of the polls:
@@ -136,12 +135,7 @@ export const run = <A, E>(
   Stream.suspend(() => {
     const walk = prepared(options)
     if (walk.concurrency > 1) {
-      return Stream.flattenChunks(
-        Stream.mapAccum(eventsOf(walk, from), initial, (state, event) => {
-          const [after, out] = step(state, event)
-          return [after, Chunk.unsafeFromArray(out)] as const
-        })
-      )
+      return Streams.mapAccumArrays(eventsOf(walk, from), initial, step)
     }
     return foldedWalk(walk, from, initial, step)
   })
@@ -162,20 +156,19 @@ const foldedWalk = <A, E>(
     plan: WindowPlan.make(options.limit, options.maxWindow),
     release: false
   }
-  return Stream.unfoldChunkEffect(
+  return Streams.unfoldArrays(
     [start, initial] as readonly [State, Emission.State],
     ([state, emission]) =>
       Effect.map(next(state), (stepped) => {
         if (Option.isNone(stepped)) return Option.none()
         const [events, after] = stepped.value
         let folded = emission
-        let out = Chunk.empty<E>()
+        let out: ReadonlyArray<E> = []
         for (const event of events) {
           const [nextEmission, emitted] = step(folded, event)
           folded = nextEmission
           if (emitted.length === 0) continue
-          const chunk = Chunk.unsafeFromArray(emitted)
-          out = Chunk.isEmpty(out) ? chunk : Chunk.appendAll(out, chunk)
+          out = out.length === 0 ? emitted : out.concat(emitted)
         }
         return Option.some([out, [after, folded] as const] as const)
       })
@@ -236,12 +229,12 @@ interface Shared {
 
 /**
  * The sequential walk (and the polls of follow mode), one request at a time. After a window's
- * records comes a release (an empty chunk) before the next request: a stream's executors keep the
- * last chunk they emitted until they emit another, which would keep a whole page alive while the
- * next one is fetched and parsed (so pages would survive young-generation collections).
+ * records comes a release before the next request: a stage of an Effect 3 stream keeps the last
+ * chunk it emitted until it emits another, which would keep a whole page alive while the next one
+ * is fetched and parsed (so pages would survive young-generation collections).
  */
 const sequential = <A>(options: Run<A>, start: State): Stream.Stream<Emission.Event<A>, BrokerError> =>
-  Stream.unfoldChunkEffect(start, steps(options))
+  Streams.unfoldArrays(start, steps(options))
 
 /** One step of the sequential walk: the events of one request (or of a wait), and where it goes on. */
 const steps = <A>(options: Run<A>) => {
@@ -256,9 +249,9 @@ const steps = <A>(options: Run<A>) => {
           state.to,
           WindowLimit.widest(options.windowWidths.current)
         )
-        return Effect.matchCauseEffect(options.fetch(window.start, window.end, 1, options.limit), {
+        return Effect.matchEffect(options.fetch(window.start, window.end, 1, options.limit), {
           // Refused as too wide: the same cursor, read again within the narrower width learned.
-          onFailure: (cause) => Effect.zipRight(narrow(options, window, cause), emit<A>([], state)),
+          onFailure: (error) => Effect.andThen(narrow(options, window, error), emit<A>([], state)),
           onSuccess: (page) => {
             const refused = checked(options, window.start, window.end, 1, options.limit, page)
             if (refused !== undefined) return Effect.fail(refused)
@@ -291,7 +284,7 @@ const steps = <A>(options: Run<A>) => {
       case "Waiting": {
         const follow = options.follow
         if (follow === undefined) return Effect.succeed(Option.none())
-        return Effect.zipRight(
+        return Effect.andThen(
           Effect.sleep(follow.interval),
           Effect.flatMap(follow.now, (now) => {
             const until = Math.max(now, state.until)
@@ -330,10 +323,10 @@ const prefetched = <A>(
 ): Stream.Stream<Emission.Event<A>, BrokerError> =>
   Stream.unwrap(
     Effect.map(RetryWait.makeAhead(options.concurrency), (ahead) =>
-      Stream.unfoldEffect(from, (cursor) =>
+      Streams.unfold(from, (cursor) =>
         cursor > to
           ? Effect.succeed(Option.none())
-          : Effect.zipRight(
+          : Effect.andThen(
             ahead.plan,
             Effect.sync(() => {
               const planned = WindowPlan.window(
@@ -407,8 +400,8 @@ const fetched = <A>(
   if (window.end - window.start + 1 > WindowLimit.widest(options.windowWidths.current)) {
     return Effect.succeed({ window, page: undefined })
   }
-  return Effect.matchCauseEffect(options.fetch(window.start, window.end, 1, options.limit), {
-    onFailure: (cause) => Effect.as(narrow(options, window, cause), { window, page: undefined }),
+  return Effect.matchEffect(options.fetch(window.start, window.end, 1, options.limit), {
+    onFailure: (error) => Effect.as(narrow(options, window, error), { window, page: undefined }),
     onSuccess: (page) => {
       const refused = checked(options, window.start, window.end, 1, options.limit, page)
       if (refused !== undefined) return Effect.fail(refused)
@@ -441,7 +434,7 @@ const checked = <A>(
   )
 
 /**
- * After the first page of `window` failed with `cause`: when the service refused the window as too
+ * After the first page of `window` failed with `failure`: when the service refused the window as too
  * wide (`WindowLimit.classify`), what that teaches goes into the shared widths, said at debug level,
  * and the walk reads the same cursor again; a refusal narrowing cannot fix, at the floor or from a
  * service that accepted wider windows before, fails naming the setting; any other failure stays as it is.
@@ -449,14 +442,14 @@ const checked = <A>(
 const narrow = <A>(
   options: Run<A>,
   window: WindowPlan.Window,
-  cause: Cause.Cause<BrokerError>
+  failure: BrokerError
 ): Effect.Effect<void, BrokerError> => {
-  if (!Cause.isFailType(cause) || cause.error._tag !== "ApiError") return Effect.failCause(cause)
-  const error = cause.error
+  if (failure._tag !== "ApiError") return Effect.fail(failure)
+  const error = failure
   const width = window.end - window.start + 1
   const known = options.windowWidths.current
   const verdict = WindowLimit.classify(known, width, error.msg)
-  if (verdict === "Other") return Effect.failCause(cause)
+  if (verdict === "Other") return Effect.fail(failure)
   if (verdict !== "Narrow") {
     return Effect.fail(
       new ApiError({
@@ -517,7 +510,7 @@ const learned = <A, X>(
       widestMillis: widest
     })
   )
-  return Effect.zipRight(log, next)
+  return Effect.andThen(log, next)
 }
 
 const span = (millis: number): string => Duration.format(Duration.millis(millis))
@@ -616,8 +609,8 @@ const windowOf = <A>(
 ): Emission.Event<A> => ({ _tag: "Window", start, end, records, mode })
 
 const emit = <A>(events: ReadonlyArray<Emission.Event<A>>, state: State): Step<A> =>
-  Effect.succeed(Option.some([Chunk.unsafeFromArray(events), state] as const))
+  Effect.succeed(Option.some([events, state] as const))
 
-/** A window's records, then a release (see `sequential`), each its own chunk. */
+/** A window's records, then a release (see `sequential`), each pulled on its own. */
 const released = <A>(event: Emission.Event<A>): Stream.Stream<Emission.Event<A>> =>
-  Stream.fromChunks(Chunk.of(event), Chunk.of<Emission.Event<A>>(Emission.release))
+  Streams.fromArrays<Emission.Event<A>>([event], [Emission.release])

@@ -1,3 +1,4 @@
+import type * as CoreQueryCheck from "@broker-history/core/query/QueryCheck"
 import { describe, expect, it } from "@effect/vitest"
 import * as QueryCheck from "../../../src/internal/query/QueryCheck.js"
 
@@ -6,7 +7,7 @@ interface R {
   readonly t: number
 }
 
-const query = (start: number, end: number): QueryCheck.Query<R> => ({
+const query = (start: number, end: number): CoreQueryCheck.Query<R> => ({
   start,
   end,
   limit: 500,

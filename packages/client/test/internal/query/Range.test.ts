@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as fc from "fast-check"
+import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
 import * as Range from "../../../src/internal/query/Range.js"
-import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
 import type * as ServerClock from "../../../src/ServerClock.js"
 import type * as StreamOptions from "../../../src/StreamOptions.js"
 

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { DateTime, Duration, Either, type Schema } from "effect"
 import type { FollowScheduler, StreamOptions } from "../../../src/index.js"
-import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
+import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const day = 86_400_000

@@ -1,7 +1,7 @@
-import { TransferRecord } from "@broker-history/domain"
-import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
-import * as DecodeIssue from "../../../src/internal/request/DecodeIssue.js"
+import { TransferRecord } from "@broker-history/domain-effect4"
+import { Result, Schema } from "effect"
+import * as DecodeIssue from "../../../src/internal/line/DecodeIssue.js"
+import { describe, expect, it } from "../../support/EffectTest.js"
 
 const record = {
   tranId: "1",
@@ -19,9 +19,9 @@ const record = {
 }
 
 const issue = (value: unknown) => {
-  const decoded = Schema.decodeUnknownEither(TransferRecord.TransferPage)(value)
-  if (Either.isRight(decoded)) throw new Error("decoded")
-  return DecodeIssue.describe(decoded.left)
+  const decoded = Schema.decodeUnknownResult(TransferRecord.TransferPage)(value)
+  if (Result.isSuccess(decoded)) throw new Error("decoded")
+  return DecodeIssue.describe(decoded.failure.issue, value)
 }
 
 describe("DecodeIssue: a decoding failure in one short line", () => {

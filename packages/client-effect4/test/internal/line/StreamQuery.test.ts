@@ -1,7 +1,7 @@
 import { DateTime, Duration, Result, type Schema } from "effect"
 import { describe, expect, expectTypeOf, it } from "vitest"
 import type { StreamOptions } from "../../../src/index.js"
-import * as StreamQuery from "../../../src/internal/query/StreamQuery.js"
+import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const day = 86_400_000

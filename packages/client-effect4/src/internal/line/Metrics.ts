@@ -1,0 +1,69 @@
+/**
+ * The request pipeline's metrics (public as `BrokerHttpClient.metrics`) in Effect 4's `Metric`, and
+ * how the shared internal modules update them: the Effect 3 line's module of the same name has the
+ * same exports (docs/architecture.md, "One source, two lines").
+ *
+ * @internal
+ */
+import * as Metric from "effect/Metric"
+
+/** Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`. */
+export const metrics = {
+  /** Every attempt sent. */
+  requests: Metric.counter("broker_history_requests_total", { description: "HTTP attempts sent", incremental: true }),
+  /** Attempts that were retried (the failed attempt is counted). */
+  retries: Metric.counter("broker_history_retries_total", { description: "attempts retried", incremental: true }),
+  /** Requests per second the shared budget allows now (not tagged: one budget serves every endpoint). */
+  rateLimitCurrent: Metric.gauge("broker_history_rate_limit_current", {
+    description: "requests per second the client's budget allows now (lowered after 429/418, grows back)"
+  }),
+  /** Attempts that had to wait for the client's rate limiter. */
+  rateLimitWaits: Metric.counter("broker_history_rate_limit_waits_total", {
+    description: "attempts delayed by the client rate limiter",
+    incremental: true
+  }),
+  /** 429/418 answers received. */
+  rateLimited: Metric.counter("broker_history_rate_limited_total", {
+    description: "429/418 answers received",
+    incremental: true
+  }),
+  /** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt). */
+  requestDuration: Metric.histogram("broker_history_request_duration_seconds", {
+    boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    description: "seconds from sending an attempt to its whole answer or its failure"
+  })
+}
+
+/** The metrics tagged per endpoint (the budget's gauge is the layer's, not an endpoint's). */
+export type Counters = Omit<typeof metrics, "rateLimitCurrent">
+
+/** A gauge of numbers. */
+export type Gauge = Metric.Gauge<number>
+
+const countersByEndpoint = new Map<string, Counters>()
+
+/** The metrics of one endpoint, made once. */
+export const countersFor = (endpoint: string): Counters => {
+  let counters = countersByEndpoint.get(endpoint)
+  if (counters === undefined) {
+    const attributes = { endpoint }
+    counters = {
+      requests: Metric.withAttributes(metrics.requests, attributes),
+      retries: Metric.withAttributes(metrics.retries, attributes),
+      rateLimitWaits: Metric.withAttributes(metrics.rateLimitWaits, attributes),
+      rateLimited: Metric.withAttributes(metrics.rateLimited, attributes),
+      requestDuration: Metric.withAttributes(metrics.requestDuration, attributes)
+    }
+    countersByEndpoint.set(endpoint, counters)
+  }
+  return counters
+}
+
+/** One more of a counter. */
+export const increment = (counter: Metric.Counter<number>) => Metric.update(counter, 1)
+
+/** A gauge set to `value`. */
+export const set = (gauge: Gauge, value: number) => Metric.update(gauge, value)
+
+/** One sample of a histogram. */
+export const sample = (histogram: Metric.Histogram<number>, value: number) => Metric.update(histogram, value)
