@@ -16,8 +16,8 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import type { BrokerError } from "./BrokerError.js"
-import * as Retry from "./internal/request/Retry.js"
 import * as SettingsCheck from "./internal/line/SettingsCheck.js"
+import * as Retry from "./internal/request/Retry.js"
 
 /**
  * The resolved configuration every client service reads: every setting as
