@@ -4,50 +4,33 @@
  *
  * @since 0.2.0
  */
-import * as CoreQueryCheck from "@broker-history/core/query/QueryCheck"
-import * as Crowded from "@broker-history/core/walk/Crowded"
 import type {
   DepositHistoryQuery,
   DepositRecord,
   TransferHistoryQuery,
   TransferRecord
 } from "@broker-history/domain-effect4"
-import { Endpoint, SubAccount, SubAccountListQuery } from "@broker-history/domain-effect4"
+import type { SubAccount, SubAccountListQuery } from "@broker-history/domain-effect4"
 import type * as Config from "effect/Config"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import * as Metric from "effect/Metric"
-import * as Result from "effect/Result"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
-import type { BrokerError, IncompleteHistory } from "./BrokerError.js"
+import type { BrokerError } from "./BrokerError.js"
 import * as BrokerHttpClient from "./BrokerHttpClient.js"
 import type * as Checkpoint from "./Checkpoint.js"
 import type * as FollowScheduler from "./FollowScheduler.js"
-import * as FullHistory from "./FullHistory.js"
 import * as HttpProxy from "./HttpProxy.js"
-import * as RideOut from "./internal/follow/RideOut.js"
-import * as Scheduler from "./internal/follow/Scheduler.js"
+import * as Service from "./internal/history/Service.js"
+import * as Metrics from "./internal/line/Metrics.js"
 import * as SettingsCheck from "./internal/line/SettingsCheck.js"
-import * as StreamQuery from "./internal/line/StreamQuery.js"
-import * as HistoryKind from "./internal/query/HistoryKind.js"
-import * as QueryCheck from "./internal/query/QueryCheck.js"
-import * as Range from "./internal/query/Range.js"
-import * as SubAccountList from "./internal/query/SubAccountList.js"
-import * as SettingNames from "./internal/SettingNames.js"
+import * as Runtime from "./internal/Runtime.js"
 import * as ServerClock from "./ServerClock.js"
 import * as Signer from "./Signer.js"
-import type {
-  ChangeOptions,
-  DepositStreamQuery,
-  StreamOptions,
-  SubAccountOptions,
-  TransferStreamQuery
-} from "./StreamOptions.js"
+import type { ChangeOptions, DepositStreamQuery, SubAccountOptions, TransferStreamQuery } from "./StreamOptions.js"
 
 /**
  * A full-history stream of one endpoint (`BrokerHistory.transfers`, `BrokerHistory.deposits`): its
@@ -257,10 +240,7 @@ export class BrokerHistory extends Context.Service<BrokerHistory, {
  * @since 0.2.0
  * @category metrics
  */
-export const recordsReceived = Metric.counter("broker_history_records_total", {
-  description: "records received",
-  incremental: true
-})
+export const recordsReceived = Metrics.recordsReceived
 
 /**
  * Crowded milliseconds a stream went on without all their records (`onIncomplete: "warn"`: the
@@ -280,10 +260,7 @@ export const recordsReceived = Metric.counter("broker_history_records_total", {
  * @since 0.2.0
  * @category metrics
  */
-export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_total", {
-  description: "crowded milliseconds a stream went on without all their records",
-  incremental: true
-})
+export const incompleteMilliseconds = Metrics.incompleteMilliseconds
 
 /**
  * Builds the service over `BrokerHttpClient`.
@@ -312,177 +289,7 @@ export const make: Effect.Effect<
   const http = yield* BrokerHttpClient.BrokerHttpClient
   const config = yield* BrokerConfig.BrokerConfig
   const clock = yield* ServerClock.ServerClock
-  // One per layer: every request of the layer is recorded; follow streams ride out outages.
-  const tracker = RideOut.make(config.retry)
-  // The server's now of follow streams (each poll's `until`): its failures are the layer's too, ridden
-  // out; its successes are not recorded, since it reads the server only until the offset is measured.
-  const followClock: typeof clock = { ...clock, serverNow: tracker.rideOut(clock.serverNow, false) }
-  // The crowded milliseconds this layer's streams went on without (onIncomplete "warn"): logged,
-  // counted in the metric and here, for the layer's own `incomplete`; by default the stream fails.
-  let incompleteCount = 0
-  const onIncomplete = config.onIncomplete === "fail" ?
-    // The stream fails with it, naming the settings as the layer was configured.
-    (incomplete: IncompleteHistory) => Effect.fail(SettingNames.name(config.names)(incomplete)) :
-    (incomplete: IncompleteHistory) =>
-      Effect.logWarning(Crowded.warning(incomplete)).pipe(
-        Effect.annotateLogs({
-          endpoint: incomplete.request.endpoint,
-          millisecond: new Date(incomplete.time).toISOString(),
-          received: incomplete.received,
-          pages: incomplete.pages,
-          reason: incomplete.reason
-        }),
-        Effect.andThen(
-          Metric.update(Metric.withAttributes(incompleteMilliseconds, { endpoint: incomplete.request.endpoint }), 1)
-        ),
-        Effect.andThen(Effect.sync(() => void incompleteCount++))
-      )
-
-  /**
-   * One page: validated first (nothing sent when invalid), then one request, whose answer must hold
-   * only what the query asked for (its window, when it has one, and its filters).
-   */
-  const pageOf = <Q extends CoreQueryCheck.PageQuery, A>(history: HistoryKind.HistoryKind<Q, A>) => {
-    const received = Metric.withAttributes(recordsReceived, { endpoint: history.endpoint.name })
-    return (query: Q) =>
-      Effect.suspend(() => {
-        const valid = Result.mapError(history.validate(query), StreamQuery.ofViolation(history.endpoint.name))
-        if (Result.isFailure(valid)) return Effect.fail(valid.failure)
-        const { query: scope, request } = CoreQueryCheck.ofPage(history.endpoint.name, valid.success, history)
-        return tracker.track(http.get(history.endpoint, history.toParams(valid.success), history.page)).pipe(
-          Effect.tap((page) => Metric.update(received, page.length)),
-          Effect.flatMap((page) => {
-            const refused = QueryCheck.check(page, scope, request)
-            return refused === undefined ? Effect.succeed(page) : Effect.fail(refused)
-          })
-        )
-      })
-  }
-
-  /**
-   * A full-history stream: its query decoded first (`StreamQuery`: nothing is sent when an option is
-   * wrong), then the walk of `FullHistory`, as changes (with checkpoints) or, for plain records
-   * without `follow`, the records alone. `setting` names the endpoint's `maxWindow` option and
-   * variable in the walk's errors.
-   */
-  const historyOf = <Q, A>(
-    history: HistoryKind.HistoryKind<Q, A>,
-    maxWindow: Duration.Duration | undefined,
-    setting: string
-  ) => {
-    const endpoint = history.endpoint.name
-    const received = Metric.withAttributes(recordsReceived, { endpoint })
-    const maxWindowMillis = maxWindow === undefined ? undefined : Duration.toMillis(maxWindow)
-    // One per endpoint for the layer, like the budget: what every stream of the endpoint learns of
-    // the widest window the service accepts bounds the windows of all of them.
-    const windowWidths = FullHistory.windowWidths()
-    // A following stream's requests (pages and server-clock reads) ride out transient failures.
-    const optionsFor = (
-      query: StreamQuery.Decoded<HistoryKind.Filters<Q>>,
-      following: boolean,
-      at: typeof clock = following ? followClock : clock
-    ) =>
-      Effect.map(Range.resolve(endpoint, query, maxWindowMillis, at), (range) => {
-        const request = following ? tracker.rideOut : tracker.track
-        return {
-          ...range,
-          fetch: (startTime: number, endTime: number, page: number, limit: number) =>
-            request(
-              http.get(
-                history.endpoint,
-                history.toParams({ ...query.filters, startTime, endTime, page, limit } as Q),
-                history.page
-              )
-            ).pipe(Effect.tap((records) => Metric.update(received, records.length))),
-          time: history.time,
-          key: history.key,
-          compare: history.compare,
-          fingerprint: history.fingerprint,
-          endpoint,
-          filters: history.recordFilters(query.filters),
-          maxPagesPerMillisecond: config.maxPagesPerMillisecond,
-          onIncomplete,
-          windowWidths,
-          maxWindowSetting: setting
-        } satisfies FullHistory.Options<A>
-      })
-    // Many streams: the options and every query decoded before any request (the range is resolved
-    // on the local clock; each stream's first walk reads to the server's now when it starts).
-    const followMany = <K>(
-      streams: Iterable<FollowScheduler.Query<K, StreamOptions>>,
-      options: FollowScheduler.FollowOptions = {}
-    ): Stream.Stream<FollowScheduler.Change<K, A>, BrokerError> =>
-      Stream.unwrap(Effect.gen(function*() {
-        const { concurrency, maxInterval, minInterval, settlement } = yield* Effect.fromResult(
-          StreamQuery.decode(StreamQuery.followMany, endpoint)(options)
-        )
-        const local = { ...clock, serverNow: clock.now }
-        const walkOf = (query: unknown) =>
-          Effect.flatMap(
-            Effect.fromResult(history.query.followed(query)),
-            (decoded) => optionsFor(decoded, true, local)
-          )
-        const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
-          walkOf(query).pipe(
-            Effect.mapError(StreamQuery.ofStream(i)),
-            Effect.map((walk) => ({
-              stream,
-              options: { ...walk, follow: { interval: Duration.zero, settlement, now: followClock.serverNow } }
-            }))
-          ))
-        return Scheduler.run(followed, { minInterval, maxInterval, slots: concurrency })
-      }))
-    return {
-      followMany,
-      changes: (query: ChangeOptions): Stream.Stream<Checkpoint.Change<A>, BrokerError> =>
-        Stream.unwrap(
-          Effect.flatMap(Effect.fromResult(history.query.changes(query)), (decoded) =>
-            Effect.map(optionsFor(decoded, decoded.follow !== undefined), FullHistory.changes))
-        ),
-      records: (query: StreamOptions): Stream.Stream<A, BrokerError> =>
-        Stream.unwrap(
-          Effect.flatMap(Effect.fromResult(history.query.records(query)), (decoded) =>
-            Effect.map(optionsFor(decoded, false), FullHistory.records))
-        )
-    }
-  }
-
-  const transferHistories = historyOf(
-    HistoryKind.transfers,
-    config.maxWindow.transfers,
-    config.names.transferMaxWindow
-  )
-  const depositHistories = historyOf(
-    HistoryKind.deposits,
-    config.maxWindow.deposits,
-    config.names.depositMaxWindow
-  )
-
-  // A page of the sub-account list, through the same pipeline and recorded by the layer's tracker.
-  const listed = Metric.withAttributes(recordsReceived, { endpoint: Endpoint.subAccountList.name })
-  const listPage: SubAccountList.Fetch = (query) =>
-    tracker.track(
-      http.get(Endpoint.subAccountList, SubAccountListQuery.toParams(query), SubAccount.SubAccountPage)
-    ).pipe(Effect.tap((page) => Metric.update(listed, page.length)))
-
-  return BrokerHistory.of({
-    transferHistory: pageOf(HistoryKind.transfers),
-    depositHistory: pageOf(HistoryKind.deposits),
-    transferChanges: transferHistories.changes,
-    depositChanges: depositHistories.changes,
-    transfers: transferHistories.records,
-    deposits: depositHistories.records,
-    followTransfers: transferHistories.followMany,
-    followDeposits: depositHistories.followMany,
-    subAccountList: SubAccountList.page(listPage),
-    subAccounts: SubAccountList.stream(listPage),
-    availability: Effect.map(tracker.state, (state): Availability => ({
-      lastSuccess: state.lastSuccess,
-      unavailableSince: state.outage?.since,
-      lastFailure: state.outage?.failure
-    })),
-    incomplete: Effect.sync(() => incompleteCount)
-  })
+  return BrokerHistory.of(Service.make(http, config, clock))
 })
 
 /**
@@ -549,42 +356,15 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
  */
 export const layerUndici: Layer.Layer<BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig> = Layer
   .unwrap(Effect.suspend(() =>
-    onNode()
+    Runtime.onNode()
       ? Effect.map(nodeTransport, (node) => node.layerProxy(HttpProxy.environment))
-      : Effect.fail(SettingsCheck.configError(
-        `BrokerHistory.layerUndici needs Node's undici, and this is ${runtimeName()}: use BrokerHistory.layerConfig() (it picks fetch here) or BrokerHistory.layer with FetchHttpClient.layer`
-      ))
+      : Effect.fail(SettingsCheck.configError(Runtime.undiciElsewhere()))
   ))
-
-const versions = (): Record<string, string | undefined> | undefined =>
-  (globalThis as { readonly process?: { readonly versions?: Record<string, string | undefined> } }).process?.versions
-
-/** Whether this is Node itself (Bun and Deno carry `process.versions.node` too, with an undici that does not work). */
-const onNode = (): boolean => {
-  const v = versions()
-  return v?.node !== undefined && v.bun === undefined && v.deno === undefined &&
-    (globalThis as { readonly Deno?: unknown }).Deno === undefined
-}
-
-const runtimeName = (): string => {
-  const v = versions()
-  return v?.bun !== undefined
-    ? "Bun"
-    : v?.deno !== undefined || (globalThis as { readonly Deno?: unknown }).Deno !== undefined
-    ? "Deno"
-    : "not Node"
-}
 
 /** The Node transport module, loaded on first use (`layerUndici`, `layerConfig` on Node). */
 const nodeTransport = Effect.tryPromise({
   try: () => import("./NodeTransport.js"),
-  catch: (cause) =>
-    new Error(
-      `BrokerHistory could not load the Node transport (${
-        String((cause as Error | undefined)?.message ?? cause).split("\n")[0]
-      }): it needs Node; elsewhere use BrokerHistory.layer with FetchHttpClient.layer`,
-      { cause }
-    )
+  catch: (cause) => Runtime.transportNotLoaded(cause, "")
 }).pipe(Effect.orDie)
 
 // fetch must not follow a redirect: it would carry the key header wherever `Location` points
@@ -593,9 +373,7 @@ const fetchTransport = (
   proxy: HttpProxy.HttpProxy
 ): Layer.Layer<BrokerHistory, Config.ConfigError, BrokerConfig.BrokerConfig> =>
   proxy._tag === "Url"
-    ? Layer.unwrap(Effect.fail(SettingsCheck.configError(
-      `${HttpProxy.env.proxy} names a proxy, which only the Node transport can use, and this is ${runtimeName()}: set the runtime's own proxy variables (HTTPS_PROXY) instead, or leave ${HttpProxy.env.proxy} unset`
-    )))
+    ? Layer.unwrap(Effect.fail(SettingsCheck.configError(Runtime.proxyElsewhere(HttpProxy.env.proxy))))
     : layer.pipe(
       Layer.provide(FetchHttpClient.layer),
       Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" }))
@@ -632,6 +410,6 @@ export const layerConfig = (
   config: Config.Wrap<BrokerConfig.Options> = BrokerConfig.config
 ): Layer.Layer<BrokerHistory, Config.ConfigError> =>
   Layer.unwrap(Effect.flatMap(HttpProxy.config, (proxy) =>
-    onNode()
+    Runtime.onNode()
       ? Effect.map(nodeTransport, (node) => node.layerProxy(proxy))
       : Effect.succeed(fetchTransport(proxy)))).pipe(Layer.provide(BrokerConfig.layerConfig(config)))

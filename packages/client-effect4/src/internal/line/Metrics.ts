@@ -67,3 +67,24 @@ export const set = (gauge: Gauge, value: number) => Metric.update(gauge, value)
 
 /** One sample of a histogram. */
 export const sample = (histogram: Metric.Histogram<number>, value: number) => Metric.update(histogram, value)
+
+/** Records received, tagged with `endpoint` (public as `BrokerHistory.recordsReceived`). */
+export const recordsReceived = Metric.counter("broker_history_records_total", {
+  description: "records received",
+  incremental: true
+})
+
+/** Crowded milliseconds a stream went on without (public as `BrokerHistory.incompleteMilliseconds`). */
+export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_total", {
+  description: "crowded milliseconds a stream went on without all their records",
+  incremental: true
+})
+
+/** `recordsReceived` tagged with `endpoint`. */
+export const receivedFor = (endpoint: string) => Metric.withAttributes(recordsReceived, { endpoint })
+
+/** `incompleteMilliseconds` tagged with `endpoint`. */
+export const incompleteFor = (endpoint: string) => Metric.withAttributes(incompleteMilliseconds, { endpoint })
+
+/** `n` more of a counter. */
+export const incrementBy = (counter: Metric.Counter<number>, n: number) => Metric.update(counter, n)
