@@ -25,6 +25,7 @@ import { BrokerConfig } from "./BrokerConfig.js"
 import * as BrokerHistory from "./BrokerHistory.js"
 import { BrokerHttpClient } from "./BrokerHttpClient.js"
 import * as HttpProxy from "./HttpProxy.js"
+import * as Dispatchers from "./internal/request/Dispatchers.js"
 import * as Pipeline from "./internal/request/Pipeline.js"
 import * as UndiciExchange from "./internal/request/UndiciExchange.js"
 import * as ServerClock from "./ServerClock.js"
@@ -201,21 +202,6 @@ export const layerWithoutDispatcher: Layer.Layer<
 )
 
 /**
- * Gives each request its own copy of its headers: undici's `ProxyAgent` adds a `host` header to the
- * object it is given, and the request pipeline shares one frozen headers object between requests.
- */
-const ownHeaders: Undici.Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
-  const headers = options.headers
-  if (headers === undefined || headers === null) return dispatch(options, handler)
-  const copy = Array.isArray(headers) ? [...headers] : Symbol.iterator in headers ? headers : { ...headers }
-  return dispatch({ ...options, headers: copy }, handler)
-}
-
-// Plain HTTP services are reached by forwarding each request to the proxy (as curl does), not through
-// a CONNECT tunnel; HTTPS services always go through a tunnel, so the proxy sees no request content.
-const proxyOptions = { proxyTunnel: false } as const
-
-/**
  * An undici connection pool that sends requests through `proxy`, destroyed when the scope closes.
  * `HttpProxy.environment` reads `variables` (default `process.env`) now, through
  * `HttpProxy.fromEnvironment`; a bad proxy URL there, as in a `Url`, was refused before (a
@@ -241,36 +227,7 @@ const proxyOptions = { proxyTunnel: false } as const
 export const makeDispatcher = (
   proxy: HttpProxy.HttpProxy,
   variables: Readonly<Record<string, string | undefined>> = process.env
-): Effect.Effect<Undici.Dispatcher, Config.ConfigError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.suspend(() => {
-      switch (proxy._tag) {
-        case "None":
-          return Effect.succeed<Undici.Dispatcher>(new Undici.Agent())
-        case "Url":
-          return Effect.succeed(
-            new Undici.ProxyAgent({ uri: Redacted.value(proxy.url), ...proxyOptions }).compose(ownHeaders)
-          )
-        case "Environment":
-          return Result.match(HttpProxy.fromEnvironment(variables), {
-            onFailure: Effect.fail,
-            onSuccess: ({ http, https, noProxy }) =>
-              Effect.succeed<Undici.Dispatcher>(
-                http === undefined && https === undefined
-                  ? new Undici.Agent()
-                  : new Undici.EnvHttpProxyAgent({
-                    // Given explicitly (empty: none), so undici does not read the environment again.
-                    httpProxy: http === undefined ? "" : Redacted.value(http),
-                    httpsProxy: https === undefined ? "" : Redacted.value(https),
-                    noProxy,
-                    ...proxyOptions
-                  }).compose(ownHeaders)
-              )
-          })
-      }
-    }),
-    (dispatcher) => Effect.promise(() => dispatcher.destroy())
-  )
+): Effect.Effect<Undici.Dispatcher, Config.ConfigError, Scope.Scope> => Dispatchers.make(proxy, variables)
 
 /**
  * `makeDispatcher` as the `Dispatcher` service, for `layerWithoutDispatcher` or
