@@ -10,25 +10,22 @@
  *
  * @since 0.2.0
  */
-import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import type * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Result from "effect/Result"
+import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as Undici from "undici"
 import { BrokerConfig } from "./BrokerConfig.js"
 import * as BrokerHistory from "./BrokerHistory.js"
-import { BrokerHttpClient } from "./BrokerHttpClient.js"
-import * as HttpProxy from "./HttpProxy.js"
+import type { BrokerHttpClient } from "./BrokerHttpClient.js"
+import type * as HttpProxy from "./HttpProxy.js"
 import * as Dispatchers from "./internal/request/Dispatchers.js"
-import * as Pipeline from "./internal/request/Pipeline.js"
-import * as UndiciExchange from "./internal/request/UndiciExchange.js"
-import * as ServerClock from "./ServerClock.js"
+import * as NodeClient from "./internal/request/NodeClient.js"
+import type * as ServerClock from "./ServerClock.js"
 import { Signer } from "./Signer.js"
 
 /**
@@ -77,9 +74,7 @@ export class Dispatcher extends Context.Service<Dispatcher, Undici.Dispatcher>()
  * @since 0.2.0
  * @category signing
  */
-export const makeSigner = (secretKey: Redacted.Redacted<string>): Signer["Service"] => ({
-  sign: (payload) => Effect.sync(() => NodeSignature.hmacSha256Hex(Redacted.value(secretKey), payload))
-})
+export const makeSigner = (secretKey: Redacted.Redacted<string>): Signer["Service"] => NodeClient.signer(secretKey)
 
 /**
  * `makeSigner` with `BrokerConfig`'s secret.
@@ -134,14 +129,7 @@ export const makeHttpClient: Effect.Effect<
   Context.Context<BrokerHttpClient | ServerClock.ServerClock>,
   never,
   BrokerConfig | Signer | Dispatcher
-> = Effect.flatMap(
-  Effect.service(Dispatcher),
-  (dispatcher) =>
-    Effect.map(
-      Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
-      (built) => Context.make(BrokerHttpClient, built.client).pipe(Context.add(ServerClock.ServerClock, built.clock))
-    )
-)
+> = Effect.flatMap(Effect.service(Dispatcher), NodeClient.services)
 
 /**
  * The request pipeline over an undici `Dispatcher` you provide (a proxy agent, custom TLS or
@@ -319,12 +307,6 @@ export const layerProxy = (
   proxy: HttpProxy.HttpProxy | string | Redacted.Redacted<string>,
   variables: Readonly<Record<string, string | undefined>> = process.env
 ): Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError, BrokerConfig> =>
-  layerWithoutDispatcher.pipe(Layer.provide(Layer.unwrap(
-    Result.match(
-      typeof proxy === "string" || Redacted.isRedacted(proxy) ? HttpProxy.parse(proxy) : Result.succeed(proxy),
-      {
-        onFailure: Effect.fail,
-        onSuccess: (checked) => Effect.succeed(layerDispatcher(checked, variables))
-      }
-    )
-  )))
+  Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+    Layer.provide(NodeClient.layerProxy(proxy, variables))
+  )

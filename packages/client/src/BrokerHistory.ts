@@ -358,13 +358,19 @@ export const layer: Layer.Layer<BrokerHistory, never, BrokerConfig.BrokerConfig 
 export const layerUndici: Layer.Layer<BrokerHistory, ConfigError.ConfigError, BrokerConfig.BrokerConfig> = Layer
   .unwrapEffect(Effect.suspend(() =>
     Runtime.onNode()
-      ? Effect.map(nodeTransport, (node) => node.layerProxy(HttpProxy.environment))
+      ? Effect.map(nodeClient, (node) => layerOver(node.layerProxy(HttpProxy.environment, process.env)))
       : Effect.fail(ConfigError.Unsupported([], Runtime.undiciElsewhere()))
   ))
 
-/** The Node transport module, loaded on first use (`layerUndici`, `layerConfig` on Node). */
-const nodeTransport = Effect.tryPromise({
-  try: () => import("./NodeTransport.js"),
+/** The service over the client and server clock that `client` gives (the Node transport's). */
+const layerOver = <E, R>(
+  client: Layer.Layer<BrokerHttpClient.BrokerHttpClient | ServerClock.ServerClock, E, R>
+): Layer.Layer<BrokerHistory, E, R | BrokerConfig.BrokerConfig> =>
+  Layer.effect(BrokerHistory, make).pipe(Layer.provide(client))
+
+/** The client over undici (`NodeTransport`'s), loaded on first use (`layerUndici`, `layerConfig` on Node). */
+const nodeClient = Effect.tryPromise({
+  try: () => import("./internal/request/NodeClient.js"),
   catch: (cause) => Runtime.transportNotLoaded(cause, " and @effect/platform-node")
 }).pipe(Effect.orDie)
 
@@ -414,5 +420,5 @@ export const layerConfig = (
 ): Layer.Layer<BrokerHistory, ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.flatMap(HttpProxy.config, (proxy) =>
     Runtime.onNode()
-      ? Effect.map(nodeTransport, (node) => node.layerProxy(proxy))
+      ? Effect.map(nodeClient, (node) => layerOver(node.layerProxy(proxy, process.env)))
       : Effect.succeed(fetchTransport(proxy)))).pipe(Layer.provide(BrokerConfig.layerConfig(config)))

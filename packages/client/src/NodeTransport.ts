@@ -8,24 +8,21 @@
  *
  * @since 0.1.0
  */
-import * as NodeSignature from "@broker-history/core/signing/NodeSignature"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as Undici from "@effect/platform-node/Undici"
 import type * as ConfigError from "effect/ConfigError"
-import * as Context from "effect/Context"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { BrokerConfig } from "./BrokerConfig.js"
 import * as BrokerHistory from "./BrokerHistory.js"
-import { BrokerHttpClient } from "./BrokerHttpClient.js"
-import * as HttpProxy from "./HttpProxy.js"
+import type { BrokerHttpClient } from "./BrokerHttpClient.js"
+import type * as HttpProxy from "./HttpProxy.js"
 import * as Dispatchers from "./internal/request/Dispatchers.js"
-import * as Pipeline from "./internal/request/Pipeline.js"
-import * as UndiciExchange from "./internal/request/UndiciExchange.js"
-import * as ServerClock from "./ServerClock.js"
+import * as NodeClient from "./internal/request/NodeClient.js"
+import type * as ServerClock from "./ServerClock.js"
 import { Signer } from "./Signer.js"
 
 /**
@@ -46,9 +43,8 @@ import { Signer } from "./Signer.js"
  * @since 0.1.0
  * @category signing
  */
-export const makeSigner = (secretKey: Redacted.Redacted<string>): Context.Tag.Service<Signer> => ({
-  sign: (payload) => Effect.sync(() => NodeSignature.hmacSha256Hex(Redacted.value(secretKey), payload))
-})
+export const makeSigner = (secretKey: Redacted.Redacted<string>): Context.Tag.Service<Signer> =>
+  NodeClient.signer(secretKey)
 
 /**
  * `makeSigner` with `BrokerConfig`'s secret.
@@ -103,14 +99,7 @@ export const makeHttpClient: Effect.Effect<
   Context.Context<BrokerHttpClient | ServerClock.ServerClock>,
   never,
   BrokerConfig | Signer | NodeHttpClient.Dispatcher
-> = Effect.flatMap(
-  NodeHttpClient.Dispatcher,
-  (dispatcher) =>
-    Effect.map(
-      Pipeline.make((config) => UndiciExchange.make(dispatcher, config.requestTimeout, config.maxResponseBytes)),
-      (built) => Context.make(BrokerHttpClient, built.client).pipe(Context.add(ServerClock.ServerClock, built.clock))
-    )
-)
+> = Effect.flatMap(NodeHttpClient.Dispatcher, NodeClient.services)
 
 /**
  * The request pipeline over an undici `Dispatcher` you provide (a proxy agent, custom TLS or
@@ -254,12 +243,6 @@ export const layerProxy = (
   proxy: HttpProxy.HttpProxy | string | Redacted.Redacted<string>,
   variables: Readonly<Record<string, string | undefined>> = process.env
 ): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError, BrokerConfig> =>
-  layerWithoutDispatcher.pipe(Layer.provide(Layer.unwrapEffect(
-    Either.match(
-      typeof proxy === "string" || Redacted.isRedacted(proxy) ? HttpProxy.parse(proxy) : Either.right(proxy),
-      {
-        onLeft: Effect.fail,
-        onRight: (checked) => Effect.succeed(layerDispatcher(checked, variables))
-      }
-    )
-  )))
+  Layer.effect(BrokerHistory.BrokerHistory, BrokerHistory.make).pipe(
+    Layer.provide(NodeClient.layerProxy(proxy, variables))
+  )
