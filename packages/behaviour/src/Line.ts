@@ -183,6 +183,11 @@ export interface Line {
     listed: ReadonlyArray<SubAccount.SubAccount>,
     accountTypes: ReadonlyArray<string>
   ) => ReadonlyArray<PlannedStream>
+  /**
+   * The line's `Checkpoint.decode`: the checkpoint, or its `CheckpointError` as a failure (anything
+   * else it fails with is thrown).
+   */
+  readonly decodeCheckpoint: (text: string) => Outcome<unknown>
 }
 
 /** The value of a success; a failure fails the test, naming it. */

@@ -94,6 +94,32 @@ describe.each(Lines.carriers)("against a hostile service ($name)", ({ line, tran
     60_000
   )
 
+  it("a chunked body of exactly maxResponseBytes is read whole; one byte more is TooLarge, nothing of it kept", () => {
+    let size = 4096
+    // Chunked (no Content-Length): only counting can tell.
+    const chunked: Answer = {
+      raw: (response) => {
+        response.writeHead(200, { "content-type": "application/json" })
+        response.write("[" + " ".repeat(size - 2))
+        response.end("]")
+      }
+    }
+    return withScriptedService(() => chunked, (service) =>
+      line.withClient(
+        settings(service, { transport, maxResponseBytes: 4096, retry: { maxRetries: 0 } }),
+        async (client) => {
+          expect(success(await client.transferHistory(query))).toEqual([])
+          size = 4097
+          const error = failure(await client.transferHistory(query))
+          expect(error).toMatchObject({
+            _tag: "ResponseDecodeError",
+            fields: { reason: "TooLarge", status: 200, excerpt: "" }
+          })
+          expect(service.seen).toHaveLength(2)
+        }
+      ))
+  }, 60_000)
+
   it(
     "a Content-Length above maxResponseBytes fails before the body is read, and the connection is closed",
     () =>

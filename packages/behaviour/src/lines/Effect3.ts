@@ -3,7 +3,7 @@
  * transport built from the settings, each call run on one runtime that lives as long as the client,
  * which logs into the client's `logs`.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory, TransferPlan } from "@broker-history/client"
+import { BrokerConfig, type BrokerError, BrokerHistory, Checkpoint, TransferPlan } from "@broker-history/client"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import type { ConfigError } from "effect"
@@ -11,6 +11,7 @@ import {
   Cause,
   Chunk,
   Effect,
+  Either,
   Exit,
   HashMap,
   Layer,
@@ -102,5 +103,16 @@ export const line: Line = {
       await runtime.dispose()
     }
   },
-  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes)
+  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes),
+  decodeCheckpoint: (text) => {
+    const decoded = Checkpoint.decode(text)
+    if (Either.isRight(decoded)) return { _tag: "Success", value: decoded.right }
+    return { _tag: "Failure", failure: checkpointFailure(decoded.left) }
+  }
+}
+
+/** A `CheckpointError` as data; anything else is thrown, failing the test. */
+const checkpointFailure = (error: unknown) => {
+  if (!(error instanceof Checkpoint.CheckpointError)) throw error
+  return { _tag: error._tag, message: error.message, fields: fieldsOf(error) }
 }

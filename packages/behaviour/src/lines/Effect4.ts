@@ -4,10 +4,29 @@
  * client, which logs into the client's `logs`. `effect-4` is this package's name for effect 4 (an npm
  * alias), the copy the line itself runs on.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory, HttpProxy, TransferPlan } from "@broker-history/client-effect4"
+import {
+  BrokerConfig,
+  type BrokerError,
+  BrokerHistory,
+  Checkpoint,
+  HttpProxy,
+  TransferPlan
+} from "@broker-history/client-effect4"
 import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
 import type { Config } from "effect-4"
-import { Cause, Effect, Exit, Layer, Logger, ManagedRuntime, Metric, Redacted, References, Stream } from "effect-4"
+import {
+  Cause,
+  Effect,
+  Exit,
+  Layer,
+  Logger,
+  ManagedRuntime,
+  Metric,
+  Redacted,
+  References,
+  Result,
+  Stream
+} from "effect-4"
 import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
 import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
@@ -95,5 +114,16 @@ export const line: Line = {
       await runtime.dispose()
     }
   },
-  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes)
+  planTransfers: (listed, accountTypes) => TransferPlan.ofSubAccounts(listed, accountTypes),
+  decodeCheckpoint: (text) => {
+    const decoded = Checkpoint.decode(text)
+    if (Result.isSuccess(decoded)) return { _tag: "Success", value: decoded.success }
+    return { _tag: "Failure", failure: checkpointFailure(decoded.failure) }
+  }
+}
+
+/** A `CheckpointError` as data; anything else is thrown, failing the test. */
+const checkpointFailure = (error: unknown) => {
+  if (!(error instanceof Checkpoint.CheckpointError)) throw error
+  return { _tag: error._tag, message: error.message, fields: fieldsOf(error) }
 }

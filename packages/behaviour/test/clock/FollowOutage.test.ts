@@ -197,7 +197,7 @@ describe.each(Simulations.all)("follow streams ($name) ride out transient failur
 })
 
 describe.each(Simulations.all)("a Retry-After beyond retry.maxRetryAfter ($name)", (line) => {
-  it("over HTTP: a 429 asking for 5 minutes fails a page call at once, and a follow stream waits it out", async () => {
+  it("over HTTP: a 429 asking for 5 minutes fails a page call and a stream at once; a follow stream waits it out", async () => {
     const rows: Array<Row> = [{ tranId: "1", timestamp: T0 - 5_000, status: "SUCCESS" }]
     const refusedFrom = T0 + 30_000
     let refusals = 0
@@ -218,8 +218,18 @@ describe.each(Simulations.all)("a Retry-After beyond retry.maxRetryAfter ($name)
       // Refused once: the next request exactly when the service asked, not after the backoff.
       expect(sim.requests.filter((s) => s.at > refusedAt)[0]!.at).toBe(refusedAt + 5 * minute)
       expect(unavailable(sim.logs)).toHaveLength(1)
-      expect(unavailable(sim.logs)[0]!.annotations).toMatchObject({ error: "RateLimited", retryMillis: 5 * minute })
+      const [start] = unavailable(sim.logs)
+      expect(start).toMatchObject({
+        level: "WARN",
+        annotations: {
+          error: "RateLimited",
+          retryMillis: 5 * minute,
+          resumesAt: new Date(refusedAt + 5 * minute).toISOString()
+        }
+      })
+      expect(start!.message).toContain("Retry-After of 5m")
       expect(availableAgain(sim.logs)).toHaveLength(1)
+      expect(availableAgain(sim.logs)[0]!.annotations["outageMillis"]).toBe(5 * minute)
     })
     // A page call meets the same refusal: it fails at once, after one attempt.
     const refuses = (): Answer => ({
@@ -234,6 +244,56 @@ describe.each(Simulations.all)("a Retry-After beyond retry.maxRetryAfter ($name)
         failure: { _tag: "RateLimited", fields: { retryAfterMillis: 5 * minute, attempts: 1 } }
       })
       expect(sim.requests).toHaveLength(1)
+    })
+    // So does a change stream without follow.
+    await line.run({ answer: refuses }, { start: T0, settings }, async (sim) => {
+      const stream = sim.start("transferChanges", { ...base, since: 0 })
+      await sim.adjust(0)
+      expect(stream.end()).toMatchObject({
+        _tag: "Failure",
+        failure: { _tag: "RateLimited", fields: { retryAfterMillis: 5 * minute, attempts: 1 } }
+      })
+      expect(sim.requests.map((s) => s.at)).toEqual([T0])
+    })
+  })
+
+  it("many streams refused at once during an outage: one line for the outage, one for the wait, one for the end", async () => {
+    const names = ["a", "b", "c", "d"]
+    const rows: Record<string, Array<Row>> = Object.fromEntries(
+      names.map((n) => [n, [{ tranId: `${n}1`, timestamp: T0 - 5_000, status: "SUCCESS" }]])
+    )
+    const services = Object.fromEntries(names.map((n) => [n, transferService(rows[n]!)]))
+    // 503 from 30 s to 90 s, then a 5-minute Retry-After for every request until 3 minutes.
+    const answer = (seen: Seen): Answer =>
+      seen.at >= T0 + 30_000 && seen.at < T0 + 90_000
+        ? { status: 503, body: { code: 503, msg: "Service unavailable" } }
+        : seen.at >= T0 + 90_000 && seen.at < T0 + 3 * minute
+        ? { status: 429, body: { code: 429, msg: "Too many requests." }, headers: { "retry-after": "300" } }
+        : services[seen.params.get("toAccount")!]!(seen)
+    await line.run({ answer }, { start: T0, settings }, async (sim) => {
+      const stream = sim.start(
+        "followTransfers",
+        names.map((name) => ({ stream: name, query: { ...base, toAccount: name, since: 0 } })),
+        { minInterval: "5 seconds", maxInterval: "10 seconds", settlement: "1 minute" }
+      )
+      for (const name of names) rows[name]!.push({ tranId: `${name}2`, timestamp: T0 + 2 * minute, status: "SUCCESS" })
+      await sim.adjust(10 * minute)
+      expect(stream.end()).toBeUndefined()
+      const seen = (stream.emitted as ReadonlyArray<Change>).map((c) => c.record.tranId)
+      expect([...seen].sort()).toEqual(names.flatMap((n) => [`${n}1`, `${n}2`]))
+      expect(unavailable(sim.logs)).toHaveLength(1)
+      expect(unavailable(sim.logs)[0]!.annotations["error"]).toBe("ServerError")
+      const waits = sim.logs.filter((l) => l.message.startsWith("broker service asks to wait"))
+      expect(waits).toHaveLength(1)
+      expect(waits[0]).toMatchObject({ level: "WARN", annotations: { error: "RateLimited", retryMillis: 5 * minute } })
+      expect(availableAgain(sim.logs)).toHaveLength(1)
+      // Several streams were refused, and each asked again exactly 5 minutes later.
+      const byStream = sim.requests.map((s) => ({ stream: s.params.get("toAccount")!, at: s.at }))
+      const refused = byStream.filter(({ at }) => at >= T0 + 90_000 && at < T0 + 3 * minute)
+      expect(new Set(refused.map((r) => r.stream)).size).toBeGreaterThan(1)
+      for (const { at, stream } of refused) {
+        expect(byStream.find((r) => r.stream === stream && r.at > at)?.at).toBe(at + 5 * minute)
+      }
     })
   })
 })

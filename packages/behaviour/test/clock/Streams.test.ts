@@ -1,8 +1,11 @@
 // The full-history streams against a mocked service on a virtual clock, on both lines: when they ask
 // the server's time, how a failing page ends them, how follow mode polls, how streams share a budget.
+import * as Checkpoint from "@broker-history/core/walk/Checkpoint"
 import { describe, expect, it } from "vitest"
 import type { Row } from "../../../client/test/support/MockHistory.js"
 import { expected, transferService } from "../../../client/test/support/MockHistory.js"
+import { success } from "../../src/Line.js"
+import * as Lines from "../../src/Lines.js"
 import * as Simulations from "../../src/Simulations.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
@@ -23,19 +26,51 @@ describe.each(Simulations.all)("full-history streams ($name) on the clock", (lin
     })
   })
 
-  it("take(n) sends only what it needs, and an until in the past no request for the server's time", async () => {
+  it("is lazy, take(n) sends only what it needs, and an until in the past no request for the server's time", async () => {
     const rows = Array.from(
       { length: 100 },
       (_, i) => ({ tranId: String(1000 + i), timestamp: i * 1000, status: "SUCCESS" })
     )
     await line.run({ answer: transferService(rows) }, { start: 200_000, settings: fast }, async (sim) => {
-      const stream = sim.take(3, "transfers", { ...base, since: 0, until: 200_000, limit: 10 })
+      const opened = sim.open("transfers", { ...base, since: 0, until: 200_000, limit: 10 })
+      await sim.adjust(0)
+      // Nothing is sent before the stream runs.
+      expect(sim.requests.length).toBe(0)
+      const stream = opened.run(3)
       await sim.adjust(0)
       expect(stream.end()).toEqual({ _tag: "Done" })
       expect(ids(stream.emitted)).toEqual(["1000", "1001", "1002"])
       // Shrinking from the whole range to a window that fits: a handful of requests, not the history.
       expect(sim.requests.length).toBeLessThanOrEqual(6)
       expect(sim.timeRequests.length).toBe(0)
+    })
+  })
+
+  it("a change stream's checkpoint, stored as text and decoded, resumes it", async () => {
+    const decode = Lines.all.find((l) => l.name === line.name)!.decodeCheckpoint
+    // Ties at each millisecond, so that the checkpoint carries ids as well as a time.
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) => ({ tranId: String(10 + i), timestamp: (i >> 2) * 10, status: "SUCCESS" })
+    )
+    const query = { ...base, since: 0, until: 1000, limit: 4 }
+    interface Change {
+      readonly record: { readonly tranId: string }
+      readonly checkpoint: Checkpoint.Checkpoint
+    }
+    await line.run({ answer: transferService(rows) }, { start: 2000, settings: fast }, async (sim) => {
+      const head = sim.take(10, "transferChanges", query)
+      await sim.adjust(0)
+      const last = (head.emitted as ReadonlyArray<Change>).at(-1)!.checkpoint
+      expect(last.ids.length).toBeGreaterThan(0)
+      const resume = success(decode(Checkpoint.encode(last)))
+      expect(resume).toEqual(last)
+      const rest = sim.start("transferChanges", { ...query, resume })
+      await sim.adjust(0)
+      expect(rest.end()).toEqual({ _tag: "Done" })
+      expect([...head.emitted, ...rest.emitted].map((c) => (c as Change).record.tranId)).toEqual(
+        expected(rows, 0, 1000)
+      )
     })
   })
 

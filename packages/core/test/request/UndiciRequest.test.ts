@@ -161,3 +161,20 @@ describe("UndiciRequest", () => {
     expect(heard).toEqual([])
   })
 })
+
+describe("UndiciRequest on the real clock", () => {
+  it("its deadline timer never keeps the process alive: none is left holding it after an answer", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length
+    const before = timers()
+    const s = standIn()
+    const { heard, on } = recorder()
+    UndiciRequest.make(s.dispatcher, 30_000, 100)("http://127.0.0.1:8080", "/page", {}, on)
+    await settle()
+    s.bodies[0]!.end("[]")
+    await settle()
+    expect(heard).toEqual([{ reply: { status: 200, retryAfter: undefined, location: undefined, body: "[]" } }])
+    // The deadlines' ticker runs until its next tick after the last answer; a command that ends right
+    // after its last request must not wait for it.
+    expect(timers()).toBeLessThanOrEqual(before)
+  })
+})

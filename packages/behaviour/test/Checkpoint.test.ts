@@ -1,20 +1,16 @@
-// Checkpoint.decode: a stored checkpoint read back, or a typed failure saying in one sentence what is
-// wrong with the text (never a throw, never a schema dump).
-import { Checkpoint } from "@broker-history/client"
-import { Either } from "effect"
+// Checkpoint.decode on both lines: a stored checkpoint read back, or a CheckpointError saying in one
+// sentence what is wrong with the text (never a throw, never a schema dump). The words for each
+// damage are core's (core/test/walk/Checkpoint.test.ts).
+import * as Checkpoint from "@broker-history/core/walk/Checkpoint"
 import { describe, expect, it } from "vitest"
+import { failure, success } from "../src/Line.js"
+import * as Lines from "../src/Lines.js"
 
-const failure = (text: string) => {
-  const decoded = Checkpoint.decode(text)
-  if (Either.isRight(decoded)) throw new Error(`${text} decoded to ${JSON.stringify(decoded.right)}`)
-  return decoded.left
-}
-
-describe("Checkpoint.decode", () => {
+describe.each(Lines.all)("Checkpoint.decode ($name)", (line) => {
   it("reads back what encode wrote", () => {
     const cp = { time: 5, ids: ["a", "b"] }
-    expect(Checkpoint.decode(Checkpoint.encode(cp))).toEqual(Either.right(cp))
-    expect(Checkpoint.decode("{\"time\":0,\"ids\":[]}")).toEqual(Either.right({ time: 0, ids: [] }))
+    expect(success(line.decodeCheckpoint(Checkpoint.encode(cp)))).toEqual(cp)
+    expect(success(line.decodeCheckpoint("{\"time\":0,\"ids\":[]}"))).toEqual({ time: 0, ids: [] })
   })
 
   it("fails with a CheckpointError of one sentence, naming what is wrong", () => {
@@ -32,12 +28,11 @@ describe("Checkpoint.decode", () => {
       ["{\"time\":5,\"ids\":[1]}", /has ids that are not a list of texts/]
     ]
     for (const [text, message] of cases) {
-      const error = failure(text)
-      expect(error).toBeInstanceOf(Checkpoint.CheckpointError)
+      const error = failure(line.decodeCheckpoint(text))
       expect(error._tag).toBe("CheckpointError")
       expect(error.message, text).toMatch(message)
       expect(error.message, text).toMatch(/^the checkpoint /)
-      expect(error.text).toBe(text)
+      expect(error.fields["text"]).toBe(text)
       // One sentence: no line breaks, no schema dump.
       expect(error.message).not.toContain("\n")
       expect(error.message).not.toMatch(/Expected|└─|Struct/)
@@ -45,7 +40,7 @@ describe("Checkpoint.decode", () => {
   })
 
   it("quotes a long damaged text only in part", () => {
-    const error = failure(`{${"x".repeat(5000)}`)
+    const error = failure(line.decodeCheckpoint(`{${"x".repeat(5000)}`))
     expect(error.message.length).toBeLessThan(300)
   })
 })
