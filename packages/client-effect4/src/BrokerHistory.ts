@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
+import type * as Metric from "effect/Metric"
 import type * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
@@ -240,7 +241,7 @@ export class BrokerHistory extends Context.Service<BrokerHistory, {
  * @since 0.2.0
  * @category metrics
  */
-export const recordsReceived = Metrics.recordsReceived
+export const recordsReceived: Metric.Counter<number> = Metrics.recordsReceived
 
 /**
  * Crowded milliseconds a stream went on without all their records (`onIncomplete: "warn"`: the
@@ -260,7 +261,7 @@ export const recordsReceived = Metrics.recordsReceived
  * @since 0.2.0
  * @category metrics
  */
-export const incompleteMilliseconds = Metrics.incompleteMilliseconds
+export const incompleteMilliseconds: Metric.Counter<number> = Metrics.incompleteMilliseconds
 
 /**
  * Builds the service over `BrokerHttpClient`.

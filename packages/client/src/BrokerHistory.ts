@@ -19,6 +19,7 @@ import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Metric from "effect/Metric"
 import type * as Stream from "effect/Stream"
 import * as BrokerConfig from "./BrokerConfig.js"
 import type { BrokerError } from "./BrokerError.js"
@@ -241,7 +242,7 @@ export class BrokerHistory extends Context.Tag("@broker-history/client/BrokerHis
  * @since 0.1.0
  * @category metrics
  */
-export const recordsReceived = Metrics.recordsReceived
+export const recordsReceived: Metric.Metric.Counter<number> = Metrics.recordsReceived
 
 /**
  * Crowded milliseconds a stream went on without all their records (`onIncomplete: "warn"`: the
@@ -259,7 +260,7 @@ export const recordsReceived = Metrics.recordsReceived
  * @since 0.2.0
  * @category metrics
  */
-export const incompleteMilliseconds = Metrics.incompleteMilliseconds
+export const incompleteMilliseconds: Metric.Metric.Counter<number> = Metrics.incompleteMilliseconds
 
 /**
  * Builds the service over `BrokerHttpClient`.
