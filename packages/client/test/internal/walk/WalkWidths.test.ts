@@ -1,9 +1,11 @@
-// The walk against a service that refuses windows wider than a maximum it does not publish: what this
-// line logs of the widths it learns, and the causes it leaves alone.
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Chunk, Effect, HashMap, Logger, LogLevel, Option, Stream } from "effect"
+// The walk against a service that refuses windows wider than a maximum it does not publish: what it
+// logs of the widths it learns, and the causes it leaves alone.
+import { Effect } from "effect"
 import { ApiError } from "../../../src/BrokerError.js"
 import * as FullHistory from "../../../src/FullHistory.js"
+import { collect, describe, diedOnly, expect, it } from "../../support/line/Testing.js"
+import type { Line } from "../../support/Logged.js"
+import { logged } from "../../support/Logged.js"
 
 interface R {
   readonly id: string
@@ -53,26 +55,14 @@ const options = (
   ...overrides
 })
 
-const collect = <A, E>(stream: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
-
 // What is learned of the widths, and the walk's output against refusing services, is tested once for
-// both lines in packages/behaviour/test/walk; here, what is this line's own: its logs and its causes.
+// both lines in packages/behaviour/test/walk; here, the walk's logs and causes.
 describe("Walk: window widths, the logs and causes of the line", () => {
   it.effect("what is learned is said at debug level, annotated with the endpoint and the widths", () =>
     Effect.gen(function*() {
-      const lines: Array<{ level: string; message: string; annotations: Record<string, unknown> }> = []
-      const logger = Logger.make(({ annotations, logLevel, message }) => {
-        lines.push({
-          level: logLevel.label,
-          message: Array.isArray(message) ? message.join(" ") : String(message),
-          annotations: Object.fromEntries(HashMap.toEntries(annotations))
-        })
-      })
+      const lines: Array<Line> = []
       const fetch = statesMaximum([{ id: "a", t: 5 }], 30 * day)
-      yield* collect(FullHistory.records(options(fetch))).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-        Logger.withMinimumLogLevel(LogLevel.Debug)
-      )
+      yield* collect(FullHistory.records(options(fetch))).pipe(logged(lines))
       expect(lines).toEqual([
         {
           level: "DEBUG",
@@ -101,9 +91,8 @@ describe("Walk: window widths, the logs and causes of the line", () => {
 
   it.effect("an interrupted walk's failure stays as it is: only a refusal of a window is looked at", () =>
     Effect.gen(function*() {
-      const dies = () => Effect.dieMessage("boom")
+      const dies = () => Effect.die("boom")
       const exit = yield* Effect.exit(collect(FullHistory.records(options(dies))))
-      expect(exit._tag === "Failure" && Option.isNone(Cause.failureOption(exit.cause)) && Cause.isDie(exit.cause))
-        .toBe(true)
+      expect(exit._tag === "Failure" && diedOnly(exit.cause)).toBe(true)
     }))
 })
