@@ -1,5 +1,5 @@
 /**
- * Records for the walk's tests (`Walk.test`, and each line's own tests of the walk's chunks): an
+ * Records for the walk's tests (`Walk`, `WalkWidths`, and the Effect 3 line's `WalkChunks`): an
  * in-memory endpoint over rows, the walk's options over it, and clusters of rows at random times.
  */
 import { Effect } from "effect"

@@ -6,11 +6,8 @@ import * as FullHistory from "../../../src/FullHistory.js"
 import { collect, describe, diedOnly, expect, it } from "../../support/line/Testing.js"
 import type { Line } from "../../support/Logged.js"
 import { logged } from "../../support/Logged.js"
-
-interface R {
-  readonly id: string
-  readonly t: number
-}
+import type { R } from "../../support/WalkRows.js"
+import * as WalkRows from "../../support/WalkRows.js"
 
 const day = 86_400_000
 
@@ -36,24 +33,14 @@ const statesMaximum =
         )
       )
 
-const options = (
-  fetch: FullHistory.Options<R>["fetch"],
-  overrides: Partial<FullHistory.Options<R>> = {}
-): FullHistory.Options<R> => ({
-  fetch,
-  time: (r) => r.t,
-  key: (r) => r.id,
-  compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  fingerprint: (r) => r.id,
-  limit: 10,
-  maxWindow: undefined,
-  since: 0,
-  until: 365 * day - 1,
-  concurrency: 1,
-  endpoint: "transferHistory",
-  maxWindowSetting: "maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)",
-  ...overrides
-})
+/** The walk over `fetch`, a year back, 10 records a page. */
+const options = (fetch: FullHistory.Options<R>["fetch"]): FullHistory.Options<R> =>
+  WalkRows.options(fetch, {
+    limit: 10,
+    until: 365 * day - 1,
+    endpoint: "transferHistory",
+    maxWindowSetting: "maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)"
+  })
 
 // What is learned of the widths, and the walk's output against refusing services, is tested once for
 // both lines in packages/behaviour/test/walk; here, the walk's logs and causes.
