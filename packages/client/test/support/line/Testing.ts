@@ -8,14 +8,16 @@ import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as DateTime from "effect/DateTime"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
-/** `it` (with `it.effect` on the TestClock), `describe` and `expect` of `@effect/vitest`. */
-export { describe, expect, it } from "@effect/vitest"
+/** `it` (with `it.effect` on the TestClock), `describe`, `expect` and `expectTypeOf` of `@effect/vitest`. */
+export { describe, expect, expectTypeOf, it } from "@effect/vitest"
 
 /** The clock `it.effect` runs on: `TestClock.adjust` moves it on once every fiber is suspended. */
 export { TestClock } from "effect"
@@ -62,3 +64,12 @@ export const collect = <A, E>(stream: Stream.Stream<A, E>): Effect.Effect<Readon
 /** Whether `cause` holds a defect and no failure. */
 export const diedOnly = <E>(cause: Cause.Cause<E>): boolean =>
   Option.isNone(Cause.failureOption(cause)) && Cause.isDie(cause)
+
+/** A `DateTime` at `millis` ms past the epoch. */
+export const dateTimeAt = (millis: number): DateTime.Utc => DateTime.unsafeMake(millis)
+
+/** Date parts (as a date-time option takes them) of `millis` ms past the epoch, the others left out. */
+export const epochParts = (millis: number): { readonly millis: number } => ({ millis })
+
+/** What a schema decodes from (its encoded side). */
+export type Encoded<S> = S extends Schema.Schema.Any ? Schema.Schema.Encoded<S> : never
