@@ -8,7 +8,9 @@
  */
 import { RateLimit } from "@broker-history/testing/ServerInternals"
 import { Duration, Effect, Fiber } from "effect"
+import * as Effects from "../../src/internal/line/Effects.js"
 import * as RetryWait from "../../src/internal/request/RetryWait.js"
+import { fork } from "./line/Testing.js"
 import * as TestPipeline from "./TestPipeline.js"
 import * as VirtualClock from "./VirtualClock.js"
 
@@ -92,7 +94,7 @@ export const run = (setting: Setting): Effect.Effect<Outcome> =>
         Effect.forEach(
           Array.from({ length: concurrency === 1 ? 1 : 5 * concurrency }),
           () =>
-            Effect.fork(Effect.forever(Effect.zipRight(ahead.plan, Effect.either(ahead.fetch(page)))))
+            fork(Effect.forever(Effect.andThen(ahead.plan, Effects.result(ahead.fetch(page)))))
         ))).pipe(Effect.map((forks) =>
           forks.flat()
         ))

@@ -4,12 +4,14 @@
  * I/O, so the clock alone decides every time. The budget and limiter tests (Budget.test, LimiterRun)
  * drive it on a virtual clock (VirtualClock) with callers that always want another page.
  */
-import { BrokerConfig, ServerClock, Signer } from "@broker-history/client"
-import { Endpoint } from "@broker-history/domain"
-import { Prng } from "@broker-history/testing/ServerInternals"
+import * as Prng from "@broker-history/core/random/Prng"
 import { Clock, Duration, Effect, Layer, Schema } from "effect"
+import * as BrokerConfig from "../../src/BrokerConfig.js"
+import { Endpoint } from "../../src/internal/line/Domain.js"
 import type * as Exchange from "../../src/internal/request/Exchange.js"
 import * as Pipeline from "../../src/internal/request/Pipeline.js"
+import * as ServerClock from "../../src/ServerClock.js"
+import * as Signer from "../../src/Signer.js"
 import { testOptions } from "./MockService.js"
 
 /** What the exchange answers to one attempt, and after how long. */
@@ -45,7 +47,7 @@ export const make = (answer: (at: number, n: number) => Reply, options: Options)
     let n = 0
     const next = Prng.mulberry32(15)
     const jitter = options.jitterMillis ?? 0
-    const arrive = jitter === 0 ? Clock.currentTimeMillis : Effect.zipRight(
+    const arrive = jitter === 0 ? Clock.currentTimeMillis : Effect.andThen(
       Effect.suspend(() => Effect.sleep(Prng.int(next, 0, jitter))),
       Clock.currentTimeMillis
     )

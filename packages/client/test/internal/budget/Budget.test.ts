@@ -1,6 +1,9 @@
-import { BrokerConfig, BrokerHttpClient } from "@broker-history/client"
-import { describe, expect, it } from "@effect/vitest"
-import { Clock, ConfigProvider, Duration, Effect, Either, Fiber, Metric } from "effect"
+import { Clock, Duration, Effect, Fiber, Metric } from "effect"
+import * as BrokerConfig from "../../../src/BrokerConfig.js"
+import * as BrokerHttpClient from "../../../src/BrokerHttpClient.js"
+import * as Effects from "../../../src/internal/line/Effects.js"
+import * as Results from "../../../src/internal/line/Results.js"
+import { describe, expect, fork, it, withEnvironment } from "../../support/line/Testing.js"
 import type { Answer, Seen } from "../../support/MockService.js"
 import { limited, testOptions } from "../../support/MockService.js"
 import * as TestPipeline from "../../support/TestPipeline.js"
@@ -62,8 +65,8 @@ const drive = (d: Drive) =>
   Effect.gen(function*() {
     const service = limited(d.serviceLimit, 1000, () => ({ status: 200, body: [] }))
     const { page, seen } = yield* pipeline(service.answer, d)
-    const caller = Effect.forever(Effect.either(page))
-    const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => Effect.fork(caller))
+    const caller = Effect.forever(Effects.result(page))
+    const fibers = yield* Effect.forEach(Array.from({ length: d.callers ?? 4 }), () => fork(caller))
     if (d.raisedTo !== undefined) {
       yield* VirtualClock.adjust(Duration.seconds(d.raisedTo.at))
       service.control.limit = d.raisedTo.limit
@@ -129,10 +132,10 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
             : { status: 200, body: [] },
         { budget: 40, latencyMillis: (n) => n === 22 ? 125 : 150, onTheirWayAtFirst: Infinity }
       )
-      yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
+      yield* Effect.forEach(Array.from({ length: 20 }), () => fork(Effects.result(page)))
       yield* VirtualClock.adjust("100 millis")
-      yield* Effect.fork(Effect.either(page))
-      yield* Effect.fork(Effect.forever(Effect.either(page)))
+      yield* fork(Effects.result(page))
+      yield* fork(Effect.forever(Effects.result(page)))
       yield* VirtualClock.adjust("700 millis")
       expect(seen.slice(19, 23)).toEqual([401, 426, 451, 576])
       // The service accepted 21 within one interval (20 from 0 to 401 ms, the 22nd at 451 ms): that
@@ -154,15 +157,15 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
         latencyMillis: 150,
         onTheirWayAtFirst: Infinity
       })
-      yield* Effect.forEach(Array.from({ length: 20 }), () => Effect.fork(Effect.either(page)))
+      yield* Effect.forEach(Array.from({ length: 20 }), () => fork(Effects.result(page)))
       yield* VirtualClock.adjust("999 millis")
-      yield* Effect.fork(Effect.either(page))
+      yield* fork(Effects.result(page))
       yield* VirtualClock.adjust("1 millis")
-      yield* Effect.fork(Effect.either(page))
+      yield* fork(Effects.result(page))
       yield* VirtualClock.adjust("200 millis")
       expect([seen.slice(19), service.control.refusedAt]).toEqual([[201, 999, 1000], [999]])
       // The next request reports the rate allowed then.
-      yield* Effect.fork(Effect.either(page))
+      yield* fork(Effects.result(page))
       yield* VirtualClock.adjust("1 second")
       const gauge = yield* Metric.value(BrokerHttpClient.metrics.rateLimitCurrent)
       expect(gauge.value).toBe(20)
@@ -225,7 +228,7 @@ describe("Budget (adaptive rate against a service that enforces its limit)", () 
           for (let period = 0; period < 2; period++) {
             const fibers = yield* Effect.forEach(
               Array.from({ length: 16 }),
-              () => Effect.fork(Effect.forever(Effect.either(page)))
+              () => fork(Effect.forever(Effects.result(page)))
             )
             yield* VirtualClock.adjust("5 seconds")
             yield* Effect.forEach(fibers, Fiber.interrupt)
@@ -260,16 +263,13 @@ describe("rateLimit.adaptive", () => {
       const credentials = testOptions()
       const resolved = (adaptive: unknown) =>
         BrokerConfig.resolve({ ...credentials, rateLimit: { limit: 5, adaptive: adaptive as boolean } })
-      expect(Either.getOrThrow(BrokerConfig.resolve(credentials)).rateLimit.adaptive).toBe(true)
-      expect(Either.getOrThrow(resolved(false)).rateLimit.adaptive).toBe(false)
-      const refused = resolved("no")
-      expect(Either.isLeft(refused) && String(refused.left)).toMatch(/rateLimit\.adaptive must be true or false/)
-      const environment = ConfigProvider.fromMap(
-        new Map([["BROKER_API_KEY", "k"], ["BROKER_SECRET_KEY", "s"], ["BROKER_RATE_LIMIT_ADAPTIVE", "false"]])
-      )
-      const fromEnvironment = yield* Effect.withConfigProvider(
+      expect(Results.successOrUndefined(BrokerConfig.resolve(credentials))?.rateLimit.adaptive).toBe(true)
+      expect(Results.successOrUndefined(resolved(false))?.rateLimit.adaptive).toBe(false)
+      const refused = Results.failureOrUndefined(resolved("no"))
+      expect(refused !== undefined && String(refused)).toMatch(/rateLimit\.adaptive must be true or false/)
+      const fromEnvironment = yield* withEnvironment(
         Effect.provide(BrokerConfig.BrokerConfig, BrokerConfig.layerConfig()),
-        environment
+        { BROKER_API_KEY: "k", BROKER_SECRET_KEY: "s", BROKER_RATE_LIMIT_ADAPTIVE: "false" }
       )
       expect(fromEnvironment.rateLimit.adaptive).toBe(false)
     }))

@@ -3,9 +3,9 @@
 // service's limit with the refusals of the first crossing and few after, and recovers when the limit
 // rises. What each shape does to the budget: docs/configuration.md, "Adaptive rate".
 import { RateLimit } from "@broker-history/testing/ServerInternals"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as LimiterRun from "../../support/LimiterRun.js"
+import { describe, expect, it } from "../../support/line/Testing.js"
 
 const R = 20
 

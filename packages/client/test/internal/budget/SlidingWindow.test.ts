@@ -1,37 +1,33 @@
-import { Prng } from "@broker-history/testing/ServerInternals"
-import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
+import * as Prng from "@broker-history/core/random/Prng"
+import { Duration, Effect, Fiber } from "effect"
 import * as SlidingWindow from "../../../src/internal/budget/SlidingWindow.js"
+import { describe, expect, fork, it, TestClock, withClock } from "../../support/line/Testing.js"
 
-/** A clock whose `i`-th sleep ends `lateness(i)` ms after it was due (an event loop that was busy). */
-const lateClock = (lateness: (i: number) => number) => {
+/**
+ * The times of `n` starts, `limit` per `interval` ms, on a clock whose `i`-th sleep ends `lateness(i)` ms
+ * after it was due (an event loop that was busy).
+ */
+const lateStarts = (lateness: (i: number) => number, limit: number, interval: number, n: number) => {
   let now = 0
   let sleeps = 0
-  const clock: Clock.Clock = {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => now,
-    unsafeCurrentTimeNanos: () => BigInt(now) * 1_000_000n,
-    currentTimeMillis: Effect.sync(() => now),
-    currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
-    sleep: (duration) =>
-      Effect.sync(() => {
-        now += Duration.toMillis(duration) + lateness(sleeps++)
-      })
-  }
-  return { clock, now: () => now }
-}
-
-const withClock = (lateness: (i: number) => number, limit: number, interval: number, n: number) => {
-  const { clock, now } = lateClock(lateness)
-  return Effect.gen(function*() {
-    const take = yield* SlidingWindow.make(limit, Duration.millis(interval))
-    const out: Array<number> = []
-    for (let i = 0; i < n; i++) {
-      yield* take
-      out.push(now())
+  return withClock(
+    Effect.gen(function*() {
+      const take = yield* SlidingWindow.make(limit, Duration.millis(interval))
+      const out: Array<number> = []
+      for (let i = 0; i < n; i++) {
+        yield* take
+        out.push(now)
+      }
+      return out
+    }),
+    {
+      now: () => now,
+      sleep: (duration) =>
+        Effect.sync(() => {
+          now += Duration.toMillis(duration) + lateness(sleeps++)
+        })
     }
-    return out
-  }).pipe(Effect.withClock(clock))
+  )
 }
 
 const maxInAnyWindow = (times: ReadonlyArray<number>, interval: number) =>
@@ -40,7 +36,7 @@ const maxInAnyWindow = (times: ReadonlyArray<number>, interval: number) =>
 describe("SlidingWindow", () => {
   it.effect("on time: at most `limit` starts in any interval, the next one as soon as allowed", () =>
     Effect.gen(function*() {
-      const times = yield* withClock(() => 0, 3, 1000, 9)
+      const times = yield* lateStarts(() => 0, 3, 1000, 9)
       expect(times).toEqual([0, 0, 0, 1000, 1000, 1000, 2000, 2000, 2000])
     }))
 
@@ -48,13 +44,13 @@ describe("SlidingWindow", () => {
     Effect.gen(function*() {
       // The first sleep ends 300 ms late, the others on time. Counting the reserved time (1000), the
       // third attempt would start at 2000, 700 ms after the second actually did.
-      const times = yield* withClock((i) => i === 0 ? 300 : 0, 1, 1000, 4)
+      const times = yield* lateStarts((i) => i === 0 ? 300 : 0, 1, 1000, 4)
       expect(times).toEqual([0, 1300, 2300, 3300])
       // Random lateness: still never more than `limit` starts in any interval.
       const next = Prng.mulberry32(7)
       const random = () => Prng.int(next, 0, 199)
       for (const limit of [1, 2, 3, 5]) {
-        const starts = yield* withClock(random, limit, 1000, 40)
+        const starts = yield* lateStarts(random, limit, 1000, 40)
         expect(maxInAnyWindow(starts, 1000)).toBeLessThanOrEqual(limit)
       }
     }))
@@ -74,7 +70,7 @@ describe("SlidingWindow", () => {
       const starts: Array<number> = []
       const fibers = yield* Effect.forEach(
         Array.from({ length: 7 }),
-        () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
+        () => fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
       )
       yield* TestClock.adjust("3 seconds")
       yield* Effect.forEach(fibers, Fiber.join)
@@ -85,7 +81,7 @@ describe("SlidingWindow", () => {
       const free = (): SlidingWindow.Pace => ({ count: 3, spanMillis: 1000, notBefore: 0, gapMillis: 0, catchUp: 0 })
       const more = yield* Effect.forEach(
         Array.from({ length: 4 }),
-        () => Effect.fork(Effect.map(bursting.take(free), (start) => burst.push(start.at)))
+        () => fork(Effect.map(bursting.take(free), (start) => burst.push(start.at)))
       )
       yield* TestClock.adjust("2 seconds")
       yield* Effect.forEach(more, Fiber.join)
@@ -101,7 +97,7 @@ describe("SlidingWindow", () => {
           const starts: Array<number> = []
           const fibers = yield* Effect.forEach(
             Array.from({ length: n }),
-            () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
+            () => fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
           )
           yield* TestClock.adjust("1 second")
           yield* Effect.forEach(fibers, Fiber.join)
@@ -122,8 +118,9 @@ describe("SlidingWindow", () => {
       const starts: Array<number> = []
       const fibers = yield* Effect.forEach(
         Array.from({ length: 20 }, (_, i) => i),
-        () => Effect.fork(Effect.map(window.take(pace), (start) => starts.push(start.at))),
-        { concurrency: "unbounded" }
+        // Forked in order from this fiber (a fiber forked by a worker of a concurrent `forEach` would be
+        // that worker's child, interrupted as it ends).
+        () => fork(Effect.map(window.take(pace), (start) => starts.push(start.at)))
       )
       yield* TestClock.adjust("500 millis")
       // Ten started at 0, ten wait for 1000; the pace drops to 2 per second.

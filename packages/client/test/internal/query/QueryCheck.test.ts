@@ -1,6 +1,6 @@
 import type * as CoreQueryCheck from "@broker-history/core/query/QueryCheck"
-import { describe, expect, it } from "@effect/vitest"
 import * as QueryCheck from "../../../src/internal/query/QueryCheck.js"
+import { describe, expect, it } from "../../support/line/Testing.js"
 
 interface R {
   readonly id: string

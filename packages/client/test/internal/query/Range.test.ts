@@ -1,10 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as fc from "fast-check"
+import * as Effects from "../../../src/internal/line/Effects.js"
+import * as Results from "../../../src/internal/line/Results.js"
 import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
 import * as Range from "../../../src/internal/query/Range.js"
 import type * as ServerClock from "../../../src/ServerClock.js"
 import type * as StreamOptions from "../../../src/StreamOptions.js"
+import { describe, expect, it } from "../../support/line/Testing.js"
 
 const day = 86_400_000
 const NOW = Date.UTC(2026, 0, 1)
@@ -16,7 +18,7 @@ const clock = () => {
     asked++
     return NOW
   })
-  const service: ServerClock.ServerClock["Type"] = {
+  const service: Effects.ServiceOf<ServerClock.ServerClock> = {
     now: Effect.succeed(NOW),
     offset: Effect.succeed(0),
     sync: Effect.succeed(0),
@@ -31,12 +33,12 @@ const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const resolve = (
   query: StreamOptions.ChangeOptions,
   maxWindow?: number,
-  c: { readonly service: ServerClock.ServerClock["Type"]; readonly asked: () => number } = clock()
+  c: { readonly service: Effects.ServiceOf<ServerClock.ServerClock>; readonly asked: () => number } = clock()
 ) =>
   Effect.map(
-    Effect.either(
+    Effects.result(
       Effect.flatMap(
-        StreamQuery.transfers.changes({ ...base, ...query }),
+        Effects.fromResult(StreamQuery.transfers.changes({ ...base, ...query })),
         (decoded) => Range.resolve("transferHistory", decoded, maxWindow, c.service)
       )
     ),
@@ -47,9 +49,12 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
   it.effect("defaults: the endpoint's page size, one window at a time, a year back from the server's now", () =>
     Effect.gen(function*() {
       const { asked, result } = yield* resolve({})
-      expect(result).toMatchObject({
-        _tag: "Right",
-        right: { since: NOW - 365 * day, until: NOW, limit: 500, concurrency: 1, maxWindow: undefined }
+      expect(Results.successOrUndefined(result)).toMatchObject({
+        since: NOW - 365 * day,
+        until: NOW,
+        limit: 500,
+        concurrency: 1,
+        maxWindow: undefined
       })
       // `until` is pinned once.
       expect(asked).toBe(1)
@@ -59,7 +64,7 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
     Effect.gen(function*() {
       const resume = { time: 5, ids: ["a"] }
       const { asked, result } = yield* resolve({ until: NOW, resume }, day)
-      expect(result).toMatchObject({ _tag: "Right", right: { since: 5, until: NOW, resume, maxWindow: day } })
+      expect(Results.successOrUndefined(result)).toMatchObject({ since: 5, until: NOW, resume, maxWindow: day })
       expect(asked).toBe(0)
     }))
 
@@ -67,7 +72,7 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
     Effect.gen(function*() {
       const until = NOW + Range.untilAllowance
       const { asked, result } = yield* resolve({ since: NOW - day, until })
-      expect(result).toMatchObject({ _tag: "Right", right: { since: NOW - day, until } })
+      expect(Results.successOrUndefined(result)).toMatchObject({ since: NOW - day, until })
       // After the clock's estimate of the server's now: checked against the server's time.
       expect(asked).toBe(1)
     }))
@@ -80,7 +85,7 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
         ...behind,
         service: { ...behind.service, now: Effect.succeed(NOW - 3_600_000) }
       })
-      expect(result).toMatchObject({ _tag: "Right", right: { since: 0, until: NOW - 1_800_000 } })
+      expect(Results.successOrUndefined(result)).toMatchObject({ since: 0, until: NOW - 1_800_000 })
     }))
 
   it.effect("until later than the server's now plus the allowance fails with InvalidQuery(until) naming both, and what to do", () =>
@@ -88,21 +93,23 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
       const until = NOW + Range.untilAllowance + 1
       const { asked, result } = yield* resolve({ since: NOW - day, until: new Date(until) })
       expect(asked).toBe(1)
-      if (result._tag !== "Left" || result.left._tag !== "InvalidQuery") throw new Error("expected InvalidQuery")
-      expect(result.left.parameter).toBe("until")
-      expect(result.left.rule).toBe(
+      const error = Results.failureOrUndefined(result)
+      if (error?._tag !== "InvalidQuery") throw new Error("expected InvalidQuery")
+      expect(error.parameter).toBe("until")
+      expect(error.rule).toBe(
         "must not be after the server's now (2026-01-01T00:00:00.000Z) by more than 1 minute (allowed for clock " +
           "skew); it is 2026-01-01T00:01:00.001Z"
       )
-      expect(result.left.fix).toBe("omit it to read up to the server's now")
+      expect(error.fix).toBe("omit it to read up to the server's now")
     }))
 
   it.effect("follow: the interval, the settlement (a day unless given) and the server's now", () =>
     Effect.gen(function*() {
       const { result } = yield* resolve({ until: NOW, since: 0, follow: { interval: "30 seconds" } })
-      if (result._tag !== "Right") throw new Error("expected a range")
-      expect(Duration.toMillis(result.right.follow!.interval)).toBe(30_000)
-      expect(result.right.follow!.settlement).toBe(day)
+      const range = Results.successOrUndefined(result)
+      if (range === undefined) throw new Error("expected a range")
+      expect(Duration.toMillis(range.follow!.interval)).toBe(30_000)
+      expect(range.follow!.settlement).toBe(day)
     }))
 
   it.effect.each(
@@ -120,7 +127,7 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
     ([query, parameter, times]) =>
       Effect.gen(function*() {
         const { asked, result } = yield* resolve(query)
-        expect(result).toMatchObject({ _tag: "Left", left: { _tag: "InvalidQuery", parameter } })
+        expect(Results.failureOrUndefined(result)).toMatchObject({ _tag: "InvalidQuery", parameter })
         expect(asked).toBe(times)
       })
   )
@@ -139,7 +146,7 @@ describe("Range: a stream query's range, pinned on the server's clock", () => {
       Effect.gen(function*() {
         const [since, until] = [Math.min(...ends), Math.max(...ends)]
         const { result } = yield* resolve({ since: new Date(since), until, limit, concurrency })
-        expect(result).toMatchObject({ _tag: "Right", right: { since, until, limit, concurrency } })
+        expect(Results.successOrUndefined(result)).toMatchObject({ since, until, limit, concurrency })
       })
   )
 })

@@ -1,18 +1,19 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, TestClock } from "effect"
+import { Clock, Effect, Fiber } from "effect"
+import * as Effects from "../../../src/internal/line/Effects.js"
 import * as RetryWait from "../../../src/internal/request/RetryWait.js"
+import { describe, expect, fork, it, TestClock } from "../../support/line/Testing.js"
 
 describe("RetryWait", () => {
   it.effect("in place by default: the wait is the wait", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.fork(RetryWait.waiting(Effect.sleep("1 second")))
+      const fiber = yield* fork(RetryWait.waiting(Effect.sleep("1 second")))
       yield* TestClock.adjust("1 second")
       yield* Fiber.join(fiber)
     }))
 
   it.effect("lending: a request waiting out a Retry-After gives its permit back, and takes it again in turn", () =>
     Effect.gen(function*() {
-      const inFlight = yield* Effect.makeSemaphore(1)
+      const inFlight = yield* Effects.makeSemaphore(1)
       const events: Array<string> = []
       const log = (event: string) =>
         Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => events.push(`${t} ${event}`)))
@@ -20,7 +21,7 @@ describe("RetryWait", () => {
       const a = Effect.gen(function*() {
         yield* log("a sends")
         yield* Effect.sleep("100 millis")
-        yield* RetryWait.waiting(Effect.zipRight(log("a waits"), Effect.sleep("1 second")))
+        yield* RetryWait.waiting(Effect.andThen(log("a waits"), Effect.sleep("1 second")))
         yield* log("a sends again")
         yield* Effect.sleep("100 millis")
         yield* log("a done")
@@ -31,9 +32,9 @@ describe("RetryWait", () => {
         yield* Effect.sleep("1500 millis")
         yield* log("b done")
       })
-      const fa = yield* Effect.fork(RetryWait.lending(inFlight)(a))
+      const fa = yield* fork(RetryWait.lending(inFlight)(a))
       yield* TestClock.adjust("50 millis")
-      const fb = yield* Effect.fork(RetryWait.lending(inFlight)(b))
+      const fb = yield* fork(RetryWait.lending(inFlight)(b))
       yield* TestClock.adjust("3 seconds")
       yield* Fiber.join(fa)
       yield* Fiber.join(fb)
@@ -47,13 +48,13 @@ describe("RetryWait", () => {
         "1700 a done"
       ])
       // Every permit is back.
-      expect(yield* inFlight.withPermits(1)(Effect.succeed("free"))).toBe("free")
+      expect(yield* Effects.withPermits(inFlight, 1, Effect.succeed("free"))).toBe("free")
     }))
 
   it.effect("lending: interrupted while waiting, the permit it lent is not given back twice", () =>
     Effect.gen(function*() {
-      const inFlight = yield* Effect.makeSemaphore(1)
-      const waiter = yield* Effect.fork(RetryWait.lending(inFlight)(RetryWait.waiting(Effect.never)))
+      const inFlight = yield* Effects.makeSemaphore(1)
+      const waiter = yield* fork(RetryWait.lending(inFlight)(RetryWait.waiting(Effect.never)))
       yield* TestClock.adjust("1 millis")
       yield* Fiber.interrupt(waiter)
       // One permit, free: two holders in turn, never two at once.
@@ -64,8 +65,8 @@ describe("RetryWait", () => {
         () => Effect.sleep("10 millis"),
         () => Effect.sync(() => inside--)
       )
-      const both = yield* Effect.fork(
-        Effect.all([inFlight.withPermits(1)(hold), inFlight.withPermits(1)(hold)], { concurrency: 2 })
+      const both = yield* fork(
+        Effect.all([Effects.withPermits(inFlight, 1, hold), Effects.withPermits(inFlight, 1, hold)], { concurrency: 2 })
       )
       yield* TestClock.adjust("20 millis")
       yield* Fiber.join(both)
@@ -88,10 +89,10 @@ describe("RetryWait", () => {
             yield* log(`${name} fetched`)
           }))
         })
-      const a = yield* Effect.fork(window("a", true))
+      const a = yield* fork(window("a", true))
       yield* TestClock.adjust("10 millis")
-      const b = yield* Effect.fork(window("b", false))
-      const c = yield* Effect.fork(window("c", false))
+      const b = yield* fork(window("b", false))
+      const c = yield* fork(window("c", false))
       yield* TestClock.adjust("2 seconds")
       yield* Effect.forEach([a, b, c], Fiber.join)
       // One place: b is planned only when a starts waiting, c when b is done; a is fetched again

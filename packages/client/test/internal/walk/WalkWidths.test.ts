@@ -1,14 +1,13 @@
-// The walk against a service that refuses windows wider than a maximum it does not publish: what this
-// line logs of the widths it learns, and the causes it leaves alone.
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Chunk, Effect, HashMap, Logger, LogLevel, Option, Stream } from "effect"
+// The walk against a service that refuses windows wider than a maximum it does not publish: what it
+// logs of the widths it learns, and the causes it leaves alone.
+import { Effect } from "effect"
 import { ApiError } from "../../../src/BrokerError.js"
 import * as FullHistory from "../../../src/FullHistory.js"
-
-interface R {
-  readonly id: string
-  readonly t: number
-}
+import { collect, describe, diedOnly, expect, it } from "../../support/line/Testing.js"
+import type { Line } from "../../support/Logged.js"
+import { logged } from "../../support/Logged.js"
+import type { R } from "../../support/WalkRows.js"
+import * as WalkRows from "../../support/WalkRows.js"
 
 const day = 86_400_000
 
@@ -34,45 +33,23 @@ const statesMaximum =
         )
       )
 
-const options = (
-  fetch: FullHistory.Options<R>["fetch"],
-  overrides: Partial<FullHistory.Options<R>> = {}
-): FullHistory.Options<R> => ({
-  fetch,
-  time: (r) => r.t,
-  key: (r) => r.id,
-  compare: (a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  fingerprint: (r) => r.id,
-  limit: 10,
-  maxWindow: undefined,
-  since: 0,
-  until: 365 * day - 1,
-  concurrency: 1,
-  endpoint: "transferHistory",
-  maxWindowSetting: "maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)",
-  ...overrides
-})
-
-const collect = <A, E>(stream: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+/** The walk over `fetch`, a year back, 10 records a page. */
+const options = (fetch: FullHistory.Options<R>["fetch"]): FullHistory.Options<R> =>
+  WalkRows.options(fetch, {
+    limit: 10,
+    until: 365 * day - 1,
+    endpoint: "transferHistory",
+    maxWindowSetting: "maxWindow.transfers (BROKER_TRANSFER_MAX_WINDOW)"
+  })
 
 // What is learned of the widths, and the walk's output against refusing services, is tested once for
-// both lines in packages/behaviour/test/walk; here, what is this line's own: its logs and its causes.
+// both lines in packages/behaviour/test/walk; here, the walk's logs and causes.
 describe("Walk: window widths, the logs and causes of the line", () => {
   it.effect("what is learned is said at debug level, annotated with the endpoint and the widths", () =>
     Effect.gen(function*() {
-      const lines: Array<{ level: string; message: string; annotations: Record<string, unknown> }> = []
-      const logger = Logger.make(({ annotations, logLevel, message }) => {
-        lines.push({
-          level: logLevel.label,
-          message: Array.isArray(message) ? message.join(" ") : String(message),
-          annotations: Object.fromEntries(HashMap.toEntries(annotations))
-        })
-      })
+      const lines: Array<Line> = []
       const fetch = statesMaximum([{ id: "a", t: 5 }], 30 * day)
-      yield* collect(FullHistory.records(options(fetch))).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-        Logger.withMinimumLogLevel(LogLevel.Debug)
-      )
+      yield* collect(FullHistory.records(options(fetch))).pipe(logged(lines))
       expect(lines).toEqual([
         {
           level: "DEBUG",
@@ -101,9 +78,8 @@ describe("Walk: window widths, the logs and causes of the line", () => {
 
   it.effect("an interrupted walk's failure stays as it is: only a refusal of a window is looked at", () =>
     Effect.gen(function*() {
-      const dies = () => Effect.dieMessage("boom")
+      const dies = () => Effect.die("boom")
       const exit = yield* Effect.exit(collect(FullHistory.records(options(dies))))
-      expect(exit._tag === "Failure" && Option.isNone(Cause.failureOption(exit.cause)) && Cause.isDie(exit.cause))
-        .toBe(true)
+      expect(exit._tag === "Failure" && diedOnly(exit.cause)).toBe(true)
     }))
 })

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, TestClock } from "effect"
+import { Clock, Effect } from "effect"
 import * as SlidingWindow from "../../../src/internal/budget/SlidingWindow.js"
+import { describe, expect, it, TestClock } from "../../support/line/Testing.js"
 
 const pace = (count: number, spanMillis: number, notBefore = 0) => () => ({
   count,
@@ -19,7 +19,10 @@ describe("SlidingWindow: a pace that changes, and what the service made of each 
       expect([a.at, b.at]).toEqual([0, 0])
       // One per 500 ms from now on, and nothing before 700.
       const later = Effect.all([window.take(pace(1, 500, 700)), window.take(pace(1, 500))])
-      const [c, d] = yield* Effect.zipRight(TestClock.adjust("2 seconds"), later, { concurrent: true })
+      const [c, d] = yield* Effect.map(
+        Effect.all([TestClock.adjust("2 seconds"), later], { concurrency: 2 }),
+        ([, b]) => b
+      )
       expect([c.at, d.at]).toEqual([700, 1200])
     }))
 
@@ -27,11 +30,10 @@ describe("SlidingWindow: a pace that changes, and what the service made of each 
     Effect.gen(function*() {
       const window = yield* SlidingWindow.makeWindow(4)
       // 3 per 1000/0.7 ms: spans of 1428.57… ms.
-      const starts = yield* Effect.zipRight(
+      const [, starts] = yield* Effect.all([
         TestClock.adjust("10 seconds"),
-        Effect.all(Array.from({ length: 4 }, () => window.take(pace(1, 1000 / 0.7))), { concurrency: "unbounded" }),
-        { concurrent: true }
-      )
+        Effect.all(Array.from({ length: 4 }, () => window.take(pace(1, 1000 / 0.7))), { concurrency: "unbounded" })
+      ], { concurrency: 2 })
       expect(starts.map((s) => s.at)).toEqual([0, 1429, 2858, 4287])
       expect(Number.isInteger(yield* Clock.currentTimeMillis)).toBe(true)
       yield* Clock.currentTimeNanos

@@ -1,7 +1,9 @@
-import { TransferRecord } from "@broker-history/domain"
-import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
-import * as DecodeIssue from "../../../src/internal/line/DecodeIssue.js"
+// Each line's own DecodeIssue (src/internal/line/), as the pipeline reaches it (`Decoding.describe`
+// of what a page's decoder refused): one test for both lines.
+import * as Decoding from "../../../src/internal/line/Decoding.js"
+import { TransferRecord } from "../../../src/internal/line/Domain.js"
+import * as Results from "../../../src/internal/line/Results.js"
+import { describe, expect, it } from "../../support/line/Testing.js"
 
 const record = {
   tranId: "1",
@@ -18,11 +20,13 @@ const record = {
   timestamp: 1_700_000_000_000
 }
 
-const issue = (value: unknown) => {
-  const decoded = Schema.decodeUnknownEither(TransferRecord.TransferPage)(value)
-  if (Either.isRight(decoded)) throw new Error("decoded")
-  return DecodeIssue.describe(decoded.left)
-}
+const issue = (value: unknown): string =>
+  Results.match(Decoding.decoderFor(TransferRecord.TransferPage)(value), {
+    onSuccess: (): string => {
+      throw new Error("decoded")
+    },
+    onFailure: (error) => Decoding.describe(error, value)
+  })
 
 describe("DecodeIssue: a decoding failure in one short line", () => {
   it("where and what: the path of the first issue, what was expected and what came", () => {

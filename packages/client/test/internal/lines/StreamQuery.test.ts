@@ -1,26 +1,33 @@
-import { describe, expect, expectTypeOf, it } from "@effect/vitest"
-import { DateTime, Duration, Either, type Schema } from "effect"
+// Each line's own StreamQuery (src/internal/line/), through the exports both lines share: one test for
+// both. (Core holds the rules; here, the line's schemas decoding to them.)
+import { Duration } from "effect"
 import type { FollowScheduler, StreamOptions } from "../../../src/index.js"
+import * as Results from "../../../src/internal/line/Results.js"
 import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
+import type { Encoded } from "../../support/line/Testing.js"
+import { dateTimeAt, describe, epochParts, expect, expectTypeOf, it } from "../../support/line/Testing.js"
 
 const base = { fromAccountType: "SPOT", toAccountType: "FUTURES" } as const
 const day = 86_400_000
 const dateTimeRule = "must be a date-time (Date, ISO text, DateTime, date parts or Unix ms)"
 const durationForms = `(a Duration, milliseconds as a number, or text such as "30 seconds")`
 
-const refusal = <E>(result: Either.Either<unknown, E>): E => {
-  if (Either.isRight(result)) throw new Error(`decoded: ${JSON.stringify(result.right)}`)
-  return result.left
-}
+const refusal = <E>(result: Results.Result<unknown, E>): E =>
+  Results.match(result, {
+    onSuccess: (value): E => {
+      throw new Error(`decoded: ${JSON.stringify(value)}`)
+    },
+    onFailure: (error) => error
+  })
 
 describe("StreamQuery: the stream options, described once", () => {
   it("defaults: the endpoint's page size, one window at a time, no range given, no follow", () => {
-    expect(StreamQuery.transfers.records(base)).toEqual(Either.right({
+    expect(Results.successOrUndefined(StreamQuery.transfers.records(base))).toEqual({
       filters: base,
       range: { since: undefined, until: undefined, resume: undefined, limit: 500, concurrency: 1 },
       follow: undefined
-    }))
-    expect(Either.map(StreamQuery.deposits.records({}), (q) => q.range.limit)).toEqual(Either.right(1000))
+    })
+    expect(Results.successOrUndefined(StreamQuery.deposits.records({}))?.range.limit).toEqual(1000)
   })
 
   it("date-times become Unix ms in every form the type allows; durations become ms; filters left out are not kept", () => {
@@ -28,10 +35,10 @@ describe("StreamQuery: the stream options, described once", () => {
       ...base,
       fromAccount: undefined,
       since: "2025-01-01",
-      until: DateTime.unsafeMake(Date.UTC(2025, 1, 1)),
+      until: dateTimeAt(Date.UTC(2025, 1, 1)),
       follow: { interval: Duration.seconds(30), settlement: "2 days" }
     })
-    expect(decoded).toEqual(Either.right({
+    expect(Results.successOrUndefined(decoded)).toEqual({
       filters: base,
       range: {
         since: Date.UTC(2025, 0, 1),
@@ -41,18 +48,18 @@ describe("StreamQuery: the stream options, described once", () => {
         concurrency: 1
       },
       follow: { interval: 30_000, settlement: 2 * day }
-    }))
-    for (const since of [new Date(5), 5, "1970-01-01T00:00:00.005Z", { millis: 5 }]) {
-      expect(Either.map(StreamQuery.deposits.records({ since }), (q) => q.range.since)).toEqual(Either.right(5))
+    })
+    for (const since of [new Date(5), 5, "1970-01-01T00:00:00.005Z", epochParts(5)]) {
+      expect(Results.successOrUndefined(StreamQuery.deposits.records({ since }))?.range.since).toEqual(5)
     }
-    expect(Either.map(StreamQuery.deposits.changes({ follow: { interval: 1 } }), (q) => q.follow)).toEqual(
-      Either.right({ interval: 1, settlement: day })
+    expect(Results.successOrUndefined(StreamQuery.deposits.changes({ follow: { interval: 1 } }))?.follow).toEqual(
+      { interval: 1, settlement: day }
     )
   })
 
   it("a checkpoint is read as Checkpoint.decode reads one: other fields are not part of it", () => {
     const decoded = StreamQuery.deposits.records({ resume: { time: 7, ids: ["a"], note: "x" } })
-    expect(Either.map(decoded, (q) => q.range.resume)).toEqual(Either.right({ time: 7, ids: ["a"] }))
+    expect(Results.successOrUndefined(decoded)?.range.resume).toEqual({ time: 7, ids: ["a"] })
   })
 
   // Each rule: the input, the option named, the rule, what to do (undefined: fix the option).
@@ -259,12 +266,14 @@ describe("StreamQuery: the stream options, described once", () => {
   })
 
   it("the follow scheduler's options: defaults, durations in ms", () => {
-    expect(StreamQuery.decode(StreamQuery.schedule, "follow")({})).toEqual(
-      Either.right({ minInterval: 1_000, maxInterval: 300_000, concurrency: 8 })
+    expect(Results.successOrUndefined(StreamQuery.decode(StreamQuery.schedule, "follow")({}))).toEqual(
+      { minInterval: 1_000, maxInterval: 300_000, concurrency: 8 }
     )
-    expect(StreamQuery.decode(StreamQuery.followMany, "depositHistory")({ settlement: "6 hours" })).toEqual(
-      Either.right({ minInterval: 1_000, maxInterval: 300_000, concurrency: 8, settlement: 6 * 3_600_000 })
-    )
+    expect(
+      Results.successOrUndefined(
+        StreamQuery.decode(StreamQuery.followMany, "depositHistory")({ settlement: "6 hours" })
+      )
+    ).toEqual({ minInterval: 1_000, maxInterval: 300_000, concurrency: 8, settlement: 6 * 3_600_000 })
   })
 
   it.each(
@@ -298,11 +307,11 @@ describe("StreamQuery: the stream options, described once", () => {
   })
 
   it("the schemas name the options of the public types, and accept every value those types allow", () => {
-    type Encoded<S extends { readonly schema: Schema.Schema.Any }> = Schema.Schema.Encoded<S["schema"]>
-    type TransferRecords = Encoded<typeof StreamQuery.transfers.schemas.records>
-    type TransferChanges = Encoded<typeof StreamQuery.transfers.schemas.changes>
-    type DepositRecords = Encoded<typeof StreamQuery.deposits.schemas.records>
-    type DepositChanges = Encoded<typeof StreamQuery.deposits.schemas.changes>
+    type OptionsOf<S extends { readonly schema: unknown }> = Encoded<S["schema"]>
+    type TransferRecords = OptionsOf<typeof StreamQuery.transfers.schemas.records>
+    type TransferChanges = OptionsOf<typeof StreamQuery.transfers.schemas.changes>
+    type DepositRecords = OptionsOf<typeof StreamQuery.deposits.schemas.records>
+    type DepositChanges = OptionsOf<typeof StreamQuery.deposits.schemas.changes>
     expectTypeOf<keyof StreamOptions.TransferStreamQuery>().toEqualTypeOf<keyof TransferRecords>()
     expectTypeOf<StreamOptions.TransferStreamQuery>().toMatchTypeOf<TransferRecords>()
     expectTypeOf<keyof (StreamOptions.TransferStreamQuery & StreamOptions.ChangeOptions)>().toEqualTypeOf<
@@ -313,11 +322,13 @@ describe("StreamQuery: the stream options, described once", () => {
     expectTypeOf<StreamOptions.DepositStreamQuery>().toMatchTypeOf<DepositRecords>()
     expectTypeOf<StreamOptions.DepositStreamQuery & StreamOptions.ChangeOptions>().toMatchTypeOf<DepositChanges>()
     expectTypeOf<keyof StreamOptions.FollowOptions>().toEqualTypeOf<keyof NonNullable<TransferChanges["follow"]>>()
-    expectTypeOf<keyof FollowScheduler.Options>().toEqualTypeOf<keyof Encoded<typeof StreamQuery.schedule>>()
-    expectTypeOf<FollowScheduler.Options>().toMatchTypeOf<Encoded<typeof StreamQuery.schedule>>()
-    expectTypeOf<keyof FollowScheduler.FollowOptions>().toEqualTypeOf<keyof Encoded<typeof StreamQuery.followMany>>()
-    expectTypeOf<FollowScheduler.FollowOptions>().toMatchTypeOf<Encoded<typeof StreamQuery.followMany>>()
-    expectTypeOf<keyof StreamOptions.SubAccountOptions>().toEqualTypeOf<keyof Encoded<typeof StreamQuery.subAccounts>>()
-    expectTypeOf<StreamOptions.SubAccountOptions>().toMatchTypeOf<Encoded<typeof StreamQuery.subAccounts>>()
+    expectTypeOf<keyof FollowScheduler.Options>().toEqualTypeOf<keyof OptionsOf<typeof StreamQuery.schedule>>()
+    expectTypeOf<FollowScheduler.Options>().toMatchTypeOf<OptionsOf<typeof StreamQuery.schedule>>()
+    expectTypeOf<keyof FollowScheduler.FollowOptions>().toEqualTypeOf<keyof OptionsOf<typeof StreamQuery.followMany>>()
+    expectTypeOf<FollowScheduler.FollowOptions>().toMatchTypeOf<OptionsOf<typeof StreamQuery.followMany>>()
+    expectTypeOf<keyof StreamOptions.SubAccountOptions>().toEqualTypeOf<
+      keyof OptionsOf<typeof StreamQuery.subAccounts>
+    >()
+    expectTypeOf<StreamOptions.SubAccountOptions>().toMatchTypeOf<OptionsOf<typeof StreamQuery.subAccounts>>()
   })
 })
