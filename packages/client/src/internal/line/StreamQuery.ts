@@ -10,7 +10,6 @@
  *
  * @internal
  */
-import type { QueryViolation as QueryViolationNs } from "@broker-history/domain"
 import { DepositHistoryQuery, Endpoint, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
@@ -20,23 +19,34 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
 import * as Struct from "effect/Struct"
-import { InvalidQuery } from "../../BrokerError.js"
+import type { InvalidQuery } from "../../BrokerError.js"
 import * as Checkpoint from "../../Checkpoint.js"
 import * as StreamOptions from "../../StreamOptions.js"
+import * as OptionRules from "../query/OptionRules.js"
 
-/** The `InvalidQuery` of a broken rule: every one the client builds is built here. */
-export const invalid = (endpoint: string, parameter: string, rule: string, fix?: string): InvalidQuery =>
-  new InvalidQuery(fix === undefined ? { endpoint, parameter, rule } : { endpoint, parameter, rule, fix })
+export {
+  /** The `InvalidQuery` of a broken rule: every one the client builds is built there. */
+  invalid,
+  /** An `InvalidQuery` of the `index`th followed stream's query names that stream: `streams[2].until`. */
+  ofStream,
+  /** The `InvalidQuery` of a page query's broken rule (the domain's `QueryViolation`). */
+  ofViolation,
+  /** The follow scheduler's defaults (`FollowScheduler.defaults`). */
+  scheduleDefaults
+} from "../query/OptionRules.js"
 
-/** The `InvalidQuery` of a page query's broken rule (the domain's `QueryViolation`). */
-export const ofViolation = (endpoint: string) => (violation: QueryViolationNs.QueryViolation): InvalidQuery =>
-  invalid(endpoint, violation.parameter, violation.rule)
-
-/** An `InvalidQuery` of the `index`th followed stream's query names that stream: `streams[2].until`. */
-export const ofStream = (index: number) => <E>(error: E): E | InvalidQuery =>
-  error instanceof InvalidQuery
-    ? invalid(error.endpoint, `streams[${index}].${error.parameter}`, error.rule, error.fix)
-    : error
+export type {
+  /** A full-history stream's query, decoded: its filters, range options and `follow`. */
+  Decoded,
+  /** A query's decoder: the decoded query, or its first broken rule. */
+  Decoder,
+  /** `follow`, decoded. */
+  FollowOptions,
+  /** The queries of one history's streams. */
+  History,
+  /** The range and reading options, decoded. */
+  RangeOptions
+} from "../query/OptionRules.js"
 
 /**
  * One option's value: `read` gives what it decodes to, or the rule it breaks. The decoder takes any
@@ -53,15 +63,8 @@ const value = <A, I>(to: Schema.Schema<A>, read: (input: unknown) => Either.Eith
     encode: ParseResult.succeed
   }) as unknown as Schema.Schema<A, I>
 
-const dateTimeRule = "must be a date-time (Date, ISO text, DateTime, date parts or Unix ms)"
+/** The names of Effect 3's date parts. */
 const partNames: ReadonlySet<string> = new Set(["millis", "seconds", "minutes", "hours", "day", "month", "year"])
-
-/** Date parts (`{ year: 2025, month: 1 }`): at least one, every one known and a whole number. */
-const isParts = (input: object): boolean => {
-  const entries = Object.entries(input)
-  return Object.getPrototypeOf(input) === Object.prototype && entries.length > 0 &&
-    entries.every(([name, n]) => partNames.has(name) && Number.isSafeInteger(n))
-}
 
 /**
  * A date-time as Unix ms: a `Date`, ISO text, a `DateTime`, date parts or Unix ms (a whole number),
@@ -71,16 +74,14 @@ const isParts = (input: object): boolean => {
 const epochMillis = (input: unknown): Either.Either<number, string> => {
   const known = typeof input === "string" || (typeof input === "number" && Number.isSafeInteger(input)) ||
     input instanceof Date || DateTime.isDateTime(input) ||
-    (typeof input === "object" && input !== null && isParts(input))
+    (typeof input === "object" && input !== null && OptionRules.isParts(input, partNames))
   const made = known ? DateTime.make(input as DateTime.DateTime.Input) : Option.none()
-  if (Option.isNone(made)) return Either.left(dateTimeRule)
+  if (Option.isNone(made)) return Either.left(OptionRules.rules.dateTime)
   const ms = DateTime.toEpochMillis(made.value)
-  return ms < 0 ? Either.left("must not be before 1970-01-01") : Either.right(ms)
+  return ms < 0 ? Either.left(OptionRules.rules.before1970) : Either.right(ms)
 }
 
 const dateTime = value<number, DateTime.DateTime.Input>(Schema.Number, epochMillis)
-
-const durationForms = `a Duration, milliseconds as a number, or text such as "30 seconds"`
 
 /**
  * A finite duration in ms, or undefined. `Duration.decode` reads a negative or NaN input as zero:
@@ -98,15 +99,13 @@ const durationMillis = (input: unknown): number | undefined => {
 /** A positive, finite duration, in ms. */
 const positiveDuration = value<number, Duration.DurationInput>(Schema.Number, (input) => {
   const ms = durationMillis(input)
-  return ms !== undefined && ms > 0
-    ? Either.right(ms)
-    : Either.left(`must be a positive, finite duration (${durationForms})`)
+  return ms !== undefined && ms > 0 ? Either.right(ms) : Either.left(OptionRules.rules.positiveDuration)
 })
 
 /** A finite duration of 0 or more, in ms. */
 const finiteDuration = value<number, Duration.DurationInput>(Schema.Number, (input) => {
   const ms = durationMillis(input)
-  return ms !== undefined ? Either.right(ms) : Either.left(`must be a finite duration, 0 or more (${durationForms})`)
+  return ms !== undefined ? Either.right(ms) : Either.left(OptionRules.rules.finiteDuration)
 })
 
 const decodeCheckpoint = Schema.decodeUnknownEither(Checkpoint.Checkpoint)
@@ -114,35 +113,10 @@ const decodeCheckpoint = Schema.decodeUnknownEither(Checkpoint.Checkpoint)
 /** A checkpoint, as `Checkpoint.decode` reads one (other fields are not part of it). */
 const checkpoint = value<Checkpoint.Checkpoint, Checkpoint.Checkpoint>(
   Checkpoint.Checkpoint,
-  (input) =>
-    Either.mapLeft(
-      decodeCheckpoint(input),
-      () => "must be a checkpoint { time, ids } from a change stream (time: Unix ms, an integer from 0; ids: texts)"
-    )
+  (input) => Either.mapLeft(decodeCheckpoint(input), () => OptionRules.rules.checkpoint)
 )
 
-/** Most windows a stream fetches ahead. */
-const maxConcurrency = 16
-
-/** Most polls the follow scheduler has in flight. */
-const maxPollsInFlight = 64
-
-/** The range and reading options, decoded: date-times in Unix ms, with their defaults. */
-export interface RangeOptions {
-  readonly since?: number | undefined
-  readonly until?: number | undefined
-  readonly resume?: Checkpoint.Checkpoint | undefined
-  readonly limit: number
-  readonly concurrency: number
-}
-
-/** `follow`, decoded: durations in ms, the settlement window's default applied. */
-export interface FollowOptions {
-  readonly interval: number
-  readonly settlement: number
-}
-
-const defaultSettlement = Duration.toMillis(StreamOptions.defaultSettlement)
+const { defaultSettlement, maxConcurrency, maxPollsInFlight, scheduleDefaults } = OptionRules
 
 const rangeFields = (maxLimit: number) => ({
   since: Schema.optional(dateTime),
@@ -154,7 +128,7 @@ const rangeFields = (maxLimit: number) => ({
 
 const rangeOrder = (q: { readonly since?: number | undefined; readonly until?: number | undefined }) =>
   q.since === undefined || q.until === undefined || q.since <= q.until ||
-  { path: ["since"], message: "must not be after until" }
+  { path: ["since"], message: OptionRules.rules.sinceAfterUntil }
 
 const followFields = {
   interval: positiveDuration,
@@ -170,14 +144,7 @@ const objectRule = (rule: string) => ({
   })
 })
 
-const Follow = Schema.Struct(followFields).annotations(objectRule("must be an object { interval, settlement }"))
-
-/** The follow scheduler's defaults (`FollowScheduler.defaults`). */
-export const scheduleDefaults = {
-  minInterval: Duration.seconds(1),
-  maxInterval: Duration.minutes(5),
-  concurrency: 8
-} as const
+const Follow = Schema.Struct(followFields).annotations(objectRule(OptionRules.rules.follow))
 
 const scheduleFields = {
   minInterval: Schema.optionalWith(positiveDuration, {
@@ -193,20 +160,11 @@ const scheduleFields = {
 
 const intervalOrder = (s: { readonly minInterval: number; readonly maxInterval: number }) =>
   s.maxInterval >= s.minInterval ||
-  { path: ["maxInterval"], message: `must not be shorter than minInterval (${Duration.format(s.minInterval)})` }
+  { path: ["maxInterval"], message: OptionRules.rules.intervalOrder(s.minInterval) }
 
-/**
- * A schema of options and how its errors name them: `root` is what the input is called when it is
- * not an object of options, `names` the options at each level (the top is `""`), `unknown` the rule
- * of an option that is not one of them, and `elsewhere` the rule and fix of an option of another
- * stream given here (`follow` of a stream that does not follow).
- */
-export interface Options<A, I> {
+/** A schema of options, how its errors name them (`OptionRules.Described`), and its decoder. */
+export interface Options<A, I> extends OptionRules.Described {
   readonly schema: Schema.Schema<A, I>
-  readonly root: string
-  readonly names: Readonly<Record<string, ReadonlyArray<string>>>
-  readonly unknown: string
-  readonly elsewhere: Readonly<Record<string, { readonly rule: string; readonly fix: string }>>
   readonly parse: (input: unknown) => Either.Either<A, ParseResult.ParseError>
 }
 
@@ -214,12 +172,9 @@ export interface Options<A, I> {
 const parseOptions: ParseOptions = { errors: "first", onExcessProperty: "error" }
 
 // The option schemas need no context; a struct over generic fields cannot show it in its type.
-const options = <A, I, R>(
-  schema: Schema.Schema<A, I, R>,
-  described: Omit<Options<A, I>, "schema" | "parse" | "elsewhere"> & Partial<Pick<Options<A, I>, "elsewhere">>
-): Options<A, I> => {
+const options = <A, I, R>(schema: Schema.Schema<A, I, R>, described: OptionRules.Described): Options<A, I> => {
   const free = schema as Schema.Schema<A, I>
-  return { schema: free, elsewhere: {}, ...described, parse: Schema.decodeUnknownEither(free, parseOptions) }
+  return { schema: free, ...described, parse: Schema.decodeUnknownEither(free, parseOptions) }
 }
 
 /**
@@ -231,106 +186,39 @@ export const decode = <A, I>(described: Options<A, I>, endpoint: string) =>
   input: unknown
 ): Either.Either<A, InvalidQuery> =>
   Array.isArray(input)
-    ? Either.left(invalid(endpoint, described.root, "must be an object of options"))
-    : Either.mapLeft(described.parse(input), (error) => refusal(described, endpoint, error))
+    ? Either.left(OptionRules.notAnObject(described, endpoint))
+    : Either.mapLeft(described.parse(input), (error) => OptionRules.refusal(described, endpoint, firstFailure(error)))
 
-const refusal = <A, I>(described: Options<A, I>, endpoint: string, error: ParseResult.ParseError): InvalidQuery => {
+/** The first failure of a decoding, as `OptionRules.refusal` reads it. */
+const firstFailure = (error: ParseResult.ParseError): OptionRules.Failure | undefined => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  if (issue === undefined || issue.path.length === 0) {
-    return invalid(endpoint, described.root, "must be an object of options")
-  }
-  const path = issue.path.map(String)
-  const parameter = path.join(".")
-  if (issue._tag === "Unexpected") {
-    const level = path.slice(0, -1).join(".")
-    const other = level === "" && Object.hasOwn(described.elsewhere, parameter)
-      ? described.elsewhere[parameter]
-      : undefined
-    if (other !== undefined) return invalid(endpoint, parameter, other.rule, other.fix)
-    const names = (described.names[level] ?? []).join(", ")
-    return level === ""
-      ? invalid(endpoint, parameter, described.unknown, `remove it (the options: ${names})`)
-      : invalid(endpoint, parameter, `is not an option of ${level}`, `remove it (the options of ${level}: ${names})`)
-  }
-  return issue._tag === "Missing"
-    ? invalid(endpoint, parameter, "is required")
-    : invalid(endpoint, parameter, issue.message)
-}
-
-/** A full-history stream's query, decoded: its filters, range options and `follow`. */
-export interface Decoded<F> {
-  readonly filters: F
-  readonly range: RangeOptions
-  readonly follow: FollowOptions | undefined
-}
-
-/** A query's decoder: the decoded query, or its first broken rule. */
-export type Decoder<A> = (input: unknown) => Either.Either<A, InvalidQuery>
-
-/**
- * The queries of one history's streams: `records` (`transfers` / `deposits`), `changes` (with
- * `follow`) and `followed` (a stream of `followTransfers` / `followDeposits`, which follow it).
- */
-export interface History<F> {
-  readonly records: Decoder<Decoded<F>>
-  readonly changes: Decoder<Decoded<F>>
-  readonly followed: Decoder<Decoded<F>>
-}
-
-const rangeNames = Object.keys(rangeFields(1))
-
-/** The filters given, the range options, `follow`. */
-const split = <F>(query: Record<string, unknown>, filterNames: ReadonlyArray<string>): Decoded<F> => {
-  const filters: Record<string, unknown> = {}
-  for (const name of filterNames) if (query[name] !== undefined) filters[name] = query[name]
-  const { concurrency, limit, resume, since, until } = query as unknown as RangeOptions
-  return {
-    filters: filters as F,
-    range: { since, until, resume, limit, concurrency },
-    follow: query.follow as FollowOptions | undefined
-  }
+  if (issue === undefined) return undefined
+  const kind = issue._tag === "Unexpected" ? "Unexpected" : issue._tag === "Missing" ? "Missing" : "Broken"
+  return { path: issue.path, kind, rule: issue.message }
 }
 
 const history = <F extends Schema.Struct.Fields>(endpoint: Endpoint.Endpoint, filterFields: F) => {
   const range = rangeFields(endpoint.maxLimit)
   const filterNames = Object.keys(filterFields)
-  const top = [...filterNames, ...rangeNames]
   const schemas = {
-    records: options(Schema.Struct({ ...filterFields, ...range }).pipe(Schema.filter(rangeOrder)), {
-      root: "query",
-      names: { "": top },
-      unknown: "is not an option of this stream",
-      elsewhere: {
-        follow: {
-          rule: "is an option of the change streams only",
-          fix: "use transferChanges / depositChanges to follow"
-        }
-      }
-    }),
+    records: options(
+      Schema.Struct({ ...filterFields, ...range }).pipe(Schema.filter(rangeOrder)),
+      OptionRules.described.records(filterNames)
+    ),
     changes: options(
       Schema.Struct({ ...filterFields, ...range, follow: Schema.optional(Follow) }).pipe(Schema.filter(rangeOrder)),
-      {
-        root: "query",
-        names: { "": [...top, "follow"], follow: Object.keys(followFields) },
-        unknown: "is not an option of this stream"
-      }
+      OptionRules.described.changes(filterNames)
     )
   }
-  const followed = {
-    ...schemas.records,
-    elsewhere: {
-      follow: {
-        rule: "is not an option of a followed stream",
-        fix: "remove it: every stream is followed, and settlement is an option of followTransfers / followDeposits"
-      }
-    }
-  }
+  const followed = { ...schemas.records, ...OptionRules.described.followed(filterNames) }
   type Filters = Schema.Struct.Type<F>
-  const decoder = <A extends object, I>(described: Options<A, I>): Decoder<Decoded<Filters>> => (input) =>
-    Either.map(
-      decode(described, endpoint.name)(input),
-      (query) => split<Filters>(query as unknown as Record<string, unknown>, filterNames)
-    )
+  const decoder =
+    <A extends object, I>(described: Options<A, I>): OptionRules.Decoder<OptionRules.Decoded<Filters>> => (input) =>
+      Either.map(
+        decode(described, endpoint.name)(input),
+        (query) =>
+          OptionRules.split<Filters>(query as unknown as Record<string, unknown>, filterNames, endpoint.maxLimit)
+      )
   return {
     schemas,
     records: decoder(schemas.records),
@@ -359,20 +247,15 @@ export const deposits = history(
 )
 
 /** `FollowScheduler.changes`' options. */
-export const schedule = options(Schema.Struct(scheduleFields).pipe(Schema.filter(intervalOrder)), {
-  root: "options",
-  names: { "": Object.keys(scheduleFields) },
-  unknown: "is not an option of the follow scheduler"
-})
+export const schedule = options(
+  Schema.Struct(scheduleFields).pipe(Schema.filter(intervalOrder)),
+  OptionRules.described.schedule
+)
 
 /** `followTransfers` / `followDeposits`' options: the schedule and every stream's settlement window. */
 export const followMany = options(
   Schema.Struct({ ...scheduleFields, settlement: followFields.settlement }).pipe(Schema.filter(intervalOrder)),
-  {
-    root: "options",
-    names: { "": [...Object.keys(scheduleFields), "settlement"] },
-    unknown: "is not an option of followTransfers / followDeposits"
-  }
+  OptionRules.described.followMany
 )
 
 /** `subAccounts`' options. */
@@ -382,5 +265,5 @@ export const subAccounts = options(
       default: () => StreamOptions.defaultMaxSubAccounts
     })
   }),
-  { root: "options", names: { "": ["maxSubAccounts"] }, unknown: "is not an option of this stream" }
+  OptionRules.described.subAccounts
 )
