@@ -22,6 +22,7 @@ import type * as Checkpoint from "./Checkpoint.js"
 import type * as FullHistory from "./FullHistory.js"
 import * as Scheduler from "./internal/follow/Scheduler.js"
 import * as StreamQuery from "./internal/line/StreamQuery.js"
+import * as OptionRules from "./internal/query/OptionRules.js"
 
 /**
  * When the streams poll: `minInterval` after a poll that brought records (default 1 second),
@@ -85,7 +86,7 @@ export const defaults: {
   readonly minInterval: Duration.Duration
   readonly maxInterval: Duration.Duration
   readonly concurrency: number
-} = StreamQuery.scheduleDefaults
+} = OptionRules.scheduleDefaults
 
 /**
  * One stream to follow: the caller's id for it (any value; it comes back on every change) and its query.
@@ -197,7 +198,7 @@ export const changes = <K, A>(
     const list = Array.from(streams)
     const missing = list.findIndex((s) => s.options.follow === undefined)
     if (missing >= 0) {
-      return yield* StreamQuery.invalid(
+      return yield* OptionRules.invalid(
         "follow",
         `streams[${missing}].follow`,
         "must be given: its settlement window and the server's clock"

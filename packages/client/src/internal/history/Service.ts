@@ -28,6 +28,7 @@ import * as Metrics from "../line/Metrics.js"
 import * as Results from "../line/Results.js"
 import * as StreamQuery from "../line/StreamQuery.js"
 import * as HistoryKind from "../query/HistoryKind.js"
+import * as OptionRules from "../query/OptionRules.js"
 import * as QueryCheck from "../query/QueryCheck.js"
 import * as Range from "../query/Range.js"
 import * as SubAccountList from "../query/SubAccountList.js"
@@ -72,7 +73,7 @@ export const make = (
     return (query: Q): Effect.Effect<ReadonlyArray<A>, BrokerError> =>
       Effect.suspend(() =>
         Results.match(history.validate(query), {
-          onFailure: (violation) => Effect.fail(StreamQuery.ofViolation(history.endpoint.name)(violation)),
+          onFailure: (violation) => Effect.fail(OptionRules.ofViolation(history.endpoint.name)(violation)),
           onSuccess: (valid) => {
             const { query: scope, request } = CoreQueryCheck.ofPage(history.endpoint.name, valid, history)
             return tracker.track(http.get(history.endpoint, history.toParams(valid), history.page)).pipe(
@@ -106,7 +107,7 @@ export const make = (
     const windowWidths = FullHistory.windowWidths()
     // A following stream's requests (pages and server-clock reads) ride out transient failures.
     const optionsFor = (
-      query: StreamQuery.Decoded<HistoryKind.Filters<Q>>,
+      query: OptionRules.Decoded<HistoryKind.Filters<Q>>,
       following: boolean,
       at: typeof clock = following ? followClock : clock
     ) =>
@@ -152,7 +153,7 @@ export const make = (
           )
         const followed = yield* Effect.forEach(Array.from(streams).entries(), ([i, { query, stream }]) =>
           walkOf(query).pipe(
-            Effect.mapError(StreamQuery.ofStream(i)),
+            Effect.mapError(OptionRules.ofStream(i)),
             Effect.map((walk) => ({
               stream,
               options: { ...walk, follow: { interval: Duration.zero, settlement, now: followClock.serverNow } }

@@ -24,30 +24,6 @@ import * as Checkpoint from "../../Checkpoint.js"
 import * as StreamOptions from "../../StreamOptions.js"
 import * as OptionRules from "../query/OptionRules.js"
 
-export {
-  /** The `InvalidQuery` of a broken rule: every one the client builds is built there. */
-  invalid,
-  /** An `InvalidQuery` of the `index`th followed stream's query names that stream: `streams[2].until`. */
-  ofStream,
-  /** The `InvalidQuery` of a page query's broken rule (the domain's `QueryViolation`). */
-  ofViolation,
-  /** The follow scheduler's defaults (`FollowScheduler.defaults`). */
-  scheduleDefaults
-} from "../query/OptionRules.js"
-
-export type {
-  /** A full-history stream's query, decoded: its filters, range options and `follow`. */
-  Decoded,
-  /** A query's decoder: the decoded query, or its first broken rule. */
-  Decoder,
-  /** `follow`, decoded. */
-  FollowOptions,
-  /** The queries of one history's streams. */
-  History,
-  /** The range and reading options, decoded. */
-  RangeOptions
-} from "../query/OptionRules.js"
-
 /**
  * One option's value: `read` gives what it decodes to, or the rule it breaks. The decoder takes any
  * input; the encoded side is typed as the public type `I` of the option.

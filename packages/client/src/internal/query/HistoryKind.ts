@@ -16,6 +16,7 @@ import type {
 import { DepositHistoryQuery, DepositRecord, TransferHistoryQuery, TransferRecord } from "../line/Domain.js"
 import type * as Results from "../line/Results.js"
 import * as StreamQuery from "../line/StreamQuery.js"
+import type * as OptionRules from "./OptionRules.js"
 
 /** A stream query's filters: the page query without its window and page (the walk's business). */
 export type Filters<Q> = Core.Filters<Q>
@@ -24,7 +25,7 @@ export interface HistoryKind<Q, A> extends Core.HistoryKind<Q, A> {
   /** The page query's rules (the page calls). */
   readonly validate: (input: unknown) => Results.Result<Q, QueryViolation.QueryViolation>
   /** The stream queries' decoders: the filters, the range options and `follow`. */
-  readonly query: StreamQuery.History<Filters<Q>>
+  readonly query: OptionRules.History<Filters<Q>>
   readonly toParams: (query: Q) => Array<readonly [string, string]>
   readonly page: Decoding.Decoder<ReadonlyArray<A>>
 }

@@ -13,8 +13,8 @@ import type { BrokerError } from "../../BrokerError.js"
 import type * as ServerClock from "../../ServerClock.js"
 import * as StreamOptions from "../../StreamOptions.js"
 import type * as Effects from "../line/Effects.js"
-import * as StreamQuery from "../line/StreamQuery.js"
 import type * as Walk from "../walk/Walk.js"
+import * as OptionRules from "./OptionRules.js"
 
 /**
  * How far `until` may be after the server's now: the caller's clock (with which `until` was likely
@@ -34,7 +34,7 @@ export type Range = Pick<
 /** The stream's range and reading options, with defaults; `until` is pinned here, once. */
 export const resolve = (
   endpoint: string,
-  query: Pick<StreamQuery.Decoded<unknown>, "range" | "follow">,
+  query: Pick<OptionRules.Decoded<unknown>, "range" | "follow">,
   maxWindow: number | undefined,
   clock: Effects.ServiceOf<ServerClock.ServerClock>
 ): Effect.Effect<Range, BrokerError> =>
@@ -45,7 +45,7 @@ export const resolve = (
     if (pinned !== undefined && pinned > (yield* clock.now)) {
       const now = yield* clock.serverNow
       if (pinned > now + untilAllowance) {
-        return yield* StreamQuery.invalid(
+        return yield* OptionRules.invalid(
           endpoint,
           "until",
           `must not be after the server's now (${isoTime(now)}) by more than 1 minute (allowed for clock skew); ` +
@@ -60,7 +60,7 @@ export const resolve = (
     const since = given ??
       (resume !== undefined ? resume.time : Math.max(0, until - Duration.toMillis(StreamOptions.defaultLookback)))
     if (since > until) {
-      return yield* StreamQuery.invalid(endpoint, "since", "must not be after until (the server's now)")
+      return yield* OptionRules.invalid(endpoint, "since", "must not be after until (the server's now)")
     }
     const follow = query.follow === undefined ? undefined : {
       interval: Duration.millis(query.follow.interval),

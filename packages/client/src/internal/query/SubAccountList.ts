@@ -20,6 +20,7 @@ import * as Effects from "../line/Effects.js"
 import * as Results from "../line/Results.js"
 import * as StreamQuery from "../line/StreamQuery.js"
 import * as Streams from "../line/Streams.js"
+import * as OptionRules from "./OptionRules.js"
 import * as QueryCheck from "./QueryCheck.js"
 
 /** One request of a page of the list through the layer's pipeline, the query already valid. */
@@ -53,7 +54,7 @@ export const page = (fetch: Fetch) =>
 ): Effect.Effect<ReadonlyArray<SubAccount.SubAccount>, BrokerError> =>
   Effect.suspend(() =>
     Results.match(SubAccountListQuery.validate(query), {
-      onFailure: (violation) => Effect.fail(StreamQuery.ofViolation(endpoint)(violation)),
+      onFailure: (violation) => Effect.fail(OptionRules.ofViolation(endpoint)(violation)),
       onSuccess: (valid) => checked(fetch, valid)
     })
   )

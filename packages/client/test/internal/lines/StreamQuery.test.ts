@@ -4,6 +4,7 @@ import { Duration } from "effect"
 import type { FollowScheduler, StreamOptions } from "../../../src/index.js"
 import * as Results from "../../../src/internal/line/Results.js"
 import * as StreamQuery from "../../../src/internal/line/StreamQuery.js"
+import * as OptionRules from "../../../src/internal/query/OptionRules.js"
 import type { Encoded } from "../../support/line/Testing.js"
 import { dateTimeAt, describe, epochParts, expect, expectTypeOf, it } from "../../support/line/Testing.js"
 
@@ -238,7 +239,7 @@ describe("StreamQuery: the stream options, described once", () => {
       rule: "is not an option of a followed stream",
       fix: "remove it: every stream is followed, and settlement is an option of followTransfers / followDeposits"
     })
-    const named = StreamQuery.ofStream(3)(refusal(StreamQuery.transfers.followed({ ...base, limit: 0 })))
+    const named = OptionRules.ofStream(3)(refusal(StreamQuery.transfers.followed({ ...base, limit: 0 })))
     expect(named).toMatchObject({ parameter: "streams[3].limit", rule: "must be an integer from 1 to 500" })
   })
 
