@@ -4,6 +4,7 @@
  * data (durations in ms, the retry schedule as the number of retries it allows), and the delays its
  * schedules choose. Each line implements it in a small adapter (`config/`).
  */
+import type * as Settings from "@broker-history/core/config/Settings"
 import type { Failure } from "./Line.js"
 
 /** Resolved settings as data: durations in ms, the credentials as the line keeps them. */
@@ -56,3 +57,37 @@ export interface ConfigLine {
     ) => ReadonlyArray<number>
   }
 }
+
+/**
+ * A line's resolved settings as data, given how the line reads its durations (`millis`), reveals its
+ * secrets (`reveal`) and counts the retries of its schedules (`retries`).
+ */
+export const asData = <D, S, K>(
+  settings: Settings.Resolved<D, S, K>,
+  line: {
+    readonly millis: (duration: D) => number
+    readonly reveal: (secret: K) => string
+    readonly retries: (schedule: S) => number
+  }
+): Resolved => ({
+  baseUrl: settings.baseUrl,
+  apiKeyHeader: settings.apiKeyHeader,
+  recvWindow: settings.recvWindow,
+  requestTimeout: line.millis(settings.requestTimeout),
+  retries: line.retries(settings.retry.schedule),
+  rateLimit: {
+    limit: settings.rateLimit.limit,
+    interval: line.millis(settings.rateLimit.interval),
+    margin: line.millis(settings.rateLimit.margin)
+  },
+  maxWindow: {
+    deposits: line.millis(settings.maxWindow.deposits),
+    transfers: settings.maxWindow.transfers === undefined ? undefined : line.millis(settings.maxWindow.transfers)
+  },
+  maxRetryAfter: line.millis(settings.retry.maxRetryAfter),
+  followMaxDelay: line.millis(settings.retry.followMaxDelay),
+  maxResponseBytes: settings.maxResponseBytes,
+  maxPagesPerMillisecond: settings.maxPagesPerMillisecond,
+  onIncomplete: settings.onIncomplete,
+  secretKey: { value: line.reveal(settings.secretKey), shown: [String(settings.secretKey), JSON.stringify(settings)] }
+})

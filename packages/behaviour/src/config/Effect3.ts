@@ -9,6 +9,7 @@ import type { ConfigError } from "effect"
 import { Chunk, ConfigProvider, Duration, Effect, Either, Option, Redacted, Schedule } from "effect"
 import * as RideOut from "../../../client/src/internal/follow/RideOut.js"
 import type { ConfigLine, Resolution } from "../Config.js"
+import { asData } from "../Config.js"
 
 /** How many retries `schedule` allows a request that keeps failing with a ServerError (at most 200). */
 const retriesOf = (schedule: Schedule.Schedule<unknown, BrokerError.BrokerError>) =>
@@ -22,34 +23,9 @@ const retriesOf = (schedule: Schedule.Schedule<unknown, BrokerError.BrokerError>
 
 const resolution = (result: Either.Either<BrokerConfig.Settings, ConfigError.ConfigError>): Resolution => {
   if (Either.isLeft(result)) return { _tag: "Failure", text: String(result.left) }
-  const settings = result.right
   return {
     _tag: "Success",
-    settings: {
-      baseUrl: settings.baseUrl,
-      apiKeyHeader: settings.apiKeyHeader,
-      recvWindow: settings.recvWindow,
-      requestTimeout: Duration.toMillis(settings.requestTimeout),
-      retries: retriesOf(settings.retry.schedule),
-      rateLimit: {
-        limit: settings.rateLimit.limit,
-        interval: Duration.toMillis(settings.rateLimit.interval),
-        margin: Duration.toMillis(settings.rateLimit.margin)
-      },
-      maxWindow: {
-        deposits: Duration.toMillis(settings.maxWindow.deposits),
-        transfers: settings.maxWindow.transfers && Duration.toMillis(settings.maxWindow.transfers)
-      },
-      maxRetryAfter: Duration.toMillis(settings.retry.maxRetryAfter),
-      followMaxDelay: Duration.toMillis(settings.retry.followMaxDelay),
-      maxResponseBytes: settings.maxResponseBytes,
-      maxPagesPerMillisecond: settings.maxPagesPerMillisecond,
-      onIncomplete: settings.onIncomplete,
-      secretKey: {
-        value: Redacted.value(settings.secretKey),
-        shown: [String(settings.secretKey), JSON.stringify(settings)]
-      }
-    }
+    settings: asData(result.right, { millis: Duration.toMillis, reveal: Redacted.value, retries: retriesOf })
   }
 }
 

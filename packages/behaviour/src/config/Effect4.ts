@@ -9,6 +9,7 @@ import type { Config } from "effect-4"
 import { ConfigProvider, Duration, Effect, Pull, Redacted, Result, Schedule } from "effect-4"
 import * as RideOut from "../../../client-effect4/src/internal/follow/RideOut.js"
 import type { ConfigLine, Resolution } from "../Config.js"
+import { asData } from "../Config.js"
 
 /** The delays (ms) `schedule` chooses for `inputs` one after the other, stepped at time 0, up to its end. */
 const delaysOf = <In>(schedule: Schedule.Schedule<unknown, In>, inputs: ReadonlyArray<In>): ReadonlyArray<number> =>
@@ -32,35 +33,14 @@ const serverError = () =>
 
 const resolution = (result: Result.Result<BrokerConfig.Settings, Config.ConfigError>): Resolution => {
   if (Result.isFailure(result)) return { _tag: "Failure", text: String(result.failure) }
-  const settings = result.success
   return {
     _tag: "Success",
-    settings: {
-      baseUrl: settings.baseUrl,
-      apiKeyHeader: settings.apiKeyHeader,
-      recvWindow: settings.recvWindow,
-      requestTimeout: Duration.toMillis(settings.requestTimeout),
+    settings: asData(result.success, {
+      millis: Duration.toMillis,
+      reveal: Redacted.value,
       // The retries the schedule allows a request that keeps failing (at most 200).
-      retries: delaysOf(settings.retry.schedule, Array.from({ length: 200 }, serverError)).length,
-      rateLimit: {
-        limit: settings.rateLimit.limit,
-        interval: Duration.toMillis(settings.rateLimit.interval),
-        margin: Duration.toMillis(settings.rateLimit.margin)
-      },
-      maxWindow: {
-        deposits: Duration.toMillis(settings.maxWindow.deposits),
-        transfers: settings.maxWindow.transfers && Duration.toMillis(settings.maxWindow.transfers)
-      },
-      maxRetryAfter: Duration.toMillis(settings.retry.maxRetryAfter),
-      followMaxDelay: Duration.toMillis(settings.retry.followMaxDelay),
-      maxResponseBytes: settings.maxResponseBytes,
-      maxPagesPerMillisecond: settings.maxPagesPerMillisecond,
-      onIncomplete: settings.onIncomplete,
-      secretKey: {
-        value: Redacted.value(settings.secretKey),
-        shown: [String(settings.secretKey), JSON.stringify(settings)]
-      }
-    }
+      retries: (schedule) => delaysOf(schedule, Array.from({ length: 200 }, serverError)).length
+    })
   }
 }
 
