@@ -68,3 +68,42 @@ export const sanitize = (text: string, max: number = maxLength): string => {
   if (last >= 0xd800 && last <= 0xdbff) end--
   return text.slice(0, end).replace(unsafe, replacement) + "…"
 }
+
+/**
+ * What a value from the service is, in a few words, never rendered whole: its kind, an array's
+ * length, up to three field names of an object, the start of a text; every part made safe with
+ * `sanitize`. For error messages about a value that is not what was expected.
+ *
+ * @example
+ * ```ts
+ * import * as ServerText from "@broker-history/core/request/ServerText"
+ *
+ * assert.strictEqual(ServerText.summary([1, 2]), "an array of 2 elements")
+ * assert.strictEqual(ServerText.summary({ a: 1, b: 2, c: 3, d: 4 }), "an object with fields a, b, c, …")
+ * assert.strictEqual(ServerText.summary("x".repeat(100)), `text "${"x".repeat(40)}…"`)
+ * ```
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const summary = (u: unknown): string => {
+  if (u === null) return "null"
+  if (u === undefined) return "nothing"
+  if (Array.isArray(u)) return `an array of ${u.length} ${u.length === 1 ? "element" : "elements"}`
+  if (typeof u === "string") return `text ${JSON.stringify(sanitize(u, 40))}`
+  if (typeof u === "object") {
+    const names: Array<string> = []
+    let more = false
+    for (const name in u) {
+      if (names.length === 3) {
+        more = true
+        break
+      }
+      names.push(sanitize(name, 40))
+    }
+    return names.length === 0
+      ? "an empty object"
+      : `an object with fields ${names.join(", ")}${more ? ", …" : ""}`
+  }
+  return sanitize(String(u), 40)
+}

@@ -57,3 +57,29 @@ describe("ServerText.sanitize", () => {
     { fastCheck: { numRuns: 500 } }
   )
 })
+
+describe("ServerText.summary", () => {
+  it("names a value's kind in a few words, never the whole of it", () => {
+    expect(ServerText.summary(null)).toBe("null")
+    expect(ServerText.summary(undefined)).toBe("nothing")
+    expect(ServerText.summary([1])).toBe("an array of 1 element")
+    expect(ServerText.summary(Array.from({ length: 5000 }))).toBe("an array of 5000 elements")
+    expect(ServerText.summary({})).toBe("an empty object")
+    expect(ServerText.summary({ a: 1, b: 2 })).toBe("an object with fields a, b")
+    expect(ServerText.summary({ a: 1, b: 2, c: 3, d: 4 })).toBe("an object with fields a, b, c, …")
+    expect(ServerText.summary(12.5)).toBe("12.5")
+    expect(ServerText.summary(true)).toBe("true")
+  })
+
+  prop(
+    "bounded and safe whatever the text, field names included",
+    [hostileText],
+    ([text]) => {
+      for (const value of [text, { [text]: 1 }, { a: 1, b: 2, [text]: 3, c: 4 }, text.length]) {
+        const said = ServerText.summary(value)
+        expect(said).not.toMatch(unsafe)
+        expect(said.length).toBeLessThanOrEqual(60 + 3 * 41 + 30)
+      }
+    }
+  )
+})

@@ -43,7 +43,7 @@ export const describe = (issue: SchemaIssue.Issue, input: unknown): string => {
     ? "is missing"
     : current._tag === "UnexpectedKey"
     ? "is not expected"
-    : `${expected(current)}, got ${actual(at(input, path))}`
+    : `${expected(current)}, got ${ServerText.summary(at(input, path))}`
   return ServerText.sanitize(`${where === "" ? "body" : where}: ${what}`, 200)
 }
 
@@ -90,27 +90,4 @@ const at = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
     value = (value as Record<PropertyKey, unknown>)[key]
   }
   return value
-}
-
-/** What a value is, in a few words, never rendering it whole. */
-const actual = (u: unknown): string => {
-  if (u === null) return "null"
-  if (u === undefined) return "nothing"
-  if (Array.isArray(u)) return `an array of ${u.length} ${u.length === 1 ? "element" : "elements"}`
-  if (typeof u === "string") return `text ${JSON.stringify(ServerText.sanitize(u, 40))}`
-  if (typeof u === "object") {
-    const names: Array<string> = []
-    let more = false
-    for (const name in u) {
-      if (names.length === 3) {
-        more = true
-        break
-      }
-      names.push(ServerText.sanitize(name, 40))
-    }
-    return names.length === 0
-      ? "an empty object"
-      : `an object with fields ${names.join(", ")}${more ? ", …" : ""}`
-  }
-  return ServerText.sanitize(String(u), 40)
 }

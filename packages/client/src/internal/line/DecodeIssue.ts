@@ -40,9 +40,9 @@ export const describe = (error: ParseResult.ParseError): string => {
 const issueText = (issue: ParseResult.ParseIssue): string => {
   switch (issue._tag) {
     case "Type":
-      return `${issue.message ?? `expected ${expected(issue.ast)}`}, got ${actual(issue.actual)}`
+      return `${issue.message ?? `expected ${expected(issue.ast)}`}, got ${ServerText.summary(issue.actual)}`
     case "Refinement":
-      return `expected ${expected(issue.ast)}, got ${actual(issue.actual)}`
+      return `expected ${expected(issue.ast)}, got ${ServerText.summary(issue.actual)}`
     case "Missing":
       return "is missing"
     case "Unexpected":
@@ -81,27 +81,4 @@ const expected = (ast: AST.AST): string => {
     default:
       return ServerText.sanitize(String(ast), 60)
   }
-}
-
-/** What a value is, in a few words, never rendering it whole. */
-const actual = (u: unknown): string => {
-  if (u === null) return "null"
-  if (u === undefined) return "nothing"
-  if (Array.isArray(u)) return `an array of ${u.length} ${u.length === 1 ? "element" : "elements"}`
-  if (typeof u === "string") return `text ${JSON.stringify(ServerText.sanitize(u, 40))}`
-  if (typeof u === "object") {
-    const names: Array<string> = []
-    let more = false
-    for (const name in u) {
-      if (names.length === 3) {
-        more = true
-        break
-      }
-      names.push(ServerText.sanitize(name, 40))
-    }
-    return names.length === 0
-      ? "an empty object"
-      : `an object with fields ${names.join(", ")}${more ? ", …" : ""}`
-  }
-  return ServerText.sanitize(String(u), 40)
 }
