@@ -7,32 +7,22 @@
  */
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as Names from "../request/MetricNames.js"
+
+const counter = (named: Names.Named) =>
+  Metric.counter(named.name, { description: named.description, incremental: true })
 
 /** Counters and the request-duration histogram of the request pipeline, tagged with `endpoint`. */
 export const metrics = {
-  /** Every attempt sent. */
-  requests: Metric.counter("broker_history_requests_total", { description: "HTTP attempts sent", incremental: true }),
-  /** Attempts that were retried (the failed attempt is counted). */
-  retries: Metric.counter("broker_history_retries_total", { description: "attempts retried", incremental: true }),
-  /** Requests per second the shared budget allows now (not tagged: one budget serves every endpoint). */
-  rateLimitCurrent: Metric.gauge("broker_history_rate_limit_current", {
-    description: "requests per second the client's budget allows now (lowered after 429/418, grows back)"
-  }),
-  /** Attempts that had to wait for the client's rate limiter. */
-  rateLimitWaits: Metric.counter("broker_history_rate_limit_waits_total", {
-    description: "attempts delayed by the client rate limiter",
-    incremental: true
-  }),
-  /** 429/418 answers received. */
-  rateLimited: Metric.counter("broker_history_rate_limited_total", {
-    description: "429/418 answers received",
-    incremental: true
-  }),
-  /** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt). */
+  requests: counter(Names.requests),
+  retries: counter(Names.retries),
+  rateLimitCurrent: Metric.gauge(Names.rateLimitCurrent.name, { description: Names.rateLimitCurrent.description }),
+  rateLimitWaits: counter(Names.rateLimitWaits),
+  rateLimited: counter(Names.rateLimited),
   requestDuration: Metric.histogram(
-    "broker_history_request_duration_seconds",
-    MetricBoundaries.fromIterable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
-    "seconds from sending an attempt to its whole answer or its failure"
+    Names.requestDuration.name,
+    MetricBoundaries.fromIterable(Names.requestDurationBoundaries),
+    Names.requestDuration.description
   )
 }
 
@@ -70,16 +60,10 @@ export const set = (gauge: Gauge, value: number) => Metric.set(gauge, value)
 export const sample = (histogram: Metric.Metric.Histogram<number>, value: number) => Metric.update(histogram, value)
 
 /** Records received, tagged with `endpoint` (public as `BrokerHistory.recordsReceived`). */
-export const recordsReceived = Metric.counter("broker_history_records_total", {
-  description: "records received",
-  incremental: true
-})
+export const recordsReceived = counter(Names.recordsReceived)
 
 /** Crowded milliseconds a stream went on without (public as `BrokerHistory.incompleteMilliseconds`). */
-export const incompleteMilliseconds = Metric.counter("broker_history_incomplete_total", {
-  description: "crowded milliseconds a stream went on without all their records",
-  incremental: true
-})
+export const incompleteMilliseconds = counter(Names.incompleteMilliseconds)
 
 /** `recordsReceived` tagged with `endpoint`. */
 export const receivedFor = (endpoint: string) => Metric.tagged(recordsReceived, "endpoint", endpoint)
