@@ -26,6 +26,20 @@ export interface Settings {
   readonly secretKey: string
   /** The line's first transport (`Line.transports`) when not given. */
   readonly transport?: Transport | undefined
+  /**
+   * The proxy of a Node transport, as `NodeTransport.layerProxy` takes it: a URL, `"none"` or
+   * `"environment"`, or a URL given `Redacted` (`{ redacted }`). Over `undici` the line is then
+   * `NodeTransport.layerProxy(proxy)`, over `platformUndici` the platform client over
+   * `NodeTransport.layerDispatcher(proxy)`; `proxyVariables` stand in for `process.env` in both.
+   * Not given: each transport as it is by default.
+   */
+  readonly proxy?: string | { readonly redacted: string } | undefined
+  readonly proxyVariables?: Readonly<Record<string, string | undefined>> | undefined
+  /**
+   * The line built by `BrokerHistory.layerConfig()` instead, over these settings, with these
+   * variables as its only config source (`BROKER_PROXY`): `transport` and `proxy` are not used.
+   */
+  readonly layerConfig?: Readonly<Record<string, string>> | undefined
   readonly recvWindow?: number | undefined
   readonly requestTimeout?: Duration | undefined
   readonly rateLimit?: {

@@ -3,13 +3,23 @@
  * transport built from the settings, each call run on one runtime that lives as long as the client,
  * which logs into the client's `logs`.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory, Checkpoint, TransferPlan } from "@broker-history/client"
+import {
+  BrokerConfig,
+  type BrokerError,
+  BrokerHistory,
+  Checkpoint,
+  HttpProxy,
+  TransferPlan
+} from "@broker-history/client"
+import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import type { ConfigError } from "effect"
 import {
   Cause,
   Chunk,
+  Config,
+  ConfigProvider,
   Effect,
   Either,
   Exit,
@@ -27,7 +37,9 @@ import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../
 import { fieldsOf, messageText } from "../Line.js"
 import { clientOf } from "./Wiring.js"
 
-const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
+const options = (
+  { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
+): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
@@ -47,6 +59,35 @@ const transports: Record<
   platformUndici: BrokerHistory.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)),
   fetch: overFetch({ redirect: "manual" }),
   fetchFollowingRedirects: overFetch({})
+}
+
+/** The line's layer for `settings`: over its transport, through its proxy, or `layerConfig()`. */
+const layerOf = (
+  settings: Settings
+): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError> => {
+  const { layerConfig, proxy, proxyVariables = process.env, transport = "undici" } = settings
+  if (layerConfig !== undefined) {
+    return BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(layerConfig)))))
+    )
+  }
+  const config = BrokerConfig.layer(options(settings))
+  if (proxy === undefined) return transports[transport].pipe(Layer.provide(config))
+  const given = typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  switch (transport) {
+    case "undici":
+      return NodeTransport.layerProxy(given, proxyVariables).pipe(Layer.provide(config))
+    case "platformUndici":
+      return BrokerHistory.layer.pipe(
+        Layer.provide(config),
+        Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
+        Layer.provide(Layer.unwrapEffect(
+          Effect.map(HttpProxy.parse(given), (parsed) => NodeTransport.layerDispatcher(parsed, proxyVariables))
+        ))
+      )
+    default:
+      throw new Error(`a proxy is for the Node transports, not ${transport}`)
+  }
 }
 
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */
@@ -73,7 +114,7 @@ export const line: Line = {
       })
     })
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      transports[settings.transport ?? "undici"].pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      layerOf(settings),
       Logger.replace(Logger.defaultLogger, logger),
       Logger.minimumLogLevel(LogLevel.Debug)
     ))

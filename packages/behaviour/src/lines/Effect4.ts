@@ -13,9 +13,10 @@ import {
   TransferPlan
 } from "@broker-history/client-effect4"
 import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
-import type { Config } from "effect-4"
 import {
   Cause,
+  Config,
+  ConfigProvider,
   Effect,
   Exit,
   Layer,
@@ -32,7 +33,9 @@ import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../
 import { fieldsOf, messageText } from "../Line.js"
 import { clientOf } from "./Wiring.js"
 
-const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
+const options = (
+  { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
+): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
@@ -57,6 +60,42 @@ const transports: Partial<
   fetchFollowingRedirects: overFetch({})
 }
 
+/** The line's layer for `settings`: over its transport, through its proxy, or `layerConfig()`. */
+const layerOf = (
+  settings: Settings
+): Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError> => {
+  const { layerConfig, proxy, proxyVariables = process.env, transport = line.transports[0]! } = settings
+  if (layerConfig !== undefined) {
+    return BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: layerConfig })))
+    )
+  }
+  const config = BrokerConfig.layer(options(settings))
+  if (proxy === undefined) {
+    const layer = transports[transport]
+    if (layer === undefined) throw new Error(`the Effect 4 line has no transport ${transport} here`)
+    return layer.pipe(Layer.provide(config))
+  }
+  const given = typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  switch (transport) {
+    case "undici":
+      return NodeTransport.layerProxy(given, proxyVariables).pipe(Layer.provide(config))
+    case "platformUndici":
+      return BrokerHistory.layer.pipe(
+        Layer.provide(config),
+        Layer.provide(NodeTransport.layerPlatformHttpClient),
+        Layer.provide(Layer.unwrap(
+          Effect.map(
+            Effect.fromResult(HttpProxy.parse(given)),
+            (parsed) => NodeTransport.layerDispatcher(parsed, proxyVariables)
+          )
+        ))
+      )
+    default:
+      throw new Error(`a proxy is for the Node transports, not ${transport}`)
+  }
+}
+
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */
 const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly message: string }>): Outcome<A> => {
   if (Exit.isSuccess(exit)) return { _tag: "Success", value: exit.value }
@@ -72,8 +111,6 @@ export const line: Line = {
   name: "effect4",
   transports: ["undici", "platformUndici", "fetch"],
   withClient: async (settings, use) => {
-    const transport = transports[settings.transport ?? line.transports[0]!]
-    if (transport === undefined) throw new Error(`the Effect 4 line has no transport ${settings.transport} here`)
     const logs: Array<LogLine> = []
     const logger = Logger.make(({ fiber, logLevel, message }) => {
       logs.push({
@@ -83,7 +120,7 @@ export const line: Line = {
       })
     })
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      transport.pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      layerOf(settings),
       Logger.layer([logger]),
       Layer.succeed(References.MinimumLogLevel, "Debug")
     ))
