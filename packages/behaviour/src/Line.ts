@@ -218,6 +218,15 @@ export const failure = <A>(outcome: Outcome<A>): Failure => {
   throw new Error(`expected a failure, got a success: ${JSON.stringify(outcome.value).slice(0, 200)}`)
 }
 
+/** Why `line` could not build its layer from `settings`, as the rejection's text; a layer that builds fails the test. */
+export const layerFailure = (line: Line, settings: Settings): Promise<string> =>
+  line.withClient(settings, async () => {}).then(
+    () => {
+      throw new Error("expected the client's layer to fail, it was built")
+    },
+    (error: unknown) => String(error)
+  )
+
 /**
  * A failure's fields as data: own enumerable properties whose values are plain (text, numbers,
  * booleans, null, arrays and plain objects of those); others are left out, being line-specific.

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it, onTestFinished } from "vitest"
 import { startForwardProxy } from "../src/ForwardProxy.js"
 import type { ForwardProxy } from "../src/ForwardProxy.js"
 import type { Line, Settings } from "../src/Line.js"
-import { failure, success } from "../src/Line.js"
+import { failure, layerFailure, success } from "../src/Line.js"
 import * as Lines from "../src/Lines.js"
 import type { Service } from "../src/ReferenceService.js"
 import { clientSettings, withReferenceService } from "../src/ReferenceService.js"
@@ -48,15 +48,6 @@ const transfersOver = (line: Line, server: Service, settings: Settings) =>
     const records = success(await client.transfers(query))
     return { records: records.length, requests: (await server.stats()).requests }
   })
-
-/** Why the line's layer could not be built from `settings`; a layer that builds fails the test. */
-const layerFailure = (line: Line, settings: Settings) =>
-  line.withClient(settings, async () => {}).then(
-    () => {
-      throw new Error("expected the client's layer to fail, it was built")
-    },
-    (error: unknown) => String(error)
-  )
 
 /** The proxy saw exactly the service's requests, page and server-time requests among them. */
 const expectAllThrough = (
