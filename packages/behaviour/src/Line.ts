@@ -19,6 +19,9 @@ export type Duration = `${number} ${"millis" | "second" | "seconds" | "minute" |
  */
 export type Transport = "undici" | "platformUndici" | "fetch" | "fetchFollowingRedirects"
 
+/** A proxy as `NodeTransport.layerProxy` takes it: a URL, `"none"` or `"environment"`, or a URL given `Redacted`. */
+export type ProxySetting = string | { readonly redacted: string }
+
 /** The client's settings as the tests give them: durations as text (`"5 millis"`), secrets as text. */
 export interface Settings {
   readonly baseUrl: string
@@ -27,13 +30,12 @@ export interface Settings {
   /** The line's first transport (`Line.transports`) when not given. */
   readonly transport?: Transport | undefined
   /**
-   * The proxy of a Node transport, as `NodeTransport.layerProxy` takes it: a URL, `"none"` or
-   * `"environment"`, or a URL given `Redacted` (`{ redacted }`). Over `undici` the line is then
+   * The proxy of a Node transport. Over `undici` the line is then
    * `NodeTransport.layerProxy(proxy)`, over `platformUndici` the platform client over
    * `NodeTransport.layerDispatcher(proxy)`; `proxyVariables` stand in for `process.env` in both.
    * Not given: each transport as it is by default.
    */
-  readonly proxy?: string | { readonly redacted: string } | undefined
+  readonly proxy?: ProxySetting | undefined
   readonly proxyVariables?: Readonly<Record<string, string | undefined>> | undefined
   /**
    * The line built by `BrokerHistory.layerConfig()` instead, over these settings, with these

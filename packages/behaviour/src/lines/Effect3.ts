@@ -33,9 +33,9 @@ import {
   Redacted,
   Stream
 } from "effect"
-import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
-import { clientOf } from "./Wiring.js"
+import { clientOf, layerFor } from "./Wiring.js"
 
 const options = (
   { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
@@ -61,33 +61,26 @@ const transports: Record<
   fetchFollowingRedirects: overFetch({})
 }
 
-/** The line's layer for `settings`: over its transport, through its proxy, or `layerConfig()`. */
-const layerOf = (
-  settings: Settings
-): Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError> => {
-  const { layerConfig, proxy, proxyVariables = process.env, transport = "undici" } = settings
-  if (layerConfig !== undefined) {
-    return BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
-      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(layerConfig)))))
-    )
-  }
+/** The line's layer for `settings`: over its transport, through a proxy, or `layerConfig()`. */
+const layerOf = (settings: Settings) => {
   const config = BrokerConfig.layer(options(settings))
-  if (proxy === undefined) return transports[transport].pipe(Layer.provide(config))
-  const given = typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
-  switch (transport) {
-    case "undici":
-      return NodeTransport.layerProxy(given, proxyVariables).pipe(Layer.provide(config))
-    case "platformUndici":
-      return BrokerHistory.layer.pipe(
+  const given = (proxy: ProxySetting) => typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  return layerFor<Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError>>(settings, "undici", {
+    transport: (transport) => transports[transport].pipe(Layer.provide(config)),
+    layerConfig: (variables) =>
+      BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables)))))
+      ),
+    layerProxy: (proxy, variables) => NodeTransport.layerProxy(given(proxy), variables).pipe(Layer.provide(config)),
+    platformProxy: (proxy, variables) =>
+      BrokerHistory.layer.pipe(
         Layer.provide(config),
         Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
         Layer.provide(Layer.unwrapEffect(
-          Effect.map(HttpProxy.parse(given), (parsed) => NodeTransport.layerDispatcher(parsed, proxyVariables))
+          Effect.map(HttpProxy.parse(given(proxy)), (parsed) => NodeTransport.layerDispatcher(parsed, variables))
         ))
       )
-    default:
-      throw new Error(`a proxy is for the Node transports, not ${transport}`)
-  }
+  })
 }
 
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */

@@ -29,9 +29,9 @@ import {
   Stream
 } from "effect-4"
 import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
-import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
-import { clientOf } from "./Wiring.js"
+import { clientOf, layerFor } from "./Wiring.js"
 
 const options = (
   { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
@@ -60,40 +60,33 @@ const transports: Partial<
   fetchFollowingRedirects: overFetch({})
 }
 
-/** The line's layer for `settings`: over its transport, through its proxy, or `layerConfig()`. */
-const layerOf = (
-  settings: Settings
-): Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError> => {
-  const { layerConfig, proxy, proxyVariables = process.env, transport = line.transports[0]! } = settings
-  if (layerConfig !== undefined) {
-    return BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: layerConfig })))
-    )
-  }
+/** The line's layer for `settings`: over its transport, through a proxy, or `layerConfig()`. */
+const layerOf = (settings: Settings) => {
   const config = BrokerConfig.layer(options(settings))
-  if (proxy === undefined) {
-    const layer = transports[transport]
-    if (layer === undefined) throw new Error(`the Effect 4 line has no transport ${transport} here`)
-    return layer.pipe(Layer.provide(config))
-  }
-  const given = typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
-  switch (transport) {
-    case "undici":
-      return NodeTransport.layerProxy(given, proxyVariables).pipe(Layer.provide(config))
-    case "platformUndici":
-      return BrokerHistory.layer.pipe(
+  const given = (proxy: ProxySetting) => typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  return layerFor<Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError>>(settings, line.transports[0]!, {
+    transport: (transport) => {
+      const layer = transports[transport]
+      if (layer === undefined) throw new Error(`the Effect 4 line has no transport ${transport} here`)
+      return layer.pipe(Layer.provide(config))
+    },
+    layerConfig: (variables) =>
+      BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: variables })))
+      ),
+    layerProxy: (proxy, variables) => NodeTransport.layerProxy(given(proxy), variables).pipe(Layer.provide(config)),
+    platformProxy: (proxy, variables) =>
+      BrokerHistory.layer.pipe(
         Layer.provide(config),
         Layer.provide(NodeTransport.layerPlatformHttpClient),
         Layer.provide(Layer.unwrap(
           Effect.map(
-            Effect.fromResult(HttpProxy.parse(given)),
-            (parsed) => NodeTransport.layerDispatcher(parsed, proxyVariables)
+            Effect.fromResult(HttpProxy.parse(given(proxy))),
+            (parsed) => NodeTransport.layerDispatcher(parsed, variables)
           )
         ))
       )
-    default:
-      throw new Error(`a proxy is for the Node transports, not ${transport}`)
-  }
+  })
 }
 
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */
