@@ -19,6 +19,9 @@ export type Duration = `${number} ${"millis" | "second" | "seconds" | "minute" |
  */
 export type Transport = "undici" | "platformUndici" | "fetch" | "fetchFollowingRedirects"
 
+/** A proxy as `NodeTransport.layerProxy` takes it: a URL, `"none"` or `"environment"`, or a URL given `Redacted`. */
+export type ProxySetting = string | { readonly redacted: string }
+
 /** The client's settings as the tests give them: durations as text (`"5 millis"`), secrets as text. */
 export interface Settings {
   readonly baseUrl: string
@@ -26,6 +29,19 @@ export interface Settings {
   readonly secretKey: string
   /** The line's first transport (`Line.transports`) when not given. */
   readonly transport?: Transport | undefined
+  /**
+   * The proxy of a Node transport. Over `undici` the line is then
+   * `NodeTransport.layerProxy(proxy)`, over `platformUndici` the platform client over
+   * `NodeTransport.layerDispatcher(proxy)`; `proxyVariables` stand in for `process.env` in both.
+   * Not given: each transport as it is by default.
+   */
+  readonly proxy?: ProxySetting | undefined
+  readonly proxyVariables?: Readonly<Record<string, string | undefined>> | undefined
+  /**
+   * The line built by `BrokerHistory.layerConfig()` instead, over these settings, with these
+   * variables as its only config source (`BROKER_PROXY`): `transport` and `proxy` are not used.
+   */
+  readonly layerConfig?: Readonly<Record<string, string>> | undefined
   readonly recvWindow?: number | undefined
   readonly requestTimeout?: Duration | undefined
   readonly rateLimit?: {
@@ -203,6 +219,15 @@ export const failure = <A>(outcome: Outcome<A>): Failure => {
   if (outcome._tag === "Interrupted") throw new Error("expected a failure, the call was interrupted")
   throw new Error(`expected a failure, got a success: ${JSON.stringify(outcome.value).slice(0, 200)}`)
 }
+
+/** Why `line` could not build its layer from `settings`, as the rejection's text; a layer that builds fails the test. */
+export const layerFailure = (line: Line, settings: Settings): Promise<string> =>
+  line.withClient(settings, async () => {}).then(
+    () => {
+      throw new Error("expected the client's layer to fail, it was built")
+    },
+    (error: unknown) => String(error)
+  )
 
 /**
  * A failure's fields as data: own enumerable properties whose values are plain (text, numbers,

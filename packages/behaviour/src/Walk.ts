@@ -62,6 +62,11 @@ export interface Spec<A> {
   readonly kind: "records" | "changes"
   readonly options: Options<A>
   readonly take?: number | undefined
+  /**
+   * Each chunk the walk emits, handed over as it arrives and then let go: with it the walk's output
+   * is not kept (`emitted` stays empty), for tests of what the walk itself holds on to.
+   */
+  readonly chunks?: ((chunk: ReadonlyArray<unknown>) => void) | undefined
 }
 
 /** How a walk ended. */

@@ -3,13 +3,23 @@
  * transport built from the settings, each call run on one runtime that lives as long as the client,
  * which logs into the client's `logs`.
  */
-import { BrokerConfig, type BrokerError, BrokerHistory, Checkpoint, TransferPlan } from "@broker-history/client"
+import {
+  BrokerConfig,
+  type BrokerError,
+  BrokerHistory,
+  Checkpoint,
+  HttpProxy,
+  TransferPlan
+} from "@broker-history/client"
+import * as NodeTransport from "@broker-history/client/NodeTransport"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import type { ConfigError } from "effect"
 import {
   Cause,
   Chunk,
+  Config,
+  ConfigProvider,
   Effect,
   Either,
   Exit,
@@ -23,11 +33,13 @@ import {
   Redacted,
   Stream
 } from "effect"
-import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
-import { clientOf } from "./Wiring.js"
+import { clientOf, layerFor } from "./Wiring.js"
 
-const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
+const options = (
+  { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
+): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
@@ -47,6 +59,28 @@ const transports: Record<
   platformUndici: BrokerHistory.layer.pipe(Layer.provide(NodeHttpClient.layerUndici)),
   fetch: overFetch({ redirect: "manual" }),
   fetchFollowingRedirects: overFetch({})
+}
+
+/** The line's layer for `settings`: over its transport, through a proxy, or `layerConfig()`. */
+const layerOf = (settings: Settings) => {
+  const config = BrokerConfig.layer(options(settings))
+  const given = (proxy: ProxySetting) => typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  return layerFor<Layer.Layer<BrokerHistory.BrokerHistory, ConfigError.ConfigError>>(settings, "undici", {
+    transport: (transport) => transports[transport].pipe(Layer.provide(config)),
+    layerConfig: (variables) =>
+      BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables)))))
+      ),
+    layerProxy: (proxy, variables) => NodeTransport.layerProxy(given(proxy), variables).pipe(Layer.provide(config)),
+    platformProxy: (proxy, variables) =>
+      BrokerHistory.layer.pipe(
+        Layer.provide(config),
+        Layer.provide(NodeHttpClient.layerUndiciWithoutDispatcher),
+        Layer.provide(Layer.unwrapEffect(
+          Effect.map(HttpProxy.parse(given(proxy)), (parsed) => NodeTransport.layerDispatcher(parsed, variables))
+        ))
+      )
+  })
 }
 
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */
@@ -73,7 +107,7 @@ export const line: Line = {
       })
     })
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      transports[settings.transport ?? "undici"].pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      layerOf(settings),
       Logger.replace(Logger.defaultLogger, logger),
       Logger.minimumLogLevel(LogLevel.Debug)
     ))

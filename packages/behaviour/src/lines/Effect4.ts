@@ -13,9 +13,10 @@ import {
   TransferPlan
 } from "@broker-history/client-effect4"
 import * as NodeTransport from "@broker-history/client-effect4/NodeTransport"
-import type { Config } from "effect-4"
 import {
   Cause,
+  Config,
+  ConfigProvider,
   Effect,
   Exit,
   Layer,
@@ -28,11 +29,13 @@ import {
   Stream
 } from "effect-4"
 import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
-import type { Call, Line, LogLine, Outcome, Run, Settings, Transport } from "../Line.js"
+import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
 import { fieldsOf, messageText } from "../Line.js"
-import { clientOf } from "./Wiring.js"
+import { clientOf, layerFor } from "./Wiring.js"
 
-const options = ({ transport: _, ...settings }: Settings): BrokerConfig.Options => ({
+const options = (
+  { layerConfig: _c, proxy: _p, proxyVariables: _v, transport: _t, ...settings }: Settings
+): BrokerConfig.Options => ({
   ...settings,
   apiKey: Redacted.make(settings.apiKey),
   secretKey: Redacted.make(settings.secretKey)
@@ -57,6 +60,35 @@ const transports: Partial<
   fetchFollowingRedirects: overFetch({})
 }
 
+/** The line's layer for `settings`: over its transport, through a proxy, or `layerConfig()`. */
+const layerOf = (settings: Settings) => {
+  const config = BrokerConfig.layer(options(settings))
+  const given = (proxy: ProxySetting) => typeof proxy === "string" ? proxy : Redacted.make(proxy.redacted)
+  return layerFor<Layer.Layer<BrokerHistory.BrokerHistory, Config.ConfigError>>(settings, line.transports[0]!, {
+    transport: (transport) => {
+      const layer = transports[transport]
+      if (layer === undefined) throw new Error(`the Effect 4 line has no transport ${transport} here`)
+      return layer.pipe(Layer.provide(config))
+    },
+    layerConfig: (variables) =>
+      BrokerHistory.layerConfig(Config.succeed(options(settings))).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: variables })))
+      ),
+    layerProxy: (proxy, variables) => NodeTransport.layerProxy(given(proxy), variables).pipe(Layer.provide(config)),
+    platformProxy: (proxy, variables) =>
+      BrokerHistory.layer.pipe(
+        Layer.provide(config),
+        Layer.provide(NodeTransport.layerPlatformHttpClient),
+        Layer.provide(Layer.unwrap(
+          Effect.map(
+            Effect.fromResult(HttpProxy.parse(given(proxy))),
+            (parsed) => NodeTransport.layerDispatcher(parsed, variables)
+          )
+        ))
+      )
+  })
+}
+
 /** The outcome of an exit: a typed failure as data; a defect is thrown. */
 const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly message: string }>): Outcome<A> => {
   if (Exit.isSuccess(exit)) return { _tag: "Success", value: exit.value }
@@ -72,8 +104,6 @@ export const line: Line = {
   name: "effect4",
   transports: ["undici", "platformUndici", "fetch"],
   withClient: async (settings, use) => {
-    const transport = transports[settings.transport ?? line.transports[0]!]
-    if (transport === undefined) throw new Error(`the Effect 4 line has no transport ${settings.transport} here`)
     const logs: Array<LogLine> = []
     const logger = Logger.make(({ fiber, logLevel, message }) => {
       logs.push({
@@ -83,7 +113,7 @@ export const line: Line = {
       })
     })
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      transport.pipe(Layer.provide(BrokerConfig.layer(options(settings)))),
+      layerOf(settings),
       Logger.layer([logger]),
       Layer.succeed(References.MinimumLogLevel, "Debug")
     ))

@@ -3,7 +3,7 @@
  * run on the line's virtual clock (its test support's `VirtualClock`).
  */
 import { BrokerError, FullHistory } from "@broker-history/client"
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Stream } from "effect"
+import { Cause, Chunk, Clock, Duration, Effect, Exit, Fiber, Option, Stream } from "effect"
 import * as VirtualClock from "../../../client/test/support/VirtualClock.js"
 import { fieldsOf } from "../Line.js"
 import type { End, Endpoint, Options, Outcome, Request, Script, Spec, WalkLine } from "../Walk.js"
@@ -79,10 +79,13 @@ export const walk: WalkLine = {
         ? FullHistory.records(options)
         : FullHistory.changes(options)
       const taken = spec.take === undefined ? stream : Stream.take(stream, spec.take)
-      const run = Stream.runForEach(
-        taken,
-        (value) => Effect.map(Clock.currentTimeMillis, (at) => void emitted.push({ at, value }))
-      )
+      const { chunks } = spec
+      const run = chunks === undefined
+        ? Stream.runForEach(
+          taken,
+          (value) => Effect.map(Clock.currentTimeMillis, (at) => void emitted.push({ at, value }))
+        )
+        : Stream.runForEachChunk(taken, (chunk) => Effect.sync(() => chunks(Chunk.toReadonlyArray(chunk))))
       return { emitted, run }
     }
     const body = Effect.gen(function*() {

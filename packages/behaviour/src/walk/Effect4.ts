@@ -79,10 +79,13 @@ export const walk: WalkLine = {
         ? FullHistory.records(options)
         : FullHistory.changes(options)
       const taken = spec.take === undefined ? stream : Stream.take(stream, spec.take)
-      const run = Stream.runForEach(
-        taken,
-        (value) => Effect.map(Clock.currentTimeMillis, (at) => void emitted.push({ at, value }))
-      )
+      const { chunks } = spec
+      const run = chunks === undefined
+        ? Stream.runForEach(
+          taken,
+          (value) => Effect.map(Clock.currentTimeMillis, (at) => void emitted.push({ at, value }))
+        )
+        : Stream.runForEachArray(taken, (chunk) => Effect.sync(() => chunks(chunk)))
       return { emitted, run }
     }
     const body = Effect.gen(function*() {
