@@ -18,6 +18,7 @@ const shared = [
   "src/internal",
   "test/internal",
   "test/support/LimiterRun.ts",
+  "test/support/MockService.ts",
   "test/support/TestPipeline.ts",
   "test/support/WalkRows.ts"
 ]

@@ -1,10 +1,8 @@
-import { BrokerConfig, BrokerHistory, BrokerHttpClient, Signer } from "@broker-history/client"
-import * as NodeTransport from "@broker-history/client/NodeTransport"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Effect, Layer, Redacted } from "effect"
+import { BrokerConfig, BrokerHistory, BrokerHttpClient, Signer } from "../../src/index.js"
+import * as NodeTransport from "../../src/NodeTransport.js"
+import type { HttpClientRequest } from "./line/Http.js"
+import { headersOf, HttpClient, HttpClientResponse, transportFailure } from "./line/Http.js"
 
 export const apiKey = "mock-api-key-3f9a1c"
 export const secretKey = "mock-secret-key-9b7e2d41"
@@ -57,7 +55,7 @@ export const mockService = (
         path: url.pathname,
         query: url.search.slice(1),
         params: url.searchParams,
-        headers: request.headers
+        headers: headersOf(request)
       }
       seen.push(s)
       return yield* respond(request, answer(s))
@@ -66,11 +64,9 @@ export const mockService = (
   return { seen, timeRequests, client: Layer.succeed(HttpClient.HttpClient, client) }
 }
 
-const respond = (request: HttpClientRequest.HttpClientRequest, a: Answer) => {
+const respond = (request: HttpClientRequest, a: Answer) => {
   if ("transport" in a) {
-    return Effect.fail(
-      new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error(a.transport) })
-    )
+    return Effect.fail(transportFailure(request, new Error(a.transport)))
   }
   const body = "text" in a ? a.text : JSON.stringify(a.body)
   return Effect.succeed(HttpClientResponse.fromWeb(
