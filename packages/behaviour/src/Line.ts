@@ -229,6 +229,13 @@ export const layerFailure = (line: Line, settings: Settings): Promise<string> =>
     (error: unknown) => String(error)
   )
 
+/** A typed failure of a line as data: its tag, its message and its plain fields. */
+export const failureOf = (error: { readonly _tag: string; readonly message: string }): Failure => ({
+  _tag: error._tag,
+  message: error.message,
+  fields: fieldsOf(error)
+})
+
 /**
  * A failure's fields as data: own enumerable properties whose values are plain (text, numbers,
  * booleans, null, arrays and plain objects of those); others are left out, being line-specific.

@@ -34,7 +34,7 @@ import {
   Stream
 } from "effect"
 import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
-import { fieldsOf, messageText } from "../Line.js"
+import { failureOf, messageText } from "../Line.js"
 import { clientOf, layerFor } from "./Wiring.js"
 
 const options = (
@@ -90,7 +90,7 @@ const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly messa
   const failure = Cause.failureOption(exit.cause)
   if (Option.isNone(failure)) throw Cause.squash(exit.cause)
   const error = failure.value
-  return { _tag: "Failure", failure: { _tag: error._tag, message: error.message, fields: fieldsOf(error) } }
+  return { _tag: "Failure", failure: failureOf(error) }
 }
 
 /** The line under its suite name. */
@@ -147,6 +147,6 @@ export const line: Line = {
 
 /** A `CheckpointError` as data; anything else is thrown, failing the test. */
 const checkpointFailure = (error: unknown) => {
-  if (!(error instanceof Checkpoint.CheckpointError)) throw error
-  return { _tag: error._tag, message: error.message, fields: fieldsOf(error) }
+  if (error instanceof Checkpoint.CheckpointError) return failureOf(error)
+  throw error
 }

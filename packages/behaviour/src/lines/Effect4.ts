@@ -30,7 +30,7 @@ import {
 } from "effect-4"
 import * as FetchHttpClient from "effect-4/http/FetchHttpClient"
 import type { Call, Line, LogLine, Outcome, ProxySetting, Run, Settings, Transport } from "../Line.js"
-import { fieldsOf, messageText } from "../Line.js"
+import { failureOf, messageText } from "../Line.js"
 import { clientOf, layerFor } from "./Wiring.js"
 
 const options = (
@@ -96,7 +96,7 @@ const outcomeOf = <A>(exit: Exit.Exit<A, { readonly _tag: string; readonly messa
   const error = Cause.findErrorOption(exit.cause)
   if (error._tag === "None") throw Cause.squash(exit.cause)
   const failure = error.value
-  return { _tag: "Failure", failure: { _tag: failure._tag, message: failure.message, fields: fieldsOf(failure) } }
+  return { _tag: "Failure", failure: failureOf(failure) }
 }
 
 /** The line under its suite name. */
@@ -154,6 +154,6 @@ export const line: Line = {
 
 /** A `CheckpointError` as data; anything else is thrown, failing the test. */
 const checkpointFailure = (error: unknown) => {
-  if (!(error instanceof Checkpoint.CheckpointError)) throw error
-  return { _tag: error._tag, message: error.message, fields: fieldsOf(error) }
+  if (error instanceof Checkpoint.CheckpointError) return failureOf(error)
+  throw error
 }

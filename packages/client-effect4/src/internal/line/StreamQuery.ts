@@ -11,7 +11,7 @@
  * @internal
  */
 import { DepositHistoryQuery, Endpoint, QueryViolation, TransferHistoryQuery } from "@broker-history/domain-effect4"
-import * as DateTime from "effect/DateTime"
+import type * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -51,22 +51,7 @@ const required = <A, I>(read: (input: unknown) => Result.Result<A, string>): Sch
 /** The names of Effect 4's date parts. */
 const partNames: ReadonlySet<string> = new Set(["millisecond", "second", "minute", "hour", "day", "month", "year"])
 
-/**
- * A date-time as Unix ms: a `Date`, ISO text, a `DateTime`, date parts or Unix ms (a whole number),
- * not before 1970. Anything else fails, where `DateTime.make` would read an unknown object or a
- * boolean as some date.
- */
-const epochMillis = (input: unknown): Result.Result<number, string> => {
-  const known = typeof input === "string" || (typeof input === "number" && Number.isSafeInteger(input)) ||
-    input instanceof Date || DateTime.isDateTime(input) ||
-    (typeof input === "object" && input !== null && OptionRules.isParts(input, partNames))
-  const made = known ? DateTime.make(input as DateTime.DateTime.Input) : Option.none()
-  if (Option.isNone(made)) return Result.fail(OptionRules.rules.dateTime)
-  const ms = DateTime.toEpochMillis(made.value)
-  return ms < 0 ? Result.fail(OptionRules.rules.before1970) : Result.succeed(ms)
-}
-
-const dateTime = value<number, DateTime.DateTime.Input>(epochMillis)
+const dateTime = value<number, DateTime.DateTime.Input>((input) => OptionRules.epochMillis(input, partNames))
 
 /** A finite duration of 0 or more in ms, or undefined (a negative or NaN input is refused, not read as 0). */
 const durationMillis = (input: unknown): number | undefined => {

@@ -11,7 +11,7 @@
  * @internal
  */
 import { DepositHistoryQuery, Endpoint, QueryViolation, TransferHistoryQuery } from "@broker-history/domain"
-import * as DateTime from "effect/DateTime"
+import type * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -42,22 +42,10 @@ const value = <A, I>(to: Schema.Schema<A>, read: (input: unknown) => Either.Eith
 /** The names of Effect 3's date parts. */
 const partNames: ReadonlySet<string> = new Set(["millis", "seconds", "minutes", "hours", "day", "month", "year"])
 
-/**
- * A date-time as Unix ms: a `Date`, ISO text, a `DateTime`, date parts or Unix ms (a whole number),
- * not before 1970. Anything else fails, where `DateTime.make` would read an unknown object or a
- * boolean as some date.
- */
-const epochMillis = (input: unknown): Either.Either<number, string> => {
-  const known = typeof input === "string" || (typeof input === "number" && Number.isSafeInteger(input)) ||
-    input instanceof Date || DateTime.isDateTime(input) ||
-    (typeof input === "object" && input !== null && OptionRules.isParts(input, partNames))
-  const made = known ? DateTime.make(input as DateTime.DateTime.Input) : Option.none()
-  if (Option.isNone(made)) return Either.left(OptionRules.rules.dateTime)
-  const ms = DateTime.toEpochMillis(made.value)
-  return ms < 0 ? Either.left(OptionRules.rules.before1970) : Either.right(ms)
-}
-
-const dateTime = value<number, DateTime.DateTime.Input>(Schema.Number, epochMillis)
+const dateTime = value<number, DateTime.DateTime.Input>(
+  Schema.Number,
+  (input) => OptionRules.epochMillis(input, partNames)
+)
 
 /**
  * A finite duration in ms, or undefined. `Duration.decode` reads a negative or NaN input as zero:

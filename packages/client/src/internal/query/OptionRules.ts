@@ -6,12 +6,14 @@
  *
  * @internal
  */
+import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 import { InvalidQuery } from "../../BrokerError.js"
 import type * as Checkpoint from "../../Checkpoint.js"
 import * as StreamOptions from "../../StreamOptions.js"
 import type { QueryViolation } from "../line/Domain.js"
-import type * as Results from "../line/Results.js"
+import * as Results from "../line/Results.js"
 
 /** The `InvalidQuery` of a broken rule. */
 export const invalid = (endpoint: string, parameter: string, rule: string, fix?: string): InvalidQuery =>
@@ -225,8 +227,23 @@ export const rules = {
 }
 
 /** Date parts (`{ year: 2025, month: 1 }`): at least one, every one of `names` and a whole number. */
-export const isParts = (input: object, names: ReadonlySet<string>): boolean => {
+const isParts = (input: object, names: ReadonlySet<string>): boolean => {
   const entries = Object.entries(input)
   return Object.getPrototypeOf(input) === Object.prototype && entries.length > 0 &&
     entries.every(([name, n]) => names.has(name) && Number.isSafeInteger(n))
+}
+
+/**
+ * A date-time as Unix ms: a `Date`, ISO text, a `DateTime`, date parts (named as the line's
+ * `DateTime` names them: `partNames`) or Unix ms (a whole number), not before 1970. Anything else
+ * fails, where `DateTime.make` would read an unknown object or a boolean as some date.
+ */
+export const epochMillis = (input: unknown, partNames: ReadonlySet<string>): Results.Result<number, string> => {
+  const known = typeof input === "string" || (typeof input === "number" && Number.isSafeInteger(input)) ||
+    input instanceof Date || DateTime.isDateTime(input) ||
+    (typeof input === "object" && input !== null && isParts(input, partNames))
+  const made = known ? DateTime.make(input as DateTime.DateTime.Input) : Option.none()
+  if (Option.isNone(made)) return Results.fail(rules.dateTime)
+  const ms = DateTime.toEpochMillis(made.value)
+  return ms < 0 ? Results.fail(rules.before1970) : Results.succeed(ms)
 }
