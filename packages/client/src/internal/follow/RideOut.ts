@@ -89,18 +89,26 @@ export const make = (retry: FollowRetry): Tracker => {
         : logRetry(error, delay)
     })
 
-  const rideOut = <A>(request: Effect.Effect<A, BrokerError>, answered?: boolean): Effect.Effect<A, BrokerError> =>
-    Effect.flatMap(Schedules.stepper(schedule(retry)), (step) => {
-      const loop: Effect.Effect<A, BrokerError> = Effects.recover(
-        track(request, answered),
-        (error) =>
-          Effect.flatMap(step(error), (delay) =>
-            Option.isNone(delay)
-              ? Effect.fail(error)
-              : Effect.andThen(Effect.andThen(logged(error, delay.value), Effect.sleep(delay.value)), loop))
-      )
-      return loop
-    })
+  // One schedule per tracker; each request steps its own copy, made on its first failure (most
+  // requests never fail).
+  const waits = schedule(retry)
+  const rideOut = <A>(request: Effect.Effect<A, BrokerError>, answered?: boolean): Effect.Effect<A, BrokerError> => {
+    const tracked = track(request, answered)
+    type Step = (error: BrokerError) => Effect.Effect<Option.Option<Duration.Duration>>
+    // The schedule's wait after `error`, then the request again; its end fails with `error`.
+    const waitThenRetry = (step: Step) => (error: BrokerError): Effect.Effect<A, BrokerError> =>
+      Effect.flatMap(step(error), (delay) =>
+        Option.isNone(delay)
+          ? Effect.fail(error)
+          : Effect.andThen(
+            Effect.andThen(logged(error, delay.value), Effect.sleep(delay.value)),
+            Effects.recover(tracked, waitThenRetry(step))
+          ))
+    return Effects.recover(
+      tracked,
+      (error) => Effect.flatMap(Schedules.stepper(waits), (step) => waitThenRetry(step)(error))
+    )
+  }
 
   return { track, rideOut, state: Effect.sync(() => state) }
 }
