@@ -28,6 +28,3 @@ export const match = <A, E, B, C = B>(
   result: Result<A, E>,
   cases: { readonly onSuccess: (value: A) => B; readonly onFailure: (error: E) => C }
 ): B | C => Result_.match(result, cases)
-
-export const mapError = <A, E, E2>(result: Result<A, E>, f: (error: E) => E2): Result<A, E2> =>
-  Result_.mapError(result, f)

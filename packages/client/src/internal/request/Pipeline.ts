@@ -132,17 +132,29 @@ export const make = (
       start: Budget.Start
     ): Effect.Effect<A, BrokerError> => {
       span?.attribute("http.response.status_code", reply.status)
-      const read = Answer.read(ctx, reply, decode, n)
-      const refused = Results.failureOrUndefined(read)
-      if (refused === undefined) {
-        budget.accepted(start)
-        return Effect.succeed(Results.successOrUndefined(read) as A)
-      }
-      if (refused._tag === "ResponseDecodeError") {
-        budget.accepted(start)
-        return Effect.fail(refused)
-      }
-      return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
+      return Results.match(Answer.read(ctx, reply, decode, n), {
+        onSuccess: (value): Effect.Effect<A, BrokerError> => {
+          budget.accepted(start)
+          return Effect.succeed(value)
+        },
+        onFailure: (refused) => {
+          if (refused._tag !== "ResponseDecodeError") return refusal(ctx, counters, reply, n, start, refused)
+          budget.accepted(start)
+          return Effect.fail(refused)
+        }
+      })
+    }
+
+    /** A refusal as its typed error, told to the budget (a 429/418 as a refusal, anything else as an answer). */
+    const refusal = (
+      ctx: RequestContext,
+      counters: Counters,
+      reply: Answer.Reply,
+      n: number,
+      start: Budget.Start,
+      refused: CoreAnswer.Refused
+    ): Effect.Effect<never, BrokerError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, BrokerError> => {
         const error = Answer.refusal(ctx, refused, reply, now, n, maxRetryAfterMillis)
         if (error._tag !== "RateLimited") {
           budget.accepted(start)
@@ -162,7 +174,6 @@ export const make = (
           )
           : counted
       })
-    }
 
     const onRetry =
       (endpoint: string, counters: Counters) => (error: BrokerError, n: number, delay: Duration.Duration) =>
