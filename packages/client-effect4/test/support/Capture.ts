@@ -3,26 +3,10 @@
  * tests can search it for secrets: `@broker-history/testing/Capture` for Effect 4 (that one records
  * an Effect 3 program).
  */
+import type { Captured, CapturedSpan } from "@broker-history/testing/Capture"
 import { Cause, Layer, Logger, References, Tracer } from "effect"
 
-/** Everything a program wrote to logs and spans, as text to search. */
-export interface Captured {
-  readonly logs: Array<string>
-  readonly spans: Array<CapturedSpan>
-}
-
-/**
- * One span as recorded: name, kind, its parent's name (when the parent is a span of this program),
- * attributes, and events (the end, with its exit, is the last).
- */
-export interface CapturedSpan {
-  readonly name: string
-  readonly kind: string
-  readonly parent: string | undefined
-  readonly attributes: Record<string, unknown>
-  readonly events: Array<string>
-  ended: boolean
-}
+export type { Captured, CapturedSpan } from "@broker-history/testing/Capture"
 
 /** A logger and a tracer that record everything (all levels, all attributes and events). */
 export const capture = () => {
