@@ -58,16 +58,23 @@ export const make = (
     }, onTheirWayAtFirst)
     yield* Metrics.set(gauge, books.perSecond)
     // What the books say after a start or a refusal: their log lines, then the rate allowed now.
-    const tell = (news: Books.News): Effect.Effect<void> =>
-      news.notes.length === 0 && news.perSecond === undefined ? Effect.void : Effect.andThen(
+    // Most starts bring no note, and many not even a new rate: those cost nothing here.
+    const tell = (news: Books.News): Effect.Effect<void> => {
+      const rate = news.perSecond === undefined ? Effect.void : Metrics.set(gauge, news.perSecond)
+      return news.notes.length === 0 ? rate : Effect.andThen(
         Effect.forEach(news.notes, (note) =>
           Effect.logDebug(note.message).pipe(Effect.annotateLogs({ ...note.annotations })), {
           discard: true
         }),
-        news.perSecond === undefined ? Effect.void : Metrics.set(gauge, news.perSecond)
+        rate
       )
-    const started = Effect.flatMap(SlidingWindow.take(books.window, books.pace), (start) =>
-      Effect.as(tell(books.started(start)), start))
+    }
+    const started = Effect.flatMap(SlidingWindow.take(books.window, books.pace), (start) => {
+      const news = books.started(start)
+      return news.notes.length === 0 && news.perSecond === undefined
+        ? Effect.succeed(start)
+        : Effect.as(tell(news), start)
+    })
     const onTheirWay = yield* Effects.makeSemaphore(onTheirWayAtFirst)
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       books.open() ? Effect.flatMap(started, use) : Effect.flatMap(Clock.currentTimeMillis, (now) => {

@@ -5,6 +5,8 @@
  *
  * @internal
  */
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as Names from "../request/MetricNames.js"
@@ -50,14 +52,24 @@ export const countersFor = (endpoint: string): Counters => {
   return counters
 }
 
+/**
+ * `metric` updated with `input` under the fiber's metric labels, as `Metric.update` does, in one step
+ * of the fiber instead of four: the pipeline updates several metrics on every request.
+ */
+const update = <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, input: In): Effect.Effect<void> =>
+  Effect.withFiberRuntime((fiber) => {
+    metric.unsafeUpdate(input, fiber.getFiberRef(FiberRef.currentMetricLabels))
+    return Effect.void
+  })
+
 /** One more of a counter. */
-export const increment = (counter: Metric.Metric.Counter<number>) => Metric.increment(counter)
+export const increment = (counter: Metric.Metric.Counter<number>) => update(counter, 1)
 
 /** A gauge set to `value`. */
-export const set = (gauge: Gauge, value: number) => Metric.set(gauge, value)
+export const set = (gauge: Gauge, value: number) => update(gauge, value)
 
 /** One sample of a histogram. */
-export const sample = (histogram: Metric.Metric.Histogram<number>, value: number) => Metric.update(histogram, value)
+export const sample = (histogram: Metric.Metric.Histogram<number>, value: number) => update(histogram, value)
 
 /** Records received, tagged with `endpoint` (public as `BrokerHistory.recordsReceived`). */
 export const recordsReceived = counter(Names.recordsReceived)
@@ -72,4 +84,4 @@ export const receivedFor = (endpoint: string) => Metric.tagged(recordsReceived, 
 export const incompleteFor = (endpoint: string) => Metric.tagged(incompleteMilliseconds, "endpoint", endpoint)
 
 /** `n` more of a counter. */
-export const incrementBy = (counter: Metric.Metric.Counter<number>, n: number) => Metric.incrementBy(counter, n)
+export const incrementBy = (counter: Metric.Metric.Counter<number>, n: number) => update(counter, n)

@@ -309,7 +309,11 @@ const measured = (measure: Effect.Effect<number, BrokerError>): Effect.Effect<Ef
     const offsetRef = yield* Ref.make(0)
     const synced = yield* Ref.make(false)
     const sync = Effect.tap(measure, (offset) => Effect.andThen(Ref.set(offsetRef, offset), Ref.set(synced, true)))
-    const now = Effect.zipWith(Clock.currentTimeMillis, Ref.get(offsetRef), (local, offset) => local + offset)
+    // Read on every signed attempt: two steps (`zipWith` on Effect 3 goes through `Effect.all`).
+    const now = Effect.flatMap(
+      Ref.get(offsetRef),
+      (offset) => Effect.clockWith((clock) => Effect.succeed(Effects.currentTimeMillisUnsafe(clock) + offset))
+    )
     return {
       now,
       offset: Ref.get(offsetRef),
