@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 // The module alone: the page server process loads nothing else of the reference service.
-import { Prng } from "@broker-history/testing/ServerInternals"
+import * as Prng from "@broker-history/core/random/Prng"
 
 /**
  * The kinds of record the page server can serve: `short` (ASCII, about 300 bytes of JSON) or `long`
