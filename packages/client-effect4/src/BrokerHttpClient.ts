@@ -52,8 +52,8 @@ export class BrokerHttpClient
  * The metrics of the request pipeline, tagged with `endpoint`: `broker_history_requests_total`
  * (attempts sent), `broker_history_retries_total` (attempts retried),
  * `broker_history_rate_limit_waits_total`, `broker_history_rate_limited_total` (429/418 answers) and
- * the histogram `broker_history_request_duration_seconds` (one sample per attempt, from sending to the
- * whole answer or the failure); untagged, the gauge `broker_history_rate_limit_current` (requests per
+ * the histogram `broker_history_request_duration_seconds` (one sample per attempt that completes, from
+ * sending to the whole answer or the failure); untagged, the gauge `broker_history_rate_limit_current` (requests per
  * second the layer's budget allows now: below `rateLimit.limit` after a 429/418 while it grows back,
  * see docs/configuration.md). They live in Effect's metric registry: `Metric.value` reads them, and
  * Effect's OTLP exporter (`effect/observability/OtlpMetrics`) exports them (see docs/operations.md).

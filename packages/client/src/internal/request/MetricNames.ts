@@ -32,7 +32,7 @@ export const rateLimitWaits: Named = {
 /** 429/418 answers received. */
 export const rateLimited: Named = { name: "broker_history_rate_limited_total", description: "429/418 answers received" }
 
-/** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt). */
+/** Seconds from sending an attempt to its whole answer, or to its failure (one sample per attempt that completes). */
 export const requestDuration: Named = {
   name: "broker_history_request_duration_seconds",
   description: "seconds from sending an attempt to its whole answer or its failure"
