@@ -57,9 +57,10 @@ export const make = (
       adaptive: rateLimit.adaptive
     }, onTheirWayAtFirst)
     yield* Metrics.set(gauge, books.perSecond)
-    // What the books say after a start or a refusal: their log lines, then the rate allowed now.
-    // Most starts bring no note, and many not even a new rate: those cost nothing here.
-    const tell = (news: Books.News): Effect.Effect<void> => {
+    // What the books say after a start or a refusal: their log lines, then the rate allowed now. Most
+    // starts bring neither, and then cost no step here.
+    const tell = (news: Books.News): Effect.Effect<void> | undefined => {
+      if (news.notes.length === 0 && news.perSecond === undefined) return undefined
       const rate = news.perSecond === undefined ? Effect.void : Metrics.set(gauge, news.perSecond)
       return news.notes.length === 0 ? rate : Effect.andThen(
         Effect.forEach(news.notes, (note) =>
@@ -70,10 +71,8 @@ export const make = (
       )
     }
     const started = Effect.flatMap(SlidingWindow.take(books.window, books.pace), (start) => {
-      const news = books.started(start)
-      return news.notes.length === 0 && news.perSecond === undefined
-        ? Effect.succeed(start)
-        : Effect.as(tell(news), start)
+      const told = tell(books.started(start))
+      return told === undefined ? Effect.succeed(start) : Effect.as(told, start)
     })
     const onTheirWay = yield* Effects.makeSemaphore(onTheirWayAtFirst)
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -87,7 +86,7 @@ export const make = (
       })
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() =>
-        tell(books.refused(start, at, error))
+        tell(books.refused(start, at, error)) ?? Effect.void
       )
     return { attempt, accepted: books.accepted, refused }
   })
