@@ -14,6 +14,7 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import * as Built from "./Built.js"
 
 /**
  * A prepared copy of another revision.
@@ -73,9 +74,10 @@ export const importEffect = async (from: string): Promise<unknown> => {
 }
 
 /**
- * Exports `rev` into `.bench/against-<sha>/` and installs its client's dependencies (from the store
- * alone if it can, else with a plain install; no install scripts: the client needs no native code).
- * A copy prepared before is reused.
+ * Exports `rev` into `.bench/against-<sha>/`, installs its client's dependencies (from the store
+ * alone if it can, else with a plain install; no install scripts: the client needs no native code)
+ * and builds its client with the client's own `build` script (`Built`). A copy prepared before is
+ * reused (and built again if its build is not up to date).
  *
  * @example
  * import { Against } from "@broker-history/bench"
@@ -90,7 +92,14 @@ export const prepare = (rev: string, log: (line: string) => void = () => {}): Co
     throw new Error(`--against ${rev}: not a commit of this repository (give a sha, branch or tag git can see)`)
   }
   const dir = Path.join(packageDir, ".bench", `against-${sha.slice(0, 12)}`)
-  if (Fs.existsSync(Path.join(dir, marker))) return { rev, sha, dir }
+  if (!Fs.existsSync(Path.join(dir, marker))) exportAndInstall(rev, sha, dir, log)
+  const failed = Built.build(clientDir({ dir }))
+  if (failed !== undefined) throw new Error(`against ${rev}: its client did not build in ${dir}: ${failed}`)
+  return { rev, sha, dir }
+}
+
+/** Exports `sha` into `dir` and installs its client's dependencies (see `prepare`). */
+const exportAndInstall = (rev: string, sha: string, dir: string, log: (line: string) => void): void => {
   log(`against ${rev}: exporting ${sha.slice(0, 12)} into ${Path.relative(process.cwd(), dir)}`)
   Fs.rmSync(dir, { recursive: true, force: true })
   Fs.mkdirSync(dir, { recursive: true })
@@ -109,12 +118,12 @@ export const prepare = (rev: string, log: (line: string) => void = () => {}): Co
   }
   effectManifest(Path.join(clientDir({ dir }), "package.json"))
   Fs.writeFileSync(Path.join(dir, marker), sha + "\n")
-  return { rev, sha, dir }
 }
 
 /**
- * The client and `effect`: the current ones, or those of a prepared copy (the copy's client sources
- * and the `effect` its client package resolves, never this package's).
+ * The client and `effect`: the current ones (as this process resolves them: compiled in a part's
+ * process, see `Built`), or those of a prepared copy (the copy's compiled client and the `effect` its
+ * client package resolves, never this package's).
  *
  * @example
  * import { Against } from "@broker-history/bench"
@@ -126,15 +135,15 @@ export const load = async (copy: Copy | undefined): Promise<Modules> => {
     return modules(client, effect)
   }
   const [client, effect] = await Promise.all([
-    import(pathToFileURL(Path.join(clientDir(copy), "src", "index.ts")).href) as Promise<typeof ClientModule>,
+    import(pathToFileURL(Path.join(clientDir(copy), "dist", "index.js")).href) as Promise<typeof ClientModule>,
     importEffect(Path.join(clientDir(copy), "package.json")) as Promise<typeof EffectModule>
   ])
   return modules(client, effect)
 }
 
 /**
- * The record pages of a prepared copy's domain package (its sources, and the `effect` its domain
- * package resolves): what the decoding part measures as `against`.
+ * The record pages of a prepared copy's domain package (compiled by `prepare`, and the `effect` its
+ * domain package resolves): what the decoding part measures as `against`.
  *
  * @example
  * import { Against } from "@broker-history/bench"
@@ -144,7 +153,7 @@ export const loadDomain = async (
   copy: Copy
 ): Promise<Pick<typeof DomainModule, "DepositRecord" | "Field" | "TransferRecord">> => {
   const { DepositRecord, Field, TransferRecord } = await import(
-    pathToFileURL(Path.join(copy.dir, "packages", "domain", "src", "index.ts")).href
+    pathToFileURL(Path.join(copy.dir, "packages", "domain", "dist", "index.js")).href
   ) as typeof DomainModule
   return { DepositRecord, Field, TransferRecord }
 }

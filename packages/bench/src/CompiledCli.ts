@@ -1,10 +1,10 @@
 /**
  * The CLI compiled as a release builds it: the package's own `build` script writes `dist/` (tsc) and
  * the published bin, `dist/bin/broker-history.js` (a bundle). Two ways to start it. `command`:
- * `dist/main.js` with a resolve hook that maps the workspace's packages to their compiled `dist/`
- * files as their published `exports` do (in the workspace their exports name the TypeScript
- * sources); Node runs such a hook on a thread of its own and asks it for every module, which slows
- * the start-up (see the bench README). `installed`: the compiled packages copied into a
+ * `dist/main.js` with `Built`'s resolve hook, which loads the workspace's packages from their
+ * compiled `dist/` as their published `exports` do (in the workspace their exports name the
+ * TypeScript sources); Node runs such a hook on a thread of its own and asks it for every module,
+ * which slows the start-up (see the bench README). `installed`: the compiled packages copied into a
  * `node_modules` of their own with their published manifests, their dependencies linked beside them,
  * as a package manager installs a release, and the published bin run: no hook. When the build fails,
  * both are the sources through tsx, with the reason, so that a run still says what it measured.
@@ -13,36 +13,12 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import * as Built from "./Built.js"
 import * as TempDir from "./TempDir.js"
 
-const packagesDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
-const cliDir = Path.join(packagesDir, "cli")
-
-/**
- * A module, for `node --import`, that registers a resolve hook mapping `@broker-history/<package>` to
- * `<packages>/<package>/dist/index.js` and `@broker-history/<package>/<path>` (a module, or one in a
- * folder: `@broker-history/core/walk/Crowded`) to `<packages>/<package>/dist/<path>.js`; every other
- * specifier resolves as usual.
- *
- * @example
- * import * as CompiledCli from "@broker-history/bench/CompiledCli"
- * const args = ["--import", `data:text/javascript,${encodeURIComponent(CompiledCli.distPreload("/repo/packages"))}`, "main.js"]
- */
-export const distPreload = (packages: string): string => {
-  const root = JSON.stringify(pathToFileURL(packages).href)
-  const hook = `export async function resolve(specifier, context, next) {
-  const m = /^@broker-history\\/([a-z][a-z0-9-]*)(?:\\/([A-Za-z]+(?:\\/[A-Za-z]+)*))?$/.exec(specifier)
-  if (m === null) return next(specifier, context)
-  return { url: ${root} + "/" + m[1] + "/dist/" + (m[2] ?? "index") + ".js", shortCircuit: true }
-}`
-  return `import { register } from "node:module"; register(${
-    JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)
-  })`
-}
+const cliDir = Path.join(Built.packagesDir, "cli")
 
 /**
  * The CLI as the workspace runs it: `bin/broker-history.mjs`, the TypeScript sources through tsx.
@@ -72,30 +48,11 @@ export const sources: { readonly args: ReadonlyArray<string>; readonly runs: str
  * const compiled = Effect.map(CompiledCli.command, (cli) => cli.runs.startsWith("dist"))
  */
 export const command = Effect.sync((): { readonly args: ReadonlyArray<string>; readonly runs: string } => {
-  // The package's `build` script as a package manager runs it: in a shell, the package's and the
-  // workspace's `node_modules/.bin` first on the PATH.
-  const script = (JSON.parse(Fs.readFileSync(Path.join(cliDir, "package.json"), "utf8")) as {
-    readonly scripts: { readonly build: string }
-  }).scripts.build
-  const bins = [Path.join(cliDir, "node_modules/.bin"), Path.resolve(packagesDir, "../node_modules/.bin")]
-  const build = ChildProcess.spawnSync(script, {
-    cwd: cliDir,
-    shell: true,
-    env: { ...process.env, PATH: [...bins, process.env.PATH].join(Path.delimiter) },
-    encoding: "utf8",
-    timeout: 300_000
-  })
-  if (build.status === 0 && Fs.existsSync(Path.join(cliDir, "dist/main.js"))) {
-    return {
-      args: [
-        "--import",
-        `data:text/javascript,${encodeURIComponent(distPreload(packagesDir))}`,
-        Path.join(cliDir, "dist/main.js")
-      ],
-      runs: "dist/main.js (compiled)"
-    }
+  const failed = Built.build(cliDir)
+  if (failed === undefined && Fs.existsSync(Path.join(cliDir, "dist/main.js"))) {
+    return { args: ["--import", Built.preload, Path.join(cliDir, "dist/main.js")], runs: "dist/main.js (compiled)" }
   }
-  const why = (build.stdout + build.stderr).trim().split("\n")[0] ?? `exit ${build.status}`
+  const why = failed ?? "it wrote no dist/main.js"
   return { args: sources.args, runs: `bin/broker-history.mjs (sources through tsx: the build failed: ${why})` }
 })
 
@@ -105,7 +62,7 @@ const released = ["domain", "client", "server", "cli"] as const
 /** Lays the compiled packages out in `modules` (a `node_modules`) as an install of a release does. */
 const layOut = (modules: string): void => {
   for (const name of released) {
-    const source = Path.join(packagesDir, name)
+    const source = Path.join(Built.packagesDir, name)
     const manifest = JSON.parse(Fs.readFileSync(Path.join(source, "package.json"), "utf8")) as {
       readonly publishConfig?: Record<string, unknown>
       readonly dependencies?: Record<string, string>

@@ -16,6 +16,7 @@
  */
 import * as Path from "node:path"
 import type * as Against from "./Against.js"
+import * as Built from "./Built.js"
 import * as ContenderProcess from "./ContenderProcess.js"
 import * as DecodeContenders from "./DecodeContenders.js"
 import * as DecodePages from "./DecodePages.js"
@@ -241,6 +242,7 @@ const measureOne = (job: Job, profile: string | undefined): Promise<ReadonlyArra
  * @category running
  */
 export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+  Built.clients(Built.packagesDir)
   const contenders: ReadonlyArray<DecodeContenders.Name> = options.against === undefined
     ? DecodeContenders.names
     : [...DecodeContenders.names, "against"]

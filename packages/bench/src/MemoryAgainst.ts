@@ -3,6 +3,7 @@
  * in a fresh process of its own (`MemoryMain.ts`).
  */
 import type { Copy } from "./Against.js"
+import * as Built from "./Built.js"
 import * as ContenderProcess from "./ContenderProcess.js"
 import type * as Memory from "./Memory.js"
 
@@ -77,6 +78,7 @@ export const memory = async (
   copy: Copy,
   log: (line: string) => void = () => {}
 ): Promise<MemoryVersus> => {
+  Built.clients(Built.packagesDir)
   const current = await memoryProcess({ options }, log)
   const against = await memoryProcess({ options, against: copy }, log)
   return { rev: copy.rev, current, against }

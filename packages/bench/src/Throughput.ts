@@ -16,6 +16,7 @@
  */
 import * as Path from "node:path"
 import type * as Against from "./Against.js"
+import * as Built from "./Built.js"
 import * as Contender from "./Contender.js"
 import * as ContenderProcess from "./ContenderProcess.js"
 import * as Measure from "./Measure.js"
@@ -376,6 +377,7 @@ const measureDataset = async (
  * const result = await Throughput.run({ datasets: [{ kind: "short", pages: 4 }], rounds: 1, warmupPages: 2 })
  */
 export const run = async (options: Options, log: (line: string) => void = () => {}): Promise<Result> => {
+  Built.clients(Built.packagesDir)
   const tables: Array<Table> = []
   for (const dataset of options.datasets) tables.push(await measureDataset(options, dataset, log))
   return { options, tables }

@@ -1,9 +1,7 @@
 // The sync benchmark's other pure parts: reading the CLI's summary line and the service's request log,
 // the medians and per-round ratios, the table's rows, and the resolve hook that starts the compiled CLI.
 import { describe, expect, it } from "@effect/vitest"
-import * as ChildProcess from "node:child_process"
 import { SyncSummary } from "../src/CliInternals.js"
-import * as CompiledCli from "../src/CompiledCli.js"
 import * as SyncAtBudget from "../src/SyncAtBudget.js"
 import * as SyncTable from "../src/SyncTable.js"
 import type * as SyncThroughput from "../src/SyncThroughput.js"
@@ -116,32 +114,5 @@ describe("SyncTable", () => {
     expect(rows[1]![2]).toBe("0.63x raw (rounds 0.50–0.75); target ≥ 0.8x")
     expect(rows[2]![2]).toBe("0.80x raw (rounds 0.80–0.80)")
     expect(rows.slice(4).map((r) => r[1])).toEqual(Array(3).fill("skipped: no PostgreSQL"))
-  })
-})
-
-describe("CompiledCli", () => {
-  it("distPreload maps the workspace's packages to their dist/ files and leaves other specifiers alone", () => {
-    const preload = `data:text/javascript,${encodeURIComponent(CompiledCli.distPreload("/x/packages"))}`
-    const specifiers = [
-      "@broker-history/cli/SyncDatabase",
-      "@broker-history/client",
-      "@broker-history/domain",
-      "@broker-history/core",
-      "@broker-history/core/walk/Crowded",
-      "node:fs"
-    ]
-    const script = `console.log(JSON.stringify(${JSON.stringify(specifiers)}.map((s) => import.meta.resolve(s))))`
-    const child = ChildProcess.spawnSync(process.execPath, ["--import", preload, "--input-type=module", "-e", script], {
-      encoding: "utf8"
-    })
-    expect(child.stderr).toBe("")
-    expect(JSON.parse(child.stdout)).toEqual([
-      "file:///x/packages/cli/dist/SyncDatabase.js",
-      "file:///x/packages/client/dist/index.js",
-      "file:///x/packages/domain/dist/index.js",
-      "file:///x/packages/core/dist/index.js",
-      "file:///x/packages/core/dist/walk/Crowded.js",
-      "node:fs"
-    ])
   })
 })
