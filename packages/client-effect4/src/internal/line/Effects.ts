@@ -50,6 +50,8 @@ export const take = (semaphore: Semaphore, permits: number): Effect.Effect<numbe
   Semaphore_.take(semaphore, permits)
 export const release = (semaphore: Semaphore, permits: number): Effect.Effect<number> =>
   Semaphore_.release(semaphore, permits)
+export const resize = (semaphore: Semaphore, permits: number): Effect.Effect<void> =>
+  Semaphore_.resize(semaphore, permits)
 export const withPermits = <A, E, R>(
   semaphore: Semaphore,
   permits: number,

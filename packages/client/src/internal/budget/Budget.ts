@@ -4,7 +4,7 @@
  * a gauge of the rate it allows now; at debug level a log line for each refusal it counts (the
  * evidence and the level before and after) and each raise of the level by an acceptance. The
  * bookkeeping is core's (`@broker-history/core/budget/Budget`); this runs it on the Effect clock,
- * holds its bound on requests on their way (`Gate`), and logs and reports what it says.
+ * holds its bound on requests on their way with a semaphore, and logs and reports what it says.
  *
  * @internal
  */
@@ -14,8 +14,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type { Settings } from "../../BrokerConfig.js"
 import type { RateLimited } from "../../BrokerError.js"
+import * as Effects from "../line/Effects.js"
 import * as Metrics from "../line/Metrics.js"
-import * as Gate from "./Gate.js"
 import * as SlidingWindow from "./SlidingWindow.js"
 
 /** An attempt's slot in the budget. */
@@ -74,13 +74,15 @@ export const make = (
       const told = tell(books.started(start))
       return told === undefined ? Effect.succeed(start) : Effect.as(told, start)
     })
-    const onTheirWay = Gate.make()
+    const onTheirWay = yield* Effects.makeSemaphore(onTheirWayAtFirst)
     const attempt = <A, E, R>(use: (start: Start) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       books.open() ? Effect.flatMap(started, use) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const gate = books.gate(now)
-        return gate._tag === "Open"
-          ? Effect.flatMap(started, use)
-          : onTheirWay.run(gate.places, Effect.flatMap(started, use))
+        if (gate._tag === "Open") {
+          return Effect.flatMap(started, use)
+        }
+        const run = Effects.withPermits(onTheirWay, 1, Effect.flatMap(started, use))
+        return gate.resize ? Effect.andThen(Effects.resize(onTheirWay, gate.places), run) : run
       })
     const refused = (start: SlidingWindow.Start, at: number, error: RateLimited): Effect.Effect<void> =>
       Effect.suspend(() =>

@@ -47,6 +47,7 @@ export type Semaphore = Effect.Semaphore
 export const makeSemaphore = (permits: number): Effect.Effect<Semaphore> => Effect.makeSemaphore(permits)
 export const take = (semaphore: Semaphore, permits: number): Effect.Effect<number> => semaphore.take(permits)
 export const release = (semaphore: Semaphore, permits: number): Effect.Effect<number> => semaphore.release(permits)
+export const resize = (semaphore: Semaphore, permits: number): Effect.Effect<void> => semaphore.resize(permits)
 export const withPermits = <A, E, R>(
   semaphore: Semaphore,
   permits: number,
