@@ -65,10 +65,12 @@ const dispatch = (
     })
     for (const i of picked) yield* Deferred.succeed(grants[i]!, undefined)
     const due = PollSchedule.nextDue(yield* Ref.get(schedule))
-    // Due streams left over wait for a slot, that is for a poll to end.
+    // Due streams left over wait for a slot, that is for a poll to end. The wait for the next due
+    // time is in whole milliseconds: Effect sleeps whole nanoseconds, so a wait under half of one
+    // would be none, and this loop would spin at the same time instead of waiting.
     yield* due === undefined || due <= now
       ? Queue.take(wake)
-      : Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(due - now)))
+      : Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(Math.ceil(due - now))))
   }))
 
 /** What a stream's polls brought: records from the last `maxInterval` count as activity. */
